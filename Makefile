@@ -1,0 +1,36 @@
+# swift-web-image: the front door for every routine task.
+#   make test    build and run the whole test suite (installs the C libraries first)
+#   make bench   run the benchmarks in release mode, each beside the bare C library
+#   make deps    install the Debian packages the build needs, when missing
+
+SWIFT ?= swift
+# Debian packages behind the system library targets (see Package.swift providers).
+APT_PACKAGES := pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libgif-dev
+PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build test bench deps clean
+
+all: build
+
+deps:
+	@if pkg-config --exists $(PKG_CONFIG_NAMES) 2>/dev/null; then \
+		echo "deps: $(PKG_CONFIG_NAMES) present"; \
+	else \
+		echo "deps: installing $(APT_PACKAGES)"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_PACKAGES); \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+	$(SWIFT) test --skip-build
+
+bench: deps
+	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks
+
+clean:
+	rm -rf .build Benchmarks/.build

@@ -1,0 +1,55 @@
+/// The result of decoding: one frame for a still image, several for an animation,
+/// plus what the file said about how to show them.
+///
+/// ```swift
+/// let image = try ImageDecoderRegistry.default.decode(data)
+/// print(image.format, image.size, image.frames.count)
+/// image.bitmap.withUnsafeBytes { pixels in /* RGBA, straight alpha */ }
+/// ```
+public struct DecodedImage: Sendable {
+    /// The format of the bytes the image came from.
+    public var format: ImageFormat
+    /// The frames; never empty. A still image has exactly one.
+    public var frames: [ImageFrame]
+    /// How many times an animation plays: 0 means forever (the GIF NETSCAPE2.0
+    /// convention); 1 means once, which is also the value for files without a loop
+    /// extension and for still images.
+    public var loopCount: Int
+    /// How the pixels must be turned to display upright (see ``ImageOrientation``).
+    public var orientation: ImageOrientation
+    /// The size of the image in the file, before any downsampling.
+    public var sourceSize: PixelSize
+    /// True for an image made from incomplete data by an incremental decoder: rows or
+    /// passes not yet received are transparent (PNG, GIF) or grey (JPEG).
+    public var isPartial: Bool
+
+    public init(
+        format: ImageFormat,
+        frames: [ImageFrame],
+        loopCount: Int = 1,
+        orientation: ImageOrientation = .up,
+        sourceSize: PixelSize? = nil,
+        isPartial: Bool = false
+    ) {
+        precondition(!frames.isEmpty, "a decoded image has at least one frame")
+        self.format = format
+        self.frames = frames
+        self.loopCount = loopCount
+        self.orientation = orientation
+        self.sourceSize = sourceSize ?? frames[0].bitmap.size
+        self.isPartial = isPartial
+    }
+
+    /// The first frame's pixels: the whole image for a still.
+    public var bitmap: ImageBitmap { frames[0].bitmap }
+    /// The decoded size in pixels (all frames share it).
+    public var size: PixelSize { bitmap.size }
+    public var width: Int { bitmap.width }
+    public var height: Int { bitmap.height }
+    /// Whether there is more than one frame.
+    public var isAnimated: Bool { frames.count > 1 }
+    /// Sum of the frames' playback durations.
+    public var totalDuration: Duration { frames.reduce(.zero) { $0 + $1.duration } }
+    /// Bytes the pixels of all frames take, the natural cost for a memory cache.
+    public var byteCount: Int { frames.reduce(0) { $0 + $1.bitmap.bytesPerRow * $1.bitmap.height } }
+}

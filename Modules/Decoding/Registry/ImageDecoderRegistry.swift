@@ -1,0 +1,56 @@
+import Foundation
+import WebImageCore
+
+/// The decoders the library picks from, by the format the bytes show.
+///
+/// A value, not a global: build one, register decoders of your own (they take
+/// precedence over the built-in ones for the formats they recognise), and hand it to
+/// whoever decodes.
+///
+/// ```swift
+/// var registry = ImageDecoderRegistry.standard
+/// registry.register(MyWebPDecoder())
+/// let image = try registry.decode(data, options: DecodeOptions(maxPixelSize: 512))
+/// ```
+public struct ImageDecoderRegistry: Sendable {
+    /// Decoders in order of precedence, the last registered first.
+    public private(set) var decoders: [any ImageDecoding]
+
+    /// A registry with exactly these decoders, earlier ones first.
+    public init(decoders: [any ImageDecoding]) {
+        self.decoders = decoders
+    }
+
+    /// Adds a decoder, ahead of every decoder already registered.
+    public mutating func register(_ decoder: any ImageDecoding) {
+        decoders.insert(decoder, at: 0)
+    }
+
+    /// The decoder for a file starting with `header`.
+    ///
+    /// - Throws: ``ImageDecodingError/Code/empty`` for no bytes,
+    ///   ``ImageDecodingError/Code/unsupported`` for a format recognised but not
+    ///   registered (WebP, HEIC, AVIF, BMP, TIFF by default), and
+    ///   ``ImageDecodingError/Code/unknownFormat`` otherwise.
+    public func decoder(for header: Data) throws(ImageDecodingError) -> any ImageDecoding {
+        guard !header.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode") }
+        let head = header.prefix(ImageFormat.sniffLength)
+        if let decoder = decoders.first(where: { $0.recognizes(head) }) { return decoder }
+        if let known = ImageFormat.sniff(head) {
+            throw ImageDecodingError(.unsupported, "no decoder is registered for \(known)", format: known)
+        }
+        let hex = head.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+        throw ImageDecodingError(.unknownFormat, "the data is not in a known image format (starts with \(hex))")
+    }
+
+    /// Decodes a whole file with the decoder its first bytes call for.
+    public func decode(_ data: Data, options: DecodeOptions = .default) throws(ImageDecodingError) -> DecodedImage {
+        try decoder(for: data).decode(data, options: options)
+    }
+
+    /// An incremental decoder that waits for enough bytes to recognise the format, then
+    /// hands everything to that format's incremental decoder.
+    public func makeIncrementalDecoder(options: DecodeOptions = .default) -> any IncrementalImageDecoding {
+        SniffingIncrementalDecoder(registry: self, options: options)
+    }
+}

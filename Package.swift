@@ -1,0 +1,124 @@
+// swift-tools-version: 6.1
+//
+// swift-web-image: small reusable modules that load images from the web on Linux.
+// Each module is its own product, so an app can depend on just the parts it uses.
+// The benchmarks live in a nested package (Benchmarks/) so that depending on this
+// package never pulls in benchmark tooling.
+
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 mode (from the tools version) plus the
+/// upcoming features we hold ourselves to.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "swift-web-image",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "WebImageCore", targets: ["WebImageCore"]),
+        .library(name: "WebImageDecoding", targets: ["WebImageDecoding"]),
+        // Developer tooling: generates sample images with the C encoders for tests,
+        // benchmarks and the `webimage` program. Apps do not need it.
+        .library(name: "WebImageFixtures", targets: ["WebImageFixtures"]),
+        .executable(name: "webimage", targets: ["webimage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: Core: vocabulary and protocols, no I/O and no C.
+        .target(
+            name: "WebImageCore",
+            path: "Modules/Core",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Decoding: PNG, JPEG and GIF on the system codecs.
+        .systemLibrary(
+            name: "CLibPNG",
+            path: "Modules/Decoding/C/CLibPNG",
+            pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibJPEG",
+            path: "Modules/Decoding/C/CLibJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGIFLib",
+            path: "Modules/Decoding/C/CGIFLib",
+            pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"])]
+        ),
+        // C glue for what Swift cannot express: libpng and libjpeg report errors by
+        // longjmp, so every call that may fail runs inside a setjmp frame in C.
+        .target(
+            name: "CWebImageDecoding",
+            dependencies: ["CLibPNG", "CLibJPEG", "CGIFLib"],
+            path: "Modules/Decoding/C/CWebImageDecoding",
+            cSettings: [.unsafeFlags(["-O2"])]
+        ),
+        .target(
+            name: "WebImageDecoding",
+            dependencies: ["WebImageCore", "CWebImageDecoding", "CLibPNG", "CLibJPEG", "CGIFLib"],
+            path: "Modules/Decoding",
+            exclude: ["C"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tools
+        .target(
+            name: "CWebImageFixtures",
+            dependencies: ["CLibJPEG", "CGIFLib"],
+            path: "Tools/Fixtures/C/CWebImageFixtures"
+        ),
+        .target(
+            name: "WebImageFixtures",
+            dependencies: ["WebImageCore", "WebImageDecoding", "CWebImageFixtures"],
+            path: "Tools/Fixtures",
+            exclude: ["C"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "webimage",
+            dependencies: [
+                "WebImageCore",
+                "WebImageDecoding",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/webimage",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests
+        .target(
+            name: "WebImageTestSupport",
+            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageFixtures"],
+            path: "Tests/Support",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageCoreTests",
+            dependencies: ["WebImageCore", "WebImageTestSupport"],
+            path: "Tests/CoreTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageDecodingTests",
+            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageFixtures", "WebImageTestSupport"],
+            path: "Tests/DecodingTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageToolTests",
+            dependencies: ["WebImageTestSupport"],
+            path: "Tests/ToolTests",
+            swiftSettings: strictSettings
+        ),
+    ]
+)
