@@ -7,6 +7,9 @@
 #if __has_include("wi_png.h")
 #include "wi_png.h"
 #endif
+#if __has_include("wi_png_write.h")
+#include "wi_png_write.h"
+#endif
 #if __has_include("wi_jpeg.h")
 #include "wi_jpeg.h"
 #endif
