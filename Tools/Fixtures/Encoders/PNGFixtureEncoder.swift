@@ -1,0 +1,27 @@
+import Foundation
+import WebImageCore
+import WebImageDecoding
+
+/// Writes PNG fixtures through ``PNGEncoder``, adding what only tests want: Adam7
+/// interlacing.
+///
+/// Thread contract: a value; `encode` may run on any thread, at once on several.
+public struct PNGFixtureEncoder: ImageEncoding {
+    public var format: ImageFormat { .png }
+    /// Write Adam7-interlaced files (seven passes, each a coarser-to-finer subset).
+    public var interlaced: Bool
+    /// zlib effort; `.fast` by default since fixtures are rewritten on every run.
+    public var compression: PNGEncoder.Compression
+
+    public init(interlaced: Bool = false, compression: PNGEncoder.Compression = .fast) {
+        self.interlaced = interlaced
+        self.compression = compression
+    }
+
+    /// The bytes of a PNG file holding `bitmap` (colour type RGBA or gray, 8-bit).
+    ///
+    /// - Throws: ``ImageDecodingError/Code/encodingFailed``.
+    public func encode(_ bitmap: ImageBitmap) throws(ImageDecodingError) -> Data {
+        try PNGEncoder(compression: compression, interlaced: interlaced).encode(bitmap)
+    }
+}
