@@ -17,6 +17,7 @@ typedef struct {
 typedef struct {
     char *message;
     size_t capacity;
+    char warning[128]; // libpng often warns with the detail, then errors in general terms
 } wi_png_error_slot;
 
 static void wi_png_write_data(png_structp png, png_bytep bytes, png_size_t length) {
@@ -49,15 +50,22 @@ static void wi_png_flush(png_structp png) { (void)png; }
 static void wi_png_write_error(png_structp png, png_const_charp message) {
     wi_png_error_slot *slot = (wi_png_error_slot *)png_get_error_ptr(png);
     if (slot && slot->capacity > 0) {
-        snprintf(slot->message, slot->capacity, "%s", message ? message : "libpng error");
+        const char *text = message ? message : "libpng error";
+        if (slot->warning[0]) {
+            snprintf(slot->message, slot->capacity, "%s (%s)", text, slot->warning);
+        } else {
+            snprintf(slot->message, slot->capacity, "%s", text);
+        }
     }
     png_longjmp(png, 1);
 }
 
-// Warnings (e.g. about ancillary chunks) do not stop writing.
+// Warnings do not stop writing; the first is kept to explain a following error.
 static void wi_png_write_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
+    wi_png_error_slot *slot = (wi_png_error_slot *)png_get_error_ptr(png);
+    if (slot && slot->warning[0] == 0 && message) {
+        snprintf(slot->warning, sizeof slot->warning, "%s", message);
+    }
 }
 
 int wi_png_write(const uint8_t *pixels, size_t bytes_per_row,
@@ -73,7 +81,7 @@ int wi_png_write(const uint8_t *pixels, size_t bytes_per_row,
         return -1;
     }
 
-    wi_png_error_slot slot = { error_message, error_message ? error_capacity : 0 };
+    wi_png_error_slot slot = { error_message, error_message ? error_capacity : 0, { 0 } };
     // volatile: these change between setjmp and a possible longjmp.
     wi_png_sink *volatile sink = calloc(1, sizeof(wi_png_sink));
     png_structp png = NULL;
