@@ -17,8 +17,9 @@ struct JPEGScalePlan {
         let target = options.targetSize(for: source)
         targetSize = target
         // The smallest M/8 whose scaled size still covers the target on both sides, so
-        // the exact resampling afterwards only ever shrinks.
-        scaleEighths = (1...8).first { m in
+        // the exact resampling afterwards only ever shrinks. Full size is always 8/8:
+        // on tiny images a smaller M can round up to the same size with a coarser IDCT.
+        scaleEighths = target == source ? 8 : (1...8).first { m in
             let scaled = JPEGScalePlan.scaled(source, eighths: m)
             return scaled.width >= target.width && scaled.height >= target.height
         } ?? 8
