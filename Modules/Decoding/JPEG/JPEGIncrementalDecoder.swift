@@ -29,7 +29,13 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
 
     var format: ImageFormat { .jpeg }
 
-    var revision: Int { engine?.revision ?? 0 }
+    /// Kept when the engine is released, so the revision never goes back.
+    private var lastRevision = 0
+
+    var revision: Int {
+        if let engine { lastRevision = engine.revision }
+        return lastRevision
+    }
 
     func append(_ data: Data) throws(ImageDecodingError) {
         try guarded { () throws(ImageDecodingError) in
@@ -87,6 +93,7 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
             return try body()
         } catch {
             phase = .failed
+            _ = revision
             engine = nil  // frees libjpeg's memory now rather than when the decoder goes
             throw error
         }

@@ -85,9 +85,10 @@ struct JPEGIncrementalTests {
         #expect(partials.allSatisfy { $0.size == oneShot.size })
     }
 
-    @Test("data that stops early shows a partial image, then finish() throws .truncated")
-    func truncatedStream() throws {
-        let data = try Corpus.data("jpeg/libjpeg-turbo/testorig.jpg")
+    @Test("data that stops early shows a partial image, then finish() throws .truncated",
+          arguments: ["jpeg/libjpeg-turbo/testorig.jpg", "jpeg/libjpeg-turbo/testimgp.jpg"])
+    func truncatedStream(_ file: String) throws {
+        let data = try Corpus.data(file)
         let incremental = decoder.makeIncrementalDecoder(options: .default)
         try incremental.append(data.prefix(data.count * 2 / 3))
         let partial = try #require(try incremental.partialImage())

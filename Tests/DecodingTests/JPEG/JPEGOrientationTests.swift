@@ -45,7 +45,7 @@ struct JPEGOrientationTests {
             #expect(image.size == reference.size, "\(set)_\(n)")
             guard image.size == reference.size else { continue }
             let difference = meanAbsoluteDifference(image.bitmap, reference.bitmap)
-            #expect(difference < 6, "\(set)_\(n) differs by \(difference)")
+            #expect(difference < 2, "\(set)_\(n) differs by \(difference)")
         }
     }
 }

@@ -71,7 +71,7 @@ struct JPEGScalingTests {
         let luminance = try GrayConversion.gray(from: try decoder.decode(data).bitmap)
         #expect(gray.bitmap.pixelFormat == .gray8)
         let difference = meanAbsoluteDifference(gray.bitmap, luminance)
-        #expect(difference < 1.5, "\(file): \(difference)")
+        #expect(difference < 0.5, "\(file): \(difference)")
     }
 
     @Test("downsampling, gray and orientation combine: Portrait_6 at 120 px, gray, upright")
