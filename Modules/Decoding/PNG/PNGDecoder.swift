@@ -23,7 +23,8 @@ public struct PNGDecoder: ImageDecoding {
     /// - Throws: ``ImageDecodingError`` with `.invalidHeader` (bad signature, CRC or
     ///   IHDR), `.invalidDimensions` (zero width or height), `.tooLarge` (over
     ///   ``DecodeOptions/maxPixelCount``, checked before allocating), `.corrupt`
-    ///   (damaged pixel data), `.truncated` (rows missing), `.empty`.
+    ///   (damaged pixel data, a CRC error), `.truncated` (rows missing, or the last
+    ///   IDAT chunk not read through its CRC), `.empty`. Bytes after IEND are ignored.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .png) }
         let reader = PNGReader(options: options)

@@ -92,9 +92,9 @@ final class PNGReader {
         return ImageDecodingError(code, message, format: .png)
     }
 
-    /// Declares the end of the data: throws unless every pixel arrived and the last
-    /// IDAT chunk was read through its CRC. A missing or cut IEND after that is
-    /// accepted: no pixel is in doubt.
+    /// Declares the end of the data: throws `.truncated` unless every pixel arrived
+    /// and the last IDAT chunk was read through its CRC (the reader reached the next
+    /// chunk's header). A cut IEND after that is accepted: no pixel is in doubt.
     func requireComplete() throws(ImageDecodingError) {
         if let failure { throw failure }
         guard let progress, progress.header_ready != 0 else {

@@ -23,7 +23,12 @@ struct wi_png_reader {
     int pending_error;   // status to report from the current error longjmp
     int zero_dimension;  // libpng warned that width or height is zero
     char message[256];
+    uint8_t *exif;       // copy of the eXIf payload
+    uint32_t exif_length;
 };
+
+// Longest eXIf payload kept; the orientation sits in the first few dozen bytes.
+#define WI_PNG_EXIF_MAX 65536
 
 static void on_error(png_structp png, png_const_charp text) {
     wi_png_reader *reader = png_get_error_ptr(png);
@@ -105,18 +110,24 @@ static void on_row(png_structp png, png_bytep new_row, png_uint_32 row, int pass
 }
 
 static void on_end(png_structp png, png_infop info) {
+    (void)info;
     wi_png_reader *reader = png_get_progressive_ptr(png);
     reader->progress.finished = 1;
-#ifdef PNG_eXIf_SUPPORTED
-    png_bytep exif = NULL;
-    png_uint_32 length = 0;
-    if (png_get_eXIf_1(png, info, &length, &exif) != 0 && exif) {
-        reader->progress.exif = exif;
-        reader->progress.exif_length = length;
+}
+
+// libpng's progressive reader does not parse eXIf (1.6.39 hands it over as an
+// unknown chunk), so the EXIF block is caught here. Returns 1: handled.
+static int on_unknown_chunk(png_structp png, png_unknown_chunkp chunk) {
+    wi_png_reader *reader = png_get_user_chunk_ptr(png);
+    if (memcmp(chunk->name, "eXIf", 4) == 0 && !reader->exif && chunk->size > 0) {
+        uint32_t length = chunk->size > WI_PNG_EXIF_MAX ? WI_PNG_EXIF_MAX : (uint32_t)chunk->size;
+        reader->exif = malloc(length);
+        if (reader->exif) {
+            memcpy(reader->exif, chunk->data, length);
+            reader->exif_length = length;
+        }
     }
-#else
-    (void)info;
-#endif
+    return 1;
 }
 
 wi_png_reader *wi_png_reader_create(uint64_t max_pixels, void *context, wi_png_allocate_fn allocate) {
@@ -139,6 +150,7 @@ wi_png_reader *wi_png_reader_create(uint64_t max_pixels, void *context, wi_png_a
     static const png_byte ignored[] =
         "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0hIST\0pCAL\0sCAL\0tIME\0sTER\0";
     png_set_keep_unknown_chunks(reader->png, PNG_HANDLE_CHUNK_NEVER, ignored, (int)(sizeof ignored / 5));
+    png_set_read_user_chunk_fn(reader->png, reader, on_unknown_chunk);
     png_set_progressive_read_fn(reader->png, reader, on_info, on_row, on_end);
     return reader;
 }
@@ -146,6 +158,7 @@ wi_png_reader *wi_png_reader_create(uint64_t max_pixels, void *context, wi_png_a
 void wi_png_reader_destroy(wi_png_reader *reader) {
     if (!reader) return;
     png_destroy_read_struct(&reader->png, &reader->info, NULL);
+    free(reader->exif);
     free(reader);
 }
 
@@ -170,6 +183,8 @@ wi_png_progress wi_png_reader_progress(const wi_png_reader *reader) {
     // CRC (a lying chunk length, a cut file). Pixels count as complete only once
     // libpng has moved past the last IDAT chunk: to IEND, or to the next chunk header.
     p.complete = p.complete && (p.finished || png_get_io_chunk_type(reader->png) != WI_PNG_CHUNK_IDAT);
+    p.exif = reader->exif;
+    p.exif_length = reader->exif_length;
     return p;
 }
 
