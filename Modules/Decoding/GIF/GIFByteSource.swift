@@ -1,0 +1,65 @@
+import Foundation
+
+/// The in-memory bytes giflib reads through its input callback, with a movable fence.
+///
+/// giflib pulls bytes with `read(gif, buffer, count)` and treats a short read as an
+/// error; this object is the callback's `UserData`. While a frame decodes, a fence at
+/// the end of the frame's data blocks keeps damaged LZW data from reading into the next
+/// record. When the file was cut inside a frame, the fence sits after the last whole
+/// block and serves one synthetic block terminator there, so that giflib finishes a
+/// frame whose pixels are all present and fails cleanly on one whose pixels are not.
+///
+/// Not thread-safe: it belongs to the one ``GIFFile`` reading it.
+final class GIFByteSource {
+    private let data: Data
+    /// Offset of the next byte giflib will read, from the start of the file.
+    private(set) var position = 0
+    private var fence: Int
+    private var terminatorPending = false
+    /// Whether a read asked for bytes past the real end of the data.
+    private(set) var ranPastEnd = false
+
+    init(_ data: Data) {
+        self.data = data
+        self.fence = data.count
+    }
+
+    /// Number of bytes in the file.
+    var count: Int { data.count }
+
+    /// The byte at `offset` (which must be within the file).
+    func byte(at offset: Int) -> UInt8 {
+        data[data.startIndex + offset]
+    }
+
+    /// Copies up to `count` bytes into `buffer`; returns how many it copied.
+    func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+        let available = max(0, fence - position)
+        let copied = min(count, available)
+        if copied > 0 {
+            let start = data.startIndex + position
+            data.copyBytes(to: buffer, from: start..<(start + copied))
+            position += copied
+        }
+        if copied == count { return copied }
+        if terminatorPending {
+            terminatorPending = false
+            buffer[copied] = 0
+            return copied + 1
+        }
+        if fence == data.count { ranPastEnd = true }
+        return copied
+    }
+
+    /// Stops reads at `offset`; with `terminator`, one zero byte is served there first.
+    func setFence(at offset: Int, terminator: Bool) {
+        fence = offset
+        terminatorPending = terminator
+    }
+
+    /// Lets reads run to the end of the data again.
+    func removeFence() {
+        fence = data.count
+        terminatorPending = false
+    }
+}

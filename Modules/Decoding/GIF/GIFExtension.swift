@@ -1,0 +1,58 @@
+/// An extension record: its label and its first sub-blocks.
+struct GIFExtension {
+    var label: UInt8
+    /// The first two data sub-blocks (fewer when the extension has fewer).
+    var blocks: [[UInt8]]
+
+    /// The graphics control extension (label 0xF9), when this is one of 4 bytes.
+    var graphicsControl: GIFGraphicsControl? {
+        guard label == 0xF9, let block = blocks.first, block.count >= 4 else { return nil }
+        return GIFGraphicsControl(
+            disposal: GIFDisposal(rawValue: (block[0] >> 2) & 0x07),
+            delayHundredths: Int(block[1]) | Int(block[2]) << 8,
+            transparentIndex: block[0] & 0x01 != 0 ? Int(block[3]) : nil
+        )
+    }
+
+    /// The loop count of a NETSCAPE2.0 or ANIMEXTS1.0 application extension: sub-block
+    /// id 1 holds a little-endian 16-bit count, 0 meaning forever. Stored as is.
+    var loopCount: Int? {
+        guard label == 0xFF, blocks.count == 2, blocks[0].count == 11 else { return nil }
+        let identifier = String(decoding: blocks[0], as: UTF8.self)
+        guard identifier == "NETSCAPE2.0" || identifier == "ANIMEXTS1.0" else { return nil }
+        let data = blocks[1]
+        guard data.count >= 3, data[0] == 1 else { return nil }
+        return Int(data[1]) | Int(data[2]) << 8
+    }
+}
+
+/// What a graphics control extension says about the frame that follows it.
+struct GIFGraphicsControl {
+    var disposal: GIFDisposal
+    /// The delay as stored, in hundredths of a second.
+    var delayHundredths: Int
+    /// The palette index not drawn, if any.
+    var transparentIndex: Int?
+
+    /// The frame has no graphics control extension.
+    static let none = GIFGraphicsControl(disposal: .none, delayHundredths: 0, transparentIndex: nil)
+}
+
+/// What happens to a frame's rectangle before the next frame is drawn.
+enum GIFDisposal {
+    /// 0 (unspecified), 1 (do not dispose) and the undefined 4 to 7: leave it.
+    case none
+    /// 2: clear the rectangle to transparent (the background colour is ignored, as
+    /// browsers do).
+    case background
+    /// 3: put back what the rectangle held before the frame was drawn.
+    case previous
+
+    init(rawValue: UInt8) {
+        switch rawValue {
+        case 2: self = .background
+        case 3: self = .previous
+        default: self = .none
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+internal import CGIFLib
+import WebImageCore
+
+/// One giflib reading handle over in-memory bytes, walked record by record with the
+/// low-level API (never `DGifSlurp`, which would hold every raw frame).
+///
+/// Owns the `GifFileType` and closes it in `deinit`. giflib reports errors by codes, so
+/// every call is checked here and turned into an ``ImageDecodingError``: when a read ran
+/// past the end of the data the error is ``ImageDecodingError/Code/truncated``, which
+/// callers at a record boundary may take as the end of the file.
+///
+/// Not `Sendable`: one reader walks it.
+final class GIFFile {
+    let source: GIFByteSource
+    private let handle: UnsafeMutablePointer<GifFileType>
+
+    /// Opens `data` and reads the header, logical screen descriptor and global table.
+    ///
+    /// - Throws: ``ImageDecodingError/Code/truncated`` when the data ends inside them,
+    ///   ``ImageDecodingError/Code/invalidHeader`` for a bad signature.
+    init(data: Data) throws(ImageDecodingError) {
+        let source = GIFByteSource(data)
+        var error: Int32 = 0
+        let opened = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), { gif, buffer, count in
+            guard let gif, let buffer, count > 0, let user = gif.pointee.UserData else { return 0 }
+            let source = Unmanaged<GIFByteSource>.fromOpaque(user).takeUnretainedValue()
+            return Int32(source.read(into: buffer, count: Int(count)))
+        }, &error)
+        guard let opened else {
+            if source.ranPastEnd {
+                throw ImageDecodingError(.truncated, "the data ends inside the GIF header or global colour table", format: .gif)
+            }
+            if error == D_GIF_ERR_NOT_GIF_FILE {
+                throw ImageDecodingError(.invalidHeader, "no GIF87a/GIF89a signature", format: .gif)
+            }
+            throw GIFFile.error(code: error, what: "reading the screen descriptor", ranPastEnd: false)
+        }
+        self.source = source
+        self.handle = opened
+    }
+
+    deinit {
+        var error: Int32 = 0
+        DGifCloseFile(handle, &error)
+    }
+
+    /// The logical screen size.
+    var screenSize: PixelSize {
+        PixelSize(width: Int(handle.pointee.SWidth), height: Int(handle.pointee.SHeight))
+    }
+
+    /// The global colour table, if the file has one.
+    var globalPalette: GIFPalette? {
+        handle.pointee.SColorMap.map { GIFPalette($0) }
+    }
+
+    /// The kind of the next record.
+    func nextRecord() throws(ImageDecodingError) -> GIFRecord {
+        var type = UNDEFINED_RECORD_TYPE
+        try check(DGifGetRecordType(handle, &type), "reading a record type")
+        switch type {
+        case IMAGE_DESC_RECORD_TYPE: return .image
+        case EXTENSION_RECORD_TYPE: return .extension
+        default: return .trailer
+        }
+    }
+
+    /// Reads an image descriptor, its local colour table and its LZW code size; the
+    /// source is then at the frame's first data sub-block.
+    func readImageDescriptor() throws(ImageDecodingError) -> GIFFrameDescriptor {
+        try check(DGifGetImageDesc(handle), "reading an image descriptor")
+        let image = handle.pointee.Image
+        return GIFFrameDescriptor(
+            left: Int(image.Left), top: Int(image.Top),
+            width: Int(image.Width), height: Int(image.Height),
+            isInterlaced: image.Interlace,
+            localPalette: image.ColorMap.map { GIFPalette($0) }
+        )
+    }
+
+    /// Reads a whole extension: its label and the first two sub-blocks (all that GCE
+    /// and NETSCAPE2.0 need); the rest is skipped.
+    func readExtension() throws(ImageDecodingError) -> GIFExtension {
+        var code: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        try check(DGifGetExtension(handle, &code, &block), "reading an extension")
+        var blocks: [[UInt8]] = []
+        while let current = block {
+            if blocks.count < 2 {
+                blocks.append(Array(UnsafeBufferPointer(start: current + 1, count: Int(current[0]))))
+            }
+            try check(DGifGetExtensionNext(handle, &block), "reading an extension")
+        }
+        return GIFExtension(label: UInt8(truncatingIfNeeded: code), blocks: blocks)
+    }
+
+    /// Skips the LZW data of the frame whose descriptor was just read.
+    func skipImageData() throws(ImageDecodingError) {
+        var codeSize: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        try check(DGifGetCode(handle, &codeSize, &block), "skipping image data")
+        while block != nil {
+            try check(DGifGetCodeNext(handle, &block), "skipping image data")
+        }
+    }
+
+    /// Decodes the next `count` pixel indices of the current frame into `line`.
+    ///
+    /// The error is giflib's, unclassified: the frame reader knows whether the frame's
+    /// data is whole and so whether a failure means damage or truncation.
+    func readLine(into line: UnsafeMutablePointer<UInt8>, count: Int) -> Int32? {
+        DGifGetLine(handle, line, Int32(count)) == GIF_OK ? nil : handle.pointee.Error
+    }
+
+    private func check(_ status: Int32, _ what: String) throws(ImageDecodingError) {
+        guard status != GIF_OK else { return }
+        throw GIFFile.error(code: handle.pointee.Error, what: what, ranPastEnd: source.ranPastEnd)
+    }
+
+    /// The error for giflib's `code` while doing `what`.
+    static func error(code: Int32, what: String, ranPastEnd: Bool) -> ImageDecodingError {
+        if ranPastEnd {
+            return ImageDecodingError(.truncated, "the data ends while \(what)", format: .gif)
+        }
+        let detail = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+        switch code {
+        case D_GIF_ERR_NOT_ENOUGH_MEM:
+            return ImageDecodingError(.outOfMemory, "giflib: \(detail) while \(what)", format: .gif)
+        case D_GIF_ERR_NOT_GIF_FILE, D_GIF_ERR_NO_SCRN_DSCR:
+            return ImageDecodingError(.invalidHeader, "giflib: \(detail) while \(what)", format: .gif)
+        default:
+            return ImageDecodingError(.corrupt, "giflib: \(detail) while \(what)", format: .gif)
+        }
+    }
+}
+
+/// The kinds of GIF record.
+enum GIFRecord {
+    case image, `extension`, trailer
+}
+
+/// What an image descriptor says about one frame.
+struct GIFFrameDescriptor {
+    var left: Int, top: Int, width: Int, height: Int
+    var isInterlaced: Bool
+    var localPalette: GIFPalette?
+
+    /// Pixels the LZW data must decode: the rectangle before any clipping.
+    var pixelCount: Int { PixelSize(width: width, height: height).pixelCount }
+}

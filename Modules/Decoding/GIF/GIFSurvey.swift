@@ -1,0 +1,57 @@
+import Foundation
+import WebImageCore
+
+/// One pass over a GIF's records that decodes nothing (LZW data is skipped block by
+/// block with `DGifGetCode`/`DGifGetCodeNext`), so that the limits are checked before
+/// any canvas exists.
+///
+/// Counts the frames, checks each frame rectangle (unclipped: it is what the LZW data
+/// must decode) and frames x screen pixels against ``DecodeOptions/maxPixelCount``, and
+/// finds the loop count. With ``DecodeOptions/firstFrameOnly`` only the first frame
+/// counts; the pass then stops at the second image descriptor, which it reads only to
+/// learn that the file is animated. Damage and truncation end the pass quietly: the
+/// decoding pass reports them where they are.
+struct GIFSurvey {
+    /// Image descriptors found (at most 2 with `firstFrameOnly`).
+    var frameCount = 0
+    /// The first NETSCAPE2.0 / ANIMEXTS1.0 loop count; 1 without one.
+    var loopCount = 1
+    /// Whether the first frame is interlaced.
+    var firstFrameInterlaced = false
+
+    /// Surveys `data` with a handle of its own.
+    ///
+    /// - Throws: ``ImageDecodingError/Code/tooLarge`` when a frame, or all frames
+    ///   together, are over the limit.
+    init(data: Data, screen: PixelSize, options: DecodeOptions) throws(ImageDecodingError) {
+        guard let file = try? GIFFile(data: data) else { return }
+        var sawLoopCount = false
+        walk: while true {
+            guard let record = try? file.nextRecord() else { break }
+            switch record {
+            case .trailer:
+                break walk
+            case .extension:
+                guard let found = try? file.readExtension() else { break walk }
+                if !sawLoopCount, let loops = found.loopCount {
+                    loopCount = loops
+                    sawLoopCount = true
+                }
+            case .image:
+                guard let frame = try? file.readImageDescriptor() else {
+                    frameCount += 1
+                    break walk
+                }
+                frameCount += 1
+                if frameCount == 1 { firstFrameInterlaced = frame.isInterlaced }
+                if options.firstFrameOnly && frameCount == 2 { break walk }
+                try options.checkPixelCount(frame.pixelCount, "GIF frame \(frameCount - 1) (\(frame.width)x\(frame.height))")
+                if !options.firstFrameOnly {
+                    let (total, overflow) = screen.pixelCount.multipliedReportingOverflow(by: frameCount)
+                    try options.checkPixelCount(overflow ? Int.max : total, "\(frameCount) GIF frames of \(screen)")
+                }
+                guard (try? file.skipImageData()) != nil else { break walk }
+            }
+        }
+    }
+}
