@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+//
+// Benchmarks for swift-web-image: each decode hot path beside the bare C library call
+// on the same bytes, in the same run. A nested package so that depending on
+// swift-web-image never pulls in benchmark code. Run with `make bench`.
+
+import PackageDescription
+
+let package = Package(
+    name: "WebImageBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "swift-web-image", path: ".."),
+    ],
+    targets: [
+        // The bare C libraries the baselines call.
+        .systemLibrary(
+            name: "CTurboJPEG",
+            path: "Sources/CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CBaselinePNG",
+            path: "Sources/CBaselinePNG",
+            pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CBaselineGIF",
+            path: "Sources/CBaselineGIF",
+            pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"])]
+        ),
+        // The baselines themselves: the shortest C that decodes each format to RGBA.
+        .target(
+            name: "CBaselines",
+            dependencies: ["CTurboJPEG", "CBaselinePNG", "CBaselineGIF"],
+            path: "Sources/CBaselines"
+        ),
+        .executableTarget(
+            name: "WebImageBenchmarks",
+            dependencies: [
+                .product(name: "WebImageCore", package: "swift-web-image"),
+                .product(name: "WebImageDecoding", package: "swift-web-image"),
+                .product(name: "WebImageFixtures", package: "swift-web-image"),
+                "CBaselines",
+            ],
+            path: "Sources/WebImageBenchmarks",
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ]
+        ),
+    ]
+)

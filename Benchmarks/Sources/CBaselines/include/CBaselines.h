@@ -1,0 +1,30 @@
+// Bare C baselines: the plain library call for each format, decoding to RGBA into a
+// buffer the caller allocates (so both sides pay the same first-touch page faults).
+#ifndef CBASELINES_H
+#define CBASELINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Returns `byte_count` writable bytes that stay valid until the caller releases
+/// them, or NULL. A NULL allocator makes the baseline use malloc and free the buffer
+/// itself before returning.
+typedef void *(*bl_allocator)(void *context, size_t byte_count);
+
+/// TurboJPEG: tjDecompressHeader3 then tjDecompress2 to TJPF_RGBA at 1/`scale_denom`
+/// (1 or 8). Returns 0 or -1.
+int bl_jpeg_decode(const uint8_t *data, size_t size, int scale_denom,
+                   bl_allocator allocate, void *context, int *width, int *height);
+
+/// libpng's simplified API: png_image_begin_read_from_memory, PNG_FORMAT_RGBA,
+/// png_image_finish_read. Returns 0 or -1.
+int bl_png_decode(const uint8_t *data, size_t size,
+                  bl_allocator allocate, void *context, int *width, int *height);
+
+/// giflib: DGifSlurp, then every frame expanded through its palette onto an RGBA
+/// canvas (transparency, disposal none/background/previous), one buffer per frame.
+/// Returns the frame count, or -1.
+int bl_gif_decode(const uint8_t *data, size_t size,
+                  bl_allocator allocate, void *context, int *width, int *height);
+
+#endif

@@ -1,0 +1,79 @@
+import CBaselines
+import Foundation
+import WebImageCore
+
+/// The bare C calls, writing into the same kind of buffer our decoders use.
+enum Baseline {
+    /// Where a baseline's output buffers come from.
+    enum Buffers {
+        /// `PixelStorage(uninitializedByteCount:)`, as our decoders allocate: 2 MiB
+        /// aligned and `MADV_HUGEPAGE` for large sizes.
+        case pixelStorage
+        /// Plain `malloc`, to show what first-touch page faults cost without huge pages.
+        case malloc
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Holds the storages a baseline allocated until the decode is over.
+    private final class Sink {
+        var storages: [PixelStorage] = []
+    }
+
+    private static let allocateStorage: bl_allocator = { context, byteCount in
+        guard let context, let storage = PixelStorage(uninitializedByteCount: byteCount) else { return nil }
+        Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().storages.append(storage)
+        return storage.withUnsafeMutableBytes { $0.baseAddress }
+    }
+
+    /// Runs `decode` with the chosen buffers; returns (width, height, result).
+    private static func run(
+        _ name: String, _ buffers: Buffers,
+        _ decode: (bl_allocator?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
+    ) throws -> (width: Int, height: Int, result: Int) {
+        let sink = Sink()
+        var width: Int32 = 0, height: Int32 = 0
+        let result = withExtendedLifetime(sink) {
+            switch buffers {
+            case .pixelStorage: decode(allocateStorage, Unmanaged.passUnretained(sink).toOpaque(), &width, &height)
+            case .malloc: decode(nil, nil, &width, &height)
+            }
+        }
+        guard result >= 0 else { throw Failure(description: "\(name) failed") }
+        consume(sink.storages)
+        return (Int(width), Int(height), Int(result))
+    }
+
+    @discardableResult
+    static func jpeg(_ data: Data, scaleDenominator: Int32 = 1, buffers: Buffers = .pixelStorage) throws -> (width: Int, height: Int) {
+        let out = try data.withUnsafeBytes { bytes in
+            try run("tjDecompress2", buffers) { allocate, context, width, height in
+                bl_jpeg_decode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, scaleDenominator, allocate, context, width, height)
+            }
+        }
+        return (out.width, out.height)
+    }
+
+    @discardableResult
+    static func png(_ data: Data, buffers: Buffers = .pixelStorage) throws -> (width: Int, height: Int) {
+        let out = try data.withUnsafeBytes { bytes in
+            try run("png_image_finish_read", buffers) { allocate, context, width, height in
+                bl_png_decode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, allocate, context, width, height)
+            }
+        }
+        return (out.width, out.height)
+    }
+
+    /// Returns the frame count too.
+    @discardableResult
+    static func gif(_ data: Data, buffers: Buffers = .pixelStorage) throws -> (width: Int, height: Int, frames: Int) {
+        let out = try data.withUnsafeBytes { bytes in
+            try run("DGifSlurp", buffers) { allocate, context, width, height in
+                bl_gif_decode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, allocate, context, width, height)
+            }
+        }
+        return (out.width, out.height, out.result)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import WebImageCore
+import WebImageDecoding
+import WebImageFixtures
+
+/// The encoded files every case decodes, generated at start from fixed seeds so that
+/// every run measures the same bytes.
+struct BenchmarkFixtures {
+    struct Description {
+        var name: String
+        var width: Int
+        var height: Int
+        var frames: Int
+        var bytes: Int
+        var bitsPerPixel: Double { Double(bytes * 8) / Double(width * height * frames) }
+    }
+
+    var jpeg: Data              // 4000x3000, q85, 4:2:0, baseline
+    var progressiveJPEG: Data   // the same picture, progressive
+    var rgbaPNG: Data           // 1024x1024 RGBA with varied alpha
+    var rgbPNG: Data            // 4000x3000 RGB
+    var gif: Data               // 480x360, 30 frames, 256 colours
+    var smallJPEGs: [Data]      // 256x256, q85, 4:2:0
+    var descriptions: [Description] = []
+
+    init(smallCount: Int) throws {
+        let photo = try SyntheticImage.photo(width: 4000, height: 3000)
+        jpeg = try JPEGFixtureEncoder(quality: 85, subsampling: .s420).encode(photo)
+        progressiveJPEG = try JPEGFixtureEncoder(quality: 85, subsampling: .s420, progressive: true).encode(photo)
+        // libpng's default compression, as PNGs found on the web are written.
+        rgbPNG = try PNGFixtureEncoder(rgb: true, compression: .default).encode(photo)
+        rgbaPNG = try PNGFixtureEncoder(compression: .default).encode(try SyntheticImage.translucent(width: 1024, height: 1024))
+        let animation = try SyntheticAnimation.make(width: 480, height: 360, frameCount: 30)
+        gif = try GIFFixtureEncoder().encode(animation)
+        smallJPEGs = try (0..<smallCount).map { index in
+            try JPEGFixtureEncoder(quality: 85, subsampling: .s420).encode(
+                try SyntheticImage.photo(width: 256, height: 256, seed: UInt64(index) &+ 1000)
+            )
+        }
+        descriptions = [
+            Description(name: "JPEG q85 4:2:0 baseline", width: 4000, height: 3000, frames: 1, bytes: jpeg.count),
+            Description(name: "JPEG q85 4:2:0 progressive", width: 4000, height: 3000, frames: 1, bytes: progressiveJPEG.count),
+            Description(name: "PNG RGBA", width: 1024, height: 1024, frames: 1, bytes: rgbaPNG.count),
+            Description(name: "PNG RGB", width: 4000, height: 3000, frames: 1, bytes: rgbPNG.count),
+            Description(name: "GIF 256 colours", width: 480, height: 360, frames: 30, bytes: gif.count),
+            Description(name: "JPEG q85 4:2:0 (each of \(smallCount))", width: 256, height: 256, frames: 1,
+                        bytes: smallJPEGs.reduce(0) { $0 + $1.count } / Swift.max(1, smallCount)),
+        ]
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import WebImageCore
+import WebImageDecoding
+
+/// The cases of issue 2, each ours beside the bare C call on the same bytes.
+enum Cases {
+    static let eighth = DecodeOptions(maxPixelSize: 500)
+
+    static func all(_ fixtures: BenchmarkFixtures, rounds: Int) -> [BenchmarkCase] {
+        let jpeg = fixtures.jpeg
+        let progressive = fixtures.progressiveJPEG
+        let rgbaPNG = fixtures.rgbaPNG
+        let rgbPNG = fixtures.rgbPNG
+        let gif = fixtures.gif
+        let small = fixtures.smallJPEGs
+        return [
+            BenchmarkCase(name: "JPEG 4000x3000 full", contenders: [
+                Contender(name: "ours") { consume(try JPEGDecoder().decode(jpeg)) },
+                Contender(name: "tjDecompress2") { try Baseline.jpeg(jpeg) },
+                Contender(name: "tjDecompress2 into malloc") { try Baseline.jpeg(jpeg, buffers: .malloc) },
+            ]),
+            BenchmarkCase(name: "JPEG 4000x3000 at 500 px (1/8)", contenders: [
+                Contender(name: "ours") { consume(try JPEGDecoder().decode(jpeg, options: eighth)) },
+                Contender(name: "tjDecompress2 1/8") { try Baseline.jpeg(jpeg, scaleDenominator: 8) },
+            ]),
+            BenchmarkCase(name: "JPEG 4000x3000 progressive", contenders: [
+                Contender(name: "ours") { consume(try JPEGDecoder().decode(progressive)) },
+                Contender(name: "tjDecompress2") { try Baseline.jpeg(progressive) },
+            ]),
+            BenchmarkCase(name: "PNG 1024x1024 RGBA", contenders: [
+                Contender(name: "ours") { consume(try PNGDecoder().decode(rgbaPNG)) },
+                Contender(name: "png_image (simplified)") { try Baseline.png(rgbaPNG) },
+            ]),
+            BenchmarkCase(name: "PNG 4000x3000 RGB", contenders: [
+                Contender(name: "ours") { consume(try PNGDecoder().decode(rgbPNG)) },
+                Contender(name: "png_image (simplified)") { try Baseline.png(rgbPNG) },
+            ]),
+            BenchmarkCase(name: "GIF 480x360, 30 frames", contenders: [
+                Contender(name: "ours") { consume(try GIFDecoder().decode(gif)) },
+                Contender(name: "DGifSlurp + expand") { try Baseline.gif(gif) },
+            ], imagesPerRun: 1),
+            BenchmarkCase(name: "\(small.count) JPEGs 256x256", contenders: [
+                Contender(name: "ours") { for data in small { consume(try JPEGDecoder().decode(data)) } },
+                Contender(name: "tjDecompress2") { for data in small { try Baseline.jpeg(data) } },
+            ], imagesPerRun: small.count, rounds: Swift.max(3, rounds / 2)),
+        ]
+    }
+
+    /// Decodes every fixture once both ways and checks that the sizes agree, so that
+    /// a broken decoder shows as an error rather than as a fast time.
+    static func verify(_ fixtures: BenchmarkFixtures) throws {
+        func check(_ what: String, _ ours: PixelSize, _ bare: (width: Int, height: Int)) throws {
+            guard ours.width == bare.width, ours.height == bare.height else {
+                throw Baseline.Failure(description: "\(what): ours is \(ours), the C baseline \(bare.width)x\(bare.height)")
+            }
+        }
+        try check("JPEG full", try JPEGDecoder().decode(fixtures.jpeg).size, try Baseline.jpeg(fixtures.jpeg))
+        try check("JPEG 1/8", try JPEGDecoder().decode(fixtures.jpeg, options: eighth).size, try Baseline.jpeg(fixtures.jpeg, scaleDenominator: 8))
+        try check("JPEG progressive", try JPEGDecoder().decode(fixtures.progressiveJPEG).size, try Baseline.jpeg(fixtures.progressiveJPEG))
+        try check("PNG RGBA", try PNGDecoder().decode(fixtures.rgbaPNG).size, try Baseline.png(fixtures.rgbaPNG))
+        try check("PNG RGB", try PNGDecoder().decode(fixtures.rgbPNG).size, try Baseline.png(fixtures.rgbPNG))
+        let ours = try GIFDecoder().decode(fixtures.gif)
+        let bare = try Baseline.gif(fixtures.gif)
+        try check("GIF", ours.size, (bare.width, bare.height))
+        guard ours.frames.count == bare.frames else {
+            throw Baseline.Failure(description: "GIF: ours has \(ours.frames.count) frames, the C baseline \(bare.frames)")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import WebImageCore
+import WebImageDecoding
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Peak memory of one decode, measured in a fresh process so that nothing else the
+/// benchmark allocated (fixtures, earlier cases) counts.
+enum MemoryProbe {
+    /// What the child process does.
+    enum Mode: String, CaseIterable {
+        /// Reads the file and decodes nothing: the floor every other mode stands on.
+        case baseline
+        case jpegFull = "jpeg-full"
+        case jpegEighth = "jpeg-eighth"
+    }
+
+    /// Child side: read `input`, run `mode` once, print the peak RSS in KiB.
+    static func runChild(_ mode: Mode, input: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: input))
+        switch mode {
+        case .baseline: consume(data)
+        case .jpegFull: consume(try JPEGDecoder().decode(data))
+        case .jpegEighth: consume(try JPEGDecoder().decode(data, options: Cases.eighth))
+        }
+        print("peak_rss_kib \(peakRSSKiB())")
+    }
+
+    static func peakRSSKiB() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) // KiB on Linux
+    }
+
+    /// Parent side: writes `jpeg` to a temporary file and runs each mode in a child
+    /// of this same executable. Returns KiB by mode.
+    static func measure(jpeg: Data) throws -> [Mode: Int] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(getpid()).jpg")
+        try jpeg.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        var peaks: [Mode: Int] = [:]
+        for mode in Mode.allCases {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["--memory", mode.rawValue, "--input", file.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guard process.terminationStatus == 0,
+                  let line = output.split(separator: "\n").first(where: { $0.hasPrefix("peak_rss_kib ") }),
+                  let kib = Int(line.dropFirst("peak_rss_kib ".count)) else {
+                throw Baseline.Failure(description: "memory probe \(mode.rawValue) failed: \(output)")
+            }
+            peaks[mode] = kib
+        }
+        return peaks
+    }
+}

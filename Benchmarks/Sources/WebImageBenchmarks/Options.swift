@@ -1,0 +1,40 @@
+/// Command-line options, parsed by hand to keep the benchmark free of dependencies.
+struct Options {
+    var quick = false
+    var jsonPath: String?
+    var memoryMode: MemoryProbe.Mode?
+    var memoryInput: String?
+    var only: String?
+
+    static let usage = """
+        usage: WebImageBenchmarks [--quick] [--json FILE] [--only TEXT]
+               WebImageBenchmarks --memory baseline|jpeg-full|jpeg-eighth --input FILE.jpg
+          --quick        few rounds, for a smoke run
+          --json FILE    also write every sample and median as JSON
+          --only TEXT    run only the cases whose name contains TEXT
+          --memory MODE  decode FILE once and print the peak RSS (used by the main run)
+        """
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        func value(_ flag: String) throws -> String {
+            guard let next = rest.popFirst() else { throw Baseline.Failure(description: "\(flag) needs a value\n\(Self.usage)") }
+            return next
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick": quick = true
+            case "--json": jsonPath = try value(argument)
+            case "--only": only = try value(argument)
+            case "--input": memoryInput = try value(argument)
+            case "--memory":
+                let name = try value(argument)
+                guard let mode = MemoryProbe.Mode(rawValue: name) else {
+                    throw Baseline.Failure(description: "unknown memory mode \(name)\n\(Self.usage)")
+                }
+                memoryMode = mode
+            default: throw Baseline.Failure(description: "unknown argument \(argument)\n\(Self.usage)")
+            }
+        }
+    }
+}

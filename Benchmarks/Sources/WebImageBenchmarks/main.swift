@@ -1,0 +1,43 @@
+// WebImageBenchmarks: our decoders beside the bare C library calls, interleaved in
+// one run, reported as ratios. See Benchmarks/README.md.
+import Foundation
+
+do {
+    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    if let mode = options.memoryMode {
+        guard let input = options.memoryInput else { throw Baseline.Failure(description: Options.usage) }
+        try MemoryProbe.runChild(mode, input: input)
+        exit(0)
+    }
+    #if DEBUG
+    print("warning: a debug build; run `swift run -c release WebImageBenchmarks` (make bench) for real figures\n")
+    #endif
+    let rounds = options.quick ? 3 : 15
+    let harness = Harness(rounds: rounds, warmUp: options.quick ? 1 : 2)
+    let fixtures = try BenchmarkFixtures(smallCount: 1000)
+    Report.printFixtures(fixtures)
+    try Cases.verify(fixtures)
+
+    var results: [CaseResult] = []
+    for benchmark in Cases.all(fixtures, rounds: rounds) where options.only.map({ benchmark.name.contains($0) }) ?? true {
+        let result = try harness.measure(benchmark)
+        results.append(result)
+        print("measured \(result.name)")
+    }
+    print("\nMedian wall-clock of \(rounds) interleaved rounds (order reversed each round):\n")
+    Report.printTable(results)
+    let speedup = Report.printSpeedup(
+        full: results.first { $0.name.hasPrefix("JPEG 4000x3000 full") },
+        eighth: results.first { $0.name.contains("(1/8)") }
+    )
+    print("")
+    let peaks = try MemoryProbe.measure(jpeg: fixtures.jpeg)
+    Report.printMemory(peaks)
+    if let path = options.jsonPath {
+        try Report.writeJSON(results, rounds: rounds, speedup: speedup, peaks: peaks, to: path)
+        print("wrote \(path)")
+    }
+} catch {
+    FileHandle.standardError.write(Data("WebImageBenchmarks: \(error)\n".utf8))
+    exit(1)
+}
