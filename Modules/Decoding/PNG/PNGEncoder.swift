@@ -46,15 +46,21 @@ public struct PNGEncoder: ImageEncoding {
     /// larger and is only useful here to produce test fixtures.
     package var interlaced: Bool
 
+    /// Writes RGBA bitmaps as colour type RGB, dropping alpha. Kept to the package:
+    /// fixtures use it to make opaque RGB files.
+    package var dropsAlpha: Bool
+
     /// An encoder with the given compression (libpng's default unless asked).
     public init(compression: Compression = .default) {
         self.compression = compression
         self.interlaced = false
+        self.dropsAlpha = false
     }
 
-    package init(compression: Compression = .default, interlaced: Bool) {
+    package init(compression: Compression = .default, interlaced: Bool, dropsAlpha: Bool = false) {
         self.compression = compression
         self.interlaced = interlaced
+        self.dropsAlpha = dropsAlpha
     }
 
     /// The bytes of a PNG file holding `bitmap`.
@@ -67,7 +73,7 @@ public struct PNGEncoder: ImageEncoding {
             throw ImageDecodingError(.encodingFailed, "a \(bitmap.width)x\(bitmap.height) image is too large for PNG", format: .png)
         }
         let channels: Int32 = switch bitmap.pixelFormat {
-        case .rgba8: Int32(WI_PNG_WRITE_RGBA)
+        case .rgba8: dropsAlpha ? Int32(WI_PNG_WRITE_RGB_FROM_RGBA) : Int32(WI_PNG_WRITE_RGBA)
         case .gray8: Int32(WI_PNG_WRITE_GRAY)
         }
         var output: UnsafeMutablePointer<UInt8>?

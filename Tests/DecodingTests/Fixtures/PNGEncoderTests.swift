@@ -68,6 +68,15 @@ struct PNGEncoderTests {
         #expect(try LibPNGReadback.pixels(adam7).bytes == bitmap.packedBytes)
     }
 
+    @Test("RGB fixtures drop alpha: colour type 2, same colours, opaque when read")
+    func rgbFixture() throws {
+        let bitmap = try SyntheticImage.photo(width: 23, height: 11, seed: 17)
+        let png = try PNGFixtureEncoder(rgb: true).encode(bitmap)
+        #expect(colorType(png) == 2)
+        #expect(try LibPNGReadback.pixels(png).bytes == bitmap.packedBytes)
+        #expect(png.count < (try PNGFixtureEncoder().encode(bitmap)).count)
+    }
+
     @Test("a 1x1 image round-trips")
     func singlePixel() throws {
         let bitmap = try ImageBitmap(width: 1, height: 1, pixelFormat: .rgba8) { bytes, _ in

@@ -2,8 +2,8 @@ import Foundation
 import WebImageCore
 import WebImageDecoding
 
-/// Writes PNG fixtures through ``PNGEncoder``, adding what only tests want: Adam7
-/// interlacing.
+/// Writes PNG fixtures through ``PNGEncoder``, adding what only tests and benchmarks
+/// want: Adam7 interlacing and opaque RGB files.
 ///
 /// Thread contract: a value; `encode` may run on any thread, at once on several.
 public struct PNGFixtureEncoder: ImageEncoding {
@@ -12,16 +12,19 @@ public struct PNGFixtureEncoder: ImageEncoding {
     public var interlaced: Bool
     /// zlib effort; `.fast` by default since fixtures are rewritten on every run.
     public var compression: PNGEncoder.Compression
+    /// Write RGBA bitmaps as colour type RGB (3 bytes per pixel), dropping alpha.
+    public var rgb: Bool
 
-    public init(interlaced: Bool = false, compression: PNGEncoder.Compression = .fast) {
+    public init(interlaced: Bool = false, rgb: Bool = false, compression: PNGEncoder.Compression = .fast) {
         self.interlaced = interlaced
+        self.rgb = rgb
         self.compression = compression
     }
 
-    /// The bytes of a PNG file holding `bitmap` (colour type RGBA or gray, 8-bit).
+    /// The bytes of a PNG file holding `bitmap` (colour type RGBA, RGB or gray, 8-bit).
     ///
     /// - Throws: ``ImageDecodingError/Code/encodingFailed``.
     public func encode(_ bitmap: ImageBitmap) throws(ImageDecodingError) -> Data {
-        try PNGEncoder(compression: compression, interlaced: interlaced).encode(bitmap)
+        try PNGEncoder(compression: compression, interlaced: interlaced, dropsAlpha: rgb).encode(bitmap)
     }
 }

@@ -39,7 +39,7 @@ struct PhotoScene {
     private var diagonalTerms: [Float] = [] // (width + height) x 3
     private var shapes: [Shape] = []
     /// Peak luminance noise, in 8-bit steps.
-    private let noise: Int32 = 5
+    private let noise: Int32 = 7
 
     init(width: Int, height: Int, seed: UInt64) {
         self.width = width

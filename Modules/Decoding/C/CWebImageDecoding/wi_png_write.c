@@ -76,7 +76,7 @@ int wi_png_write(const uint8_t *pixels, size_t bytes_per_row,
     if (error_message && error_capacity > 0) error_message[0] = 0;
     *out_data = NULL;
     *out_size = 0;
-    if (channels != WI_PNG_WRITE_GRAY && channels != WI_PNG_WRITE_RGBA) {
+    if (channels != WI_PNG_WRITE_GRAY && channels != WI_PNG_WRITE_RGBA && channels != WI_PNG_WRITE_RGB_FROM_RGBA) {
         if (error_message && error_capacity > 0) snprintf(error_message, error_capacity, "unsupported channel count %d", channels);
         return -1;
     }
@@ -115,11 +115,15 @@ int wi_png_write(const uint8_t *pixels, size_t bytes_per_row,
     if (compression_level >= 0) {
         png_set_compression_level(png, compression_level > 9 ? 9 : compression_level);
     }
-    png_set_IHDR(png, info, width, height, 8,
-                 channels == WI_PNG_WRITE_RGBA ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_GRAY,
+    int color_type = channels == WI_PNG_WRITE_RGBA ? PNG_COLOR_TYPE_RGBA
+                   : channels == WI_PNG_WRITE_RGB_FROM_RGBA ? PNG_COLOR_TYPE_RGB
+                   : PNG_COLOR_TYPE_GRAY;
+    png_set_IHDR(png, info, width, height, 8, color_type,
                  interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
+    // The rows stay RGBA; libpng skips the fourth byte of each pixel.
+    if (channels == WI_PNG_WRITE_RGB_FROM_RGBA) png_set_filler(png, 0, PNG_FILLER_AFTER);
 
     // With Adam7, libpng picks each pass's pixels out of full rows, so every row
     // goes in once per pass.

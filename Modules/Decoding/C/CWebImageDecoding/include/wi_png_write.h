@@ -11,6 +11,7 @@
 enum {
     WI_PNG_WRITE_GRAY = 1, // one byte per pixel, colour type gray
     WI_PNG_WRITE_RGBA = 4, // four bytes per pixel, colour type RGBA
+    WI_PNG_WRITE_RGB_FROM_RGBA = 3, // four bytes per pixel in, colour type RGB out (alpha dropped)
 };
 
 /// Encodes `height` rows of `width` pixels, each row `bytes_per_row` apart.
