@@ -27,7 +27,17 @@ enum MemoryProbe {
         print("peak_rss_kib \(peakRSSKiB())")
     }
 
+    /// The process's peak resident set in KiB.
+    ///
+    /// VmHWM from /proc/self/status where there is one: getrusage's ru_maxrss survives
+    /// execve on Linux, so a child spawned by this (fixture-laden) process would
+    /// report the parent's peak. ru_maxrss elsewhere.
     static func peakRSSKiB() -> Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+            return kib
+        }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Int(usage.ru_maxrss) // KiB on Linux

@@ -53,7 +53,7 @@ enum Report {
     static func printMemory(_ peaks: [MemoryProbe.Mode: Int]) {
         let base = peaks[.baseline] ?? 0, full = peaks[.jpegFull] ?? 0, eighth = peaks[.jpegEighth] ?? 0
         func mib(_ kib: Int) -> String { String(format: "%.1f MiB", Double(kib) / 1024) }
-        print("Peak RSS of one decode in a fresh process (getrusage ru_maxrss):")
+        print("Peak RSS of one decode in a fresh process (VmHWM):")
         print("  process + file read, no decode: \(mib(base))")
         print("  JPEG 4000x3000 full:            \(mib(full))  (+\(mib(full - base)) over the floor)")
         print("  JPEG 4000x3000 at 500 px:       \(mib(eighth))  (+\(mib(eighth - base)) over the floor)")
