@@ -92,7 +92,7 @@ final class JPEGDecompressor {
         var bytes: UnsafePointer<UInt8>?
         var length = 0
         guard wi_jpeg_exif(handle, &bytes, &length) != 0, let bytes else { return .up }
-        return ExifOrientationReader.orientation(inTIFF: UnsafeRawBufferPointer(start: bytes, count: length))
+        return ExifOrientation.read(tiff: UnsafeBufferPointer(start: bytes, count: length))
     }
 
     /// Sets the DCT scale and output colour space; returns the size and layout

@@ -5,7 +5,7 @@ import WebImageDecoding
 import WebImageTestSupport
 
 /// Every JPEG row of the conformance corpus, decoded as its manifest says.
-@Suite("JPEG corpus conformance", .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.missingMessage)))
+@Suite("JPEG corpus conformance", .enabled(if: Corpus.isAvailable, Corpus.missingMessage))
 struct JPEGCorpusTests {
     let decoder = JPEGDecoder()
 

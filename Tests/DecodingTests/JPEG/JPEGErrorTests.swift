@@ -5,7 +5,7 @@ import WebImageDecoding
 import WebImageTestSupport
 
 /// Bad input gives a specific, typed error, quickly, and never a crash.
-@Suite("JPEG errors and limits", .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.missingMessage)))
+@Suite("JPEG errors and limits", .enabled(if: Corpus.isAvailable, Corpus.missingMessage))
 struct JPEGErrorTests {
     let decoder = JPEGDecoder()
 
@@ -89,7 +89,7 @@ struct JPEGErrorTests {
     ])
     func damagedFilesNeverCrash(_ file: String) throws {
         let original = [UInt8](try Corpus.data(file))
-        var generator = SeededGenerator(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         var decoded = 0, failed = 0
         for _ in 0..<150 {
             var bytes = original

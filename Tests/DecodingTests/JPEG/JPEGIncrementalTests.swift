@@ -6,7 +6,7 @@ import WebImageTestSupport
 
 /// Bytes fed in random slices give partial images while they arrive, and the same
 /// final image as a whole-file decode.
-@Suite("JPEG incremental decoding", .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.missingMessage)))
+@Suite("JPEG incremental decoding", .enabled(if: Corpus.isAvailable, Corpus.missingMessage))
 struct JPEGIncrementalTests {
     let decoder = JPEGDecoder()
 

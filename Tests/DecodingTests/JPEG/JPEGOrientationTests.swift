@@ -5,7 +5,7 @@ import WebImageDecoding
 import WebImageTestSupport
 
 /// EXIF orientation is read from APP1, exposed, and applied only when asked.
-@Suite("JPEG EXIF orientation", .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.missingMessage)))
+@Suite("JPEG EXIF orientation", .enabled(if: Corpus.isAvailable, Corpus.missingMessage))
 struct JPEGOrientationTests {
     let decoder = JPEGDecoder()
 
@@ -50,53 +50,54 @@ struct JPEGOrientationTests {
     }
 }
 
-/// The TIFF parser behind the orientation, on hand-made EXIF blocks.
-@Suite("EXIF orientation reader")
-struct ExifOrientationReaderTests {
-    /// A TIFF header and IFD0 with the given entries (tag, type, value).
-    static func tiff(bigEndian: Bool, entries: [(UInt16, UInt16, UInt32)]) -> [UInt8] {
+/// The EXIF parser the JPEG decoder uses (``ExifOrientation``), on hand-made blocks.
+@Suite("EXIF orientation parsing for JPEG APP1")
+struct JPEGExifParsingTests {
+    /// A TIFF header and IFD0 with the given SHORT entries (tag, value).
+    static func tiff(bigEndian: Bool, entries: [(UInt16, UInt16)]) -> [UInt8] {
         func u16(_ v: UInt16) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)] }
         func u32(_ v: UInt32) -> [UInt8] {
             bigEndian ? u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF)) : u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16))
         }
         var bytes: [UInt8] = bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]
         bytes += u16(42) + u32(8) + u16(UInt16(entries.count))
-        for (tag, type, value) in entries {
-            bytes += u16(tag) + u16(type) + u32(1)
-            bytes += type == 3 ? u16(UInt16(value)) + [0, 0] : u32(value)
+        for (tag, value) in entries {
+            bytes += u16(tag) + u16(3) + u32(1) + u16(value) + [0, 0]
         }
         return bytes + u32(0)
     }
 
-    static func value(_ bytes: [UInt8]) -> Int? {
-        bytes.withUnsafeBytes { ExifOrientationReader.value(inTIFF: $0) }
+    static func orientation(_ bytes: [UInt8]) -> ImageOrientation {
+        bytes.withUnsafeBufferPointer { ExifOrientation.read(tiff: $0) }
     }
 
-    @Test("reads SHORT and LONG orientation tags in both byte orders", arguments: [false, true])
+    @Test("reads the orientation in both byte orders; values outside 1...8 are .up", arguments: [false, true])
     func byteOrders(_ bigEndian: Bool) {
-        for v in UInt32(0)...9 {
-            #expect(Self.value(Self.tiff(bigEndian: bigEndian, entries: [(0x010F, 2, 0), (0x0112, 3, v)])) == Int(v))
+        for v in UInt16(0)...9 {
+            let expected = ImageOrientation(exifValue: Int(v))
+            #expect(Self.orientation(Self.tiff(bigEndian: bigEndian, entries: [(0x010F, 0), (0x0112, v)])) == expected)
         }
-        #expect(Self.value(Self.tiff(bigEndian: bigEndian, entries: [(0x0112, 4, 6)])) == 6)
     }
 
-    @Test("no tag, a bad header or any truncation gives nil, never a crash")
+    @Test("no tag, a bad header or any truncation reads as .up, never a crash")
     func damaged() {
-        let good = Self.tiff(bigEndian: false, entries: [(0x0100, 3, 10), (0x0112, 3, 6)])
-        #expect(Self.value(good) == 6)
-        #expect(Self.value(Self.tiff(bigEndian: true, entries: [(0x0100, 3, 10)])) == nil)
-        #expect(Self.value([0x49, 0x49, 43, 0] + good.dropFirst(4)) == nil)
-        #expect(Self.value([0x41, 0x42] + good.dropFirst(2)) == nil)
+        let good = Self.tiff(bigEndian: false, entries: [(0x0100, 10), (0x0112, 6)])
+        #expect(Self.orientation(good) == .right)
+        #expect(Self.orientation(Self.tiff(bigEndian: true, entries: [(0x0100, 10)])) == .up)
+        #expect(Self.orientation([0x49, 0x49, 43, 0] + good.dropFirst(4)) == .up)
+        #expect(Self.orientation([0x41, 0x42] + good.dropFirst(2)) == .up)
         for length in 0..<(good.count - 6) {
-            #expect(Self.value(Array(good.prefix(length))) == nil, "prefix \(length)")
+            #expect(Self.orientation(Array(good.prefix(length))) == .up, "prefix \(length)")
         }
         // IFD offset far past the end, and an entry count larger than the data.
         var farOffset = good
         farOffset[4] = 0xFF; farOffset[5] = 0xFF; farOffset[6] = 0xFF; farOffset[7] = 0x7F
-        #expect(Self.value(farOffset) == nil)
-        var hugeCount = Self.tiff(bigEndian: false, entries: [(0x0100, 3, 1)])
+        #expect(Self.orientation(farOffset) == .up)
+        var hugeCount = Self.tiff(bigEndian: false, entries: [(0x0112, 6)])
         hugeCount[8] = 0xFF; hugeCount[9] = 0xFF
-        #expect(Self.value(hugeCount) == nil)
-        #expect([UInt8]().withUnsafeBytes { ExifOrientationReader.orientation(inTIFF: $0) } == .up)
+        #expect(Self.orientation(hugeCount) == .right)
+        hugeCount = Self.tiff(bigEndian: false, entries: [(0x0100, 1)])
+        hugeCount[8] = 0xFF; hugeCount[9] = 0xFF
+        #expect(Self.orientation(hugeCount) == .up)
     }
 }

@@ -5,7 +5,7 @@ import WebImageCore
 import WebImageTestSupport
 
 /// Downsampling in the DCT domain, then exactly; gray output.
-@Suite("JPEG downsampling and pixel formats", .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.missingMessage)))
+@Suite("JPEG downsampling and pixel formats", .enabled(if: Corpus.isAvailable, Corpus.missingMessage))
 struct JPEGScalingTests {
     let decoder = JPEGDecoder()
 

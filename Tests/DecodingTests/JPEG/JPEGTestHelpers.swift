@@ -2,19 +2,6 @@ import Foundation
 import WebImageCore
 import WebImageTestSupport
 
-/// A small seeded generator (SplitMix64), so random slicing is the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum JPEGTestData {
     /// The corpus JPEG rows of the manifest.
     static let entries = Corpus.manifest.filter { $0.format == "jpeg" }
@@ -39,7 +26,7 @@ func meanAbsoluteDifference(_ a: ImageBitmap, _ b: ImageBitmap) -> Double {
 func feedInSlices(
     _ data: Data, to decoder: any IncrementalImageDecoding, maxSlice: Int, seed: UInt64, maxPartials: Int = 40
 ) throws -> (partials: [DecodedImage], final: DecodedImage) {
-    var generator = SeededGenerator(seed: seed)
+    var generator = SeededRandom(seed: seed)
     var partials: [DecodedImage] = []
     var offset = 0
     var seenRevision = decoder.revision
