@@ -1,6 +1,9 @@
 // WebImageBenchmarks: our decoders beside the bare C library calls, interleaved in
 // one run, reported as ratios. See Benchmarks/README.md.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
@@ -16,6 +19,7 @@ do {
     let harness = Harness(rounds: rounds, warmUp: options.quick ? 1 : 2)
     let fixtures = try BenchmarkFixtures(smallCount: 1000)
     Report.printFixtures(fixtures)
+    fflush(nil)
     try Cases.verify(fixtures)
 
     var results: [CaseResult] = []
@@ -23,6 +27,7 @@ do {
         let result = try harness.measure(benchmark)
         results.append(result)
         print("measured \(result.name)")
+        fflush(nil) // progress shows even when the output goes to a file or pipe
     }
     print("\nMedian wall-clock of \(rounds) interleaved rounds (order reversed each round):\n")
     Report.printTable(results)
