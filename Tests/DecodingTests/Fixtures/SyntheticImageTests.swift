@@ -42,6 +42,16 @@ struct SyntheticImageTests {
         #expect((0.8...2.5).contains(bitsPerPixel), "\(bitsPerPixel) bits per pixel")
     }
 
+    @Test("negative sizes are a typed error, not a trap")
+    func negativeSizes() throws {
+        #expect(throws: ImageDecodingError(.invalidDimensions, "cannot make a -1x5 image")) {
+            try SyntheticImage.photo(width: -1, height: 5)
+        }
+        let error = #expect(throws: ImageDecodingError.self) { try SyntheticAnimation.make(width: 4, height: 4, frameCount: -2) }
+        #expect(error?.code == .invalidDimensions)
+        #expect(try SyntheticImage.translucent(width: 0, height: 3).packedBytes.isEmpty)
+    }
+
     @Test("gray photos are the luma of the colour photo")
     func grayPhoto() throws {
         let color = try SyntheticImage.photo(width: 8, height: 8, seed: 16).packedBytes

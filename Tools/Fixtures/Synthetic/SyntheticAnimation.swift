@@ -16,13 +16,18 @@ public enum SyntheticAnimation {
     ///     instead of one global table.
     ///   - delayCentiseconds: the delay of every frame.
     ///   - loopCount: the NETSCAPE2.0 loop count (0 forever), or `nil` for none.
-    /// - Throws: ``ImageDecodingError/Code/outOfMemory`` when the scene cannot be
+    /// - Throws: ``ImageDecodingError/Code/invalidDimensions`` for a negative size or
+    ///   frame count; ``ImageDecodingError/Code/outOfMemory`` when the scene cannot be
     ///   allocated.
     public static func make(
         width: Int, height: Int, frameCount: Int,
         localPalettes: Bool = false, delayCentiseconds: Int = 4, loopCount: Int? = 0,
         seed: UInt64 = WebImageFixtures.defaultSeed
     ) throws(ImageDecodingError) -> GIFFixtureAnimation {
+        guard frameCount >= 0 else {
+            throw ImageDecodingError(.invalidDimensions, "cannot make \(frameCount) frames", format: .gif)
+        }
+        try SyntheticImage.checkSize(width, height)
         let step = Swift.max(1, width / 60)
         let scene = try SyntheticImage.photo(width: width + step * Swift.max(0, frameCount - 1), height: height, seed: seed)
         var frames: [GIFFixtureFrame] = []

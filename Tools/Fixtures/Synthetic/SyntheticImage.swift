@@ -5,13 +5,22 @@ import WebImageCore
 ///
 /// Thread contract: stateless; call from any thread.
 public enum SyntheticImage {
+    /// Refuses negative sizes before any table is sized from them.
+    static func checkSize(_ width: Int, _ height: Int) throws(ImageDecodingError) {
+        guard width >= 0, height >= 0 else {
+            throw ImageDecodingError(.invalidDimensions, "cannot make a \(width)x\(height) image")
+        }
+    }
+
     /// A photo-like opaque RGBA picture: smooth gradients, overlapping shapes with hard
     /// and soft edges, fine stripes and mild noise. JPEG at quality 85 compresses it
     /// to about 1-2 bits per pixel, as it would a photo.
     ///
-    /// - Throws: ``ImageDecodingError/Code/outOfMemory`` or ``ImageDecodingError/Code/tooLarge``
+    /// - Throws: ``ImageDecodingError/Code/invalidDimensions`` for a negative side;
+    ///   ``ImageDecodingError/Code/outOfMemory`` or ``ImageDecodingError/Code/tooLarge``
     ///   when the bitmap cannot be allocated.
     public static func photo(width: Int, height: Int, seed: UInt64 = WebImageFixtures.defaultSeed) throws(ImageDecodingError) -> ImageBitmap {
+        try checkSize(width, height)
         let scene = PhotoScene(width: width, height: height, seed: seed)
         return try ImageBitmap(width: width, height: height, pixelFormat: .rgba8) { bytes, bytesPerRow in
             guard let base = bytes.baseAddress else { return }
@@ -43,6 +52,7 @@ public enum SyntheticImage {
     ///
     /// - Throws: as ``photo(width:height:seed:)``.
     public static func translucent(width: Int, height: Int, seed: UInt64 = WebImageFixtures.defaultSeed) throws(ImageDecodingError) -> ImageBitmap {
+        try checkSize(width, height)
         let scene = PhotoScene(width: width, height: height, seed: seed)
         return try ImageBitmap(width: width, height: height, pixelFormat: .rgba8) { bytes, bytesPerRow in
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
