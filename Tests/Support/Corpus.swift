@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The shared conformance corpus (`../shared/corpus` beside the repository), read in
 /// place and never copied. Absent on a user's clone: tests that need it skip with a
@@ -19,7 +20,7 @@ public enum Corpus {
     public static var isAvailable: Bool { root != nil }
 
     /// The message a skipped test shows.
-    public static let missingMessage = "conformance corpus not found at ../shared/corpus (set WEBIMAGE_CORPUS); corpus tests skipped"
+    public static let missingMessage: Comment = "conformance corpus not found at ../shared/corpus (set WEBIMAGE_CORPUS); corpus tests skipped"
 
     /// The bytes of a corpus file, by its path relative to the corpus root.
     public static func data(_ relativePath: String) throws -> Data {

@@ -1,0 +1,510 @@
+// The JPEG state machine behind wi_jpeg.h. Every libjpeg call runs under the setjmp
+// of the public function that made it, so error_exit's longjmp lands in C.
+#include "wi_jpeg.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+enum state {
+    S_HEADER,   // reading markers up to the first SOS
+    S_CONFIG,   // header known; waiting for configure + set_output
+    S_START,    // jpeg_start_decompress
+    S_ROWS,     // single pass: jpeg_read_scanlines
+    S_CONSUME,  // buffered image: absorbing input scans
+    S_OUTPUT,   // buffered image: an output pass
+    S_FINISH,   // jpeg_finish_decompress
+    S_DONE,
+    S_FAILED,
+};
+
+struct wi_jpeg {
+    // libjpeg's struct first, so callbacks can cast their cinfo back to us.
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_error_mgr errors;
+    struct jpeg_source_mgr source;
+    struct jpeg_progress_mgr progress;
+    jmp_buf jump;
+    int created;
+
+    enum state state;
+    int incremental;
+    int buffered;       // buffered-image mode (incremental multi-scan files)
+    int configured;
+
+    // Input. `owned` holds appended bytes; the unconsumed ones always start at
+    // source.next_input_byte, which is where libjpeg backs up to when it suspends.
+    uint8_t *owned;
+    size_t owned_capacity;
+    size_t skip_pending;  // bytes skip_input_data asked for beyond what we had
+    int end_of_data;
+    int eof_hit;           // a fake EOI was handed to libjpeg
+    int eof_mid_rows;      // ...while more than the current iMCU row was still to come
+    int hit_marker_after_eof;
+
+    // Output.
+    uint8_t *base;
+    size_t stride;
+    uint32_t strip_rows;   // 0: whole image
+    uint32_t strip_fill;
+    uint32_t strip_first, strip_count;
+    JSAMPROW *rows;
+    int cmyk;
+    uint32_t rows_valid;
+    uint64_t revision;
+
+    // Buffered-image passes.
+    int pass_scan;
+    int shown_scan;
+    int output_started;
+    int final_pass;
+
+    int pixels_missing;
+    uint32_t warnings;
+    wi_jpeg_error_code error;
+    char message[JMSG_LENGTH_MAX];
+};
+
+static const JOCTET fake_eoi[2] = {0xFF, JPEG_EOI};
+
+// MARK: Errors
+
+static wi_jpeg_error_code classify(int code) {
+    switch (code) {
+    case JERR_NO_SOI:
+        return WI_JPEG_ERR_NOT_JPEG;
+    case JERR_EMPTY_IMAGE:
+        return WI_JPEG_ERR_DIMENSIONS;
+    case JERR_BAD_PRECISION:
+    case JERR_SOF_UNSUPPORTED:
+    case JERR_CONVERSION_NOTIMPL:
+    case JERR_NOT_COMPILED:
+    case JERR_NOTIMPL:
+        return WI_JPEG_ERR_UNSUPPORTED;
+    case JERR_OUT_OF_MEMORY:
+        return WI_JPEG_ERR_NO_MEMORY;
+    case JERR_IMAGE_TOO_BIG:
+    case JERR_WIDTH_OVERFLOW:
+        return WI_JPEG_ERR_TOO_LARGE;
+    default:
+        return WI_JPEG_ERR_CORRUPT;
+    }
+}
+
+static void fail(struct wi_jpeg *d, wi_jpeg_error_code code, const char *message) {
+    d->error = code;
+    snprintf(d->message, sizeof d->message, "%s", message);
+    d->state = S_FAILED;
+}
+
+static void on_error_exit(j_common_ptr cinfo) {
+    struct wi_jpeg *d = (struct wi_jpeg *)cinfo;
+    (*cinfo->err->format_message)(cinfo, d->message);
+    // Once the data has run out, whatever libjpeg trips over next is a consequence.
+    d->error = d->eof_hit ? WI_JPEG_ERR_TRUNCATED : classify(cinfo->err->msg_code);
+    if (cinfo->err->msg_code == JERR_OUT_OF_MEMORY) d->error = WI_JPEG_ERR_NO_MEMORY;
+    longjmp(d->jump, 1);
+}
+
+static void on_emit_message(j_common_ptr cinfo, int level) {
+    struct wi_jpeg *d = (struct wi_jpeg *)cinfo;
+    if (level >= 0) return;  // trace messages
+    d->warnings++;
+    // The entropy decoder ran into the fake EOI while it still needed bits: pixels
+    // of this scan are missing, not just a trailing marker.
+    if (cinfo->err->msg_code == JWRN_HIT_MARKER && d->eof_hit) d->hit_marker_after_eof = 1;
+}
+
+static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void on_progress(j_common_ptr cinfo) {
+    struct wi_jpeg *d = (struct wi_jpeg *)cinfo;
+    if (d->cinfo.input_scan_number > WI_JPEG_MAX_SCANS) {
+        snprintf(d->message, sizeof d->message, "more than %d scans", WI_JPEG_MAX_SCANS);
+        d->error = WI_JPEG_ERR_TOO_MANY_SCANS;
+        longjmp(d->jump, 1);
+    }
+}
+
+// MARK: Suspending source
+
+static void src_init(j_decompress_ptr cinfo) { (void)cinfo; }
+static void src_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean src_fill(j_decompress_ptr cinfo) {
+    struct wi_jpeg *d = (struct wi_jpeg *)cinfo;
+    if (!d->end_of_data) return FALSE;  // suspend; libjpeg resumes after the next append
+    if (!d->eof_hit) {
+        d->eof_hit = 1;
+        if (d->state == S_ROWS && cinfo->input_iMCU_row + 1 < cinfo->total_iMCU_rows) d->eof_mid_rows = 1;
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+    }
+    d->source.next_input_byte = fake_eoi;
+    d->source.bytes_in_buffer = sizeof fake_eoi;
+    return TRUE;
+}
+
+static void src_skip(j_decompress_ptr cinfo, long count) {
+    struct wi_jpeg *d = (struct wi_jpeg *)cinfo;
+    if (count <= 0) return;
+    size_t n = (size_t)count;
+    if (n <= d->source.bytes_in_buffer) {
+        d->source.next_input_byte += n;
+        d->source.bytes_in_buffer -= n;
+    } else {
+        // Skipping a marker longer than what has arrived: drop the rest as it comes.
+        d->skip_pending += n - d->source.bytes_in_buffer;
+        d->source.next_input_byte += d->source.bytes_in_buffer;
+        d->source.bytes_in_buffer = 0;
+    }
+}
+
+// MARK: Life cycle
+
+wi_jpeg *wi_jpeg_create(int incremental) {
+    struct wi_jpeg *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->incremental = incremental;
+    d->cinfo.err = jpeg_std_error(&d->errors);
+    d->errors.error_exit = on_error_exit;
+    d->errors.emit_message = on_emit_message;
+    d->errors.output_message = on_output_message;
+    if (setjmp(d->jump)) {
+        if (d->created) jpeg_destroy_decompress(&d->cinfo);
+        free(d);
+        return NULL;
+    }
+    jpeg_create_decompress(&d->cinfo);
+    d->created = 1;
+    d->source.init_source = src_init;
+    d->source.fill_input_buffer = src_fill;
+    d->source.skip_input_data = src_skip;
+    d->source.resync_to_restart = jpeg_resync_to_restart;
+    d->source.term_source = src_term;
+    d->cinfo.src = &d->source;
+    d->progress.progress_monitor = on_progress;
+    d->cinfo.progress = &d->progress;
+    // EXIF lives in APP1; libjpeg keeps saved markers in its own memory.
+    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    d->state = S_HEADER;
+    return d;
+}
+
+void wi_jpeg_destroy(wi_jpeg *d) {
+    if (!d) return;
+    if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    free(d->rows);
+    free(d->owned);
+    free(d);
+}
+
+// MARK: Input
+
+int wi_jpeg_append(wi_jpeg *d, const void *bytes, size_t length) {
+    if (d->state == S_FAILED || d->end_of_data) return 1;
+    const uint8_t *in = bytes;
+    if (d->skip_pending) {
+        size_t n = d->skip_pending < length ? d->skip_pending : length;
+        in += n;
+        length -= n;
+        d->skip_pending -= n;
+    }
+    if (length == 0) return 1;
+    size_t keep = d->source.bytes_in_buffer;
+    size_t need = keep + length;
+    if (need > d->owned_capacity) {
+        size_t capacity = d->owned_capacity ? d->owned_capacity * 2 : 64 * 1024;
+        if (capacity < need) capacity = need;
+        uint8_t *grown = malloc(capacity);
+        if (!grown) {
+            fail(d, WI_JPEG_ERR_NO_MEMORY, "out of memory for the input buffer");
+            return 0;
+        }
+        if (keep) memcpy(grown, d->source.next_input_byte, keep);
+        free(d->owned);
+        d->owned = grown;
+        d->owned_capacity = capacity;
+    } else if (keep && d->source.next_input_byte != d->owned) {
+        memmove(d->owned, d->source.next_input_byte, keep);
+    }
+    memcpy(d->owned + keep, in, length);
+    d->source.next_input_byte = d->owned;
+    d->source.bytes_in_buffer = need;
+    return 1;
+}
+
+void wi_jpeg_borrow(wi_jpeg *d, const void *bytes, size_t length) {
+    d->source.next_input_byte = bytes;
+    d->source.bytes_in_buffer = length;
+    d->end_of_data = 1;
+}
+
+void wi_jpeg_end_of_data(wi_jpeg *d) { d->end_of_data = 1; }
+
+// MARK: Header and configuration
+
+void wi_jpeg_get_header(const wi_jpeg *d, wi_jpeg_header *h) {
+    memset(h, 0, sizeof *h);
+    if (d->state == S_HEADER || d->state == S_FAILED) return;
+    const struct jpeg_decompress_struct *c = &d->cinfo;
+    h->width = c->image_width;
+    h->height = c->image_height;
+    h->components = c->num_components;
+    switch (c->jpeg_color_space) {
+    case JCS_GRAYSCALE: h->color = WI_JPEG_COLOR_GRAY; break;
+    case JCS_YCbCr: h->color = WI_JPEG_COLOR_YCBCR; break;
+    case JCS_RGB: h->color = WI_JPEG_COLOR_RGB; break;
+    case JCS_CMYK:
+    case JCS_YCCK: h->color = WI_JPEG_COLOR_CMYK; break;
+    default: h->color = WI_JPEG_COLOR_OTHER; break;
+    }
+    h->progressive = c->progressive_mode;
+    h->multiple_scans = jpeg_has_multiple_scans((j_decompress_ptr)c);
+    h->arithmetic = c->arith_code;
+}
+
+int wi_jpeg_exif(const wi_jpeg *d, const uint8_t **bytes, size_t *length) {
+    if (d->state == S_HEADER || d->state == S_FAILED) return 0;
+    for (jpeg_saved_marker_ptr m = d->cinfo.marker_list; m; m = m->next) {
+        if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
+            *bytes = m->data + 6;
+            *length = m->data_length - 6;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int wi_jpeg_configure(wi_jpeg *d, int scale_eighths, int gray, uint32_t *width, uint32_t *height,
+                      int *bytes_per_pixel) {
+    if (d->state != S_CONFIG || scale_eighths < 1 || scale_eighths > 16) {
+        fail(d, WI_JPEG_ERR_MISUSE, "configure called out of order or with a bad scale");
+        return 0;
+    }
+    if (setjmp(d->jump)) {
+        d->state = S_FAILED;
+        return 0;
+    }
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    if (c->jpeg_color_space == JCS_CMYK || c->jpeg_color_space == JCS_YCCK) {
+        // libjpeg cannot go from CMYK to RGB itself; we convert each row in place.
+        c->out_color_space = JCS_CMYK;
+        d->cmyk = 1;
+        *bytes_per_pixel = 4;
+    } else if (gray) {
+        c->out_color_space = JCS_GRAYSCALE;
+        *bytes_per_pixel = 1;
+    } else {
+        // libjpeg-turbo writes RGBA (alpha 255) straight into our rows, gray input too.
+        c->out_color_space = JCS_EXT_RGBA;
+        *bytes_per_pixel = 4;
+    }
+    c->scale_num = (unsigned)scale_eighths;
+    c->scale_denom = 8;
+    // djpeg's defaults, so pixels match the reference decodes.
+    c->dct_method = JDCT_ISLOW;
+    c->do_fancy_upsampling = TRUE;
+    d->buffered = d->incremental && jpeg_has_multiple_scans(c);
+    c->buffered_image = d->buffered ? TRUE : FALSE;
+    jpeg_calc_output_dimensions(c);
+    *width = c->output_width;
+    *height = c->output_height;
+    d->configured = 1;
+    return 1;
+}
+
+int wi_jpeg_set_output(wi_jpeg *d, uint8_t *base, size_t stride, uint32_t strip_rows) {
+    if (!d->configured || d->state != S_CONFIG || (strip_rows && d->buffered)) {
+        fail(d, WI_JPEG_ERR_MISUSE, "set_output called out of order");
+        return 0;
+    }
+    uint32_t count = strip_rows ? strip_rows : d->cinfo.output_height;
+    JSAMPROW *rows = malloc(sizeof(JSAMPROW) * (count ? count : 1));
+    if (!rows) {
+        fail(d, WI_JPEG_ERR_NO_MEMORY, "out of memory for row pointers");
+        return 0;
+    }
+    for (uint32_t y = 0; y < count; y++) rows[y] = base + (size_t)y * stride;
+    free(d->rows);
+    d->rows = rows;
+    d->base = base;
+    d->stride = stride;
+    d->strip_rows = strip_rows;
+    d->state = S_START;
+    return 1;
+}
+
+// MARK: Decoding
+
+// djpeg's CMYK to RGB (libjpeg-turbo cmyk.h): the values of an Adobe file are
+// inverted, so r = c * k / 255, rounded. Done in place: CMYK and RGBA are both 4 bytes.
+static void cmyk_rows_to_rgba(struct wi_jpeg *d, JSAMPROW *rows, JDIMENSION count) {
+    JDIMENSION width = d->cinfo.output_width;
+    for (JDIMENSION y = 0; y < count; y++) {
+        uint8_t *p = rows[y];
+        for (JDIMENSION x = 0; x < width; x++, p += 4) {
+            unsigned k = p[3];
+            p[0] = (uint8_t)((p[0] * k + 127) / 255);
+            p[1] = (uint8_t)((p[1] * k + 127) / 255);
+            p[2] = (uint8_t)((p[2] * k + 127) / 255);
+            p[3] = 255;
+        }
+    }
+}
+
+// Whether any coefficient of a progressive image never got its last refinement.
+static int coefficients_incomplete(struct wi_jpeg *d) {
+    if (!d->cinfo.coef_bits) return 0;
+    for (int c = 0; c < d->cinfo.num_components; c++)
+        for (int k = 0; k < DCTSIZE2; k++)
+            if (d->cinfo.coef_bits[c][k] != 0) return 1;
+    return 0;
+}
+
+// Decides, before libjpeg frees its image state, whether pixels were padded.
+static void judge_completeness(struct wi_jpeg *d) {
+    if (!d->eof_hit) return;
+    d->pixels_missing = d->hit_marker_after_eof || d->eof_mid_rows || coefficients_incomplete(d);
+}
+
+static wi_jpeg_status read_rows(struct wi_jpeg *d) {
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    while (c->output_scanline < c->output_height) {
+        JSAMPROW *target;
+        JDIMENSION room;
+        if (d->strip_rows) {
+            target = d->rows + d->strip_fill;
+            room = d->strip_rows - d->strip_fill;
+        } else {
+            target = d->rows + c->output_scanline;
+            room = c->output_height - c->output_scanline;
+        }
+        JDIMENSION got = jpeg_read_scanlines(c, target, room);
+        if (got == 0) return WI_JPEG_NEED_DATA;
+        if (d->cmyk) cmyk_rows_to_rgba(d, target, got);
+        d->rows_valid = c->output_scanline;
+        d->revision++;
+        if (d->strip_rows) {
+            d->strip_fill += got;
+            if (d->strip_fill == d->strip_rows || c->output_scanline == c->output_height) {
+                d->strip_first = c->output_scanline - d->strip_fill;
+                d->strip_count = d->strip_fill;
+                d->strip_fill = 0;
+                if (c->output_scanline == c->output_height) {
+                    judge_completeness(d);
+                    d->state = S_FINISH;
+                }
+                return WI_JPEG_ROWS_READY;
+            }
+        }
+    }
+    judge_completeness(d);
+    d->state = S_FINISH;
+    return WI_JPEG_DONE;  // not returned to the caller: step goes on to S_FINISH
+}
+
+wi_jpeg_status wi_jpeg_step(wi_jpeg *d) {
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    if (d->state == S_FAILED) return WI_JPEG_FAILED;
+    if (d->state == S_DONE) return WI_JPEG_DONE;
+    if (setjmp(d->jump)) {
+        d->state = S_FAILED;
+        return WI_JPEG_FAILED;
+    }
+    for (;;) {
+        switch (d->state) {
+        case S_HEADER: {
+            int r = jpeg_read_header(c, TRUE);
+            if (r == JPEG_SUSPENDED) return WI_JPEG_NEED_DATA;
+            d->state = S_CONFIG;
+            return WI_JPEG_HEADER_READY;
+        }
+        case S_CONFIG:
+            fail(d, WI_JPEG_ERR_MISUSE, "step called before configure and set_output");
+            return WI_JPEG_FAILED;
+        case S_START:
+            // libjpeg's arithmetic decoder cannot suspend mid-scan: wait for everything.
+            if (c->arith_code && !d->end_of_data) return WI_JPEG_NEED_DATA;
+            if (!jpeg_start_decompress(c)) return WI_JPEG_NEED_DATA;
+            d->state = d->buffered ? S_CONSUME : S_ROWS;
+            break;
+        case S_ROWS: {
+            wi_jpeg_status s = read_rows(d);
+            if (s != WI_JPEG_DONE) return s;
+            break;
+        }
+        case S_CONSUME: {
+            int r = jpeg_consume_input(c);
+            if (r == JPEG_SUSPENDED) {
+                // Show what the scans completed so far hold, once per new scan.
+                int complete = c->input_scan_number - 1;
+                if (complete > d->shown_scan) {
+                    d->pass_scan = complete;
+                    d->final_pass = 0;
+                    d->state = S_OUTPUT;
+                    break;
+                }
+                return WI_JPEG_NEED_DATA;
+            }
+            if (r == JPEG_REACHED_SOS) {
+                on_progress((j_common_ptr)c);
+            } else if (r == JPEG_REACHED_EOI) {
+                d->pass_scan = c->input_scan_number;
+                d->final_pass = 1;
+                d->state = S_OUTPUT;
+            }
+            break;
+        }
+        case S_OUTPUT:
+            if (!d->output_started) {
+                if (!jpeg_start_output(c, d->pass_scan)) return WI_JPEG_NEED_DATA;
+                d->output_started = 1;
+            }
+            while (c->output_scanline < c->output_height) {
+                JSAMPROW *target = d->rows + c->output_scanline;
+                JDIMENSION got = jpeg_read_scanlines(c, target, c->output_height - c->output_scanline);
+                if (got == 0) return WI_JPEG_NEED_DATA;
+                if (d->cmyk) cmyk_rows_to_rgba(d, target, got);
+                if (c->output_scanline > d->rows_valid) d->rows_valid = c->output_scanline;
+            }
+            if (!jpeg_finish_output(c)) return WI_JPEG_NEED_DATA;
+            d->output_started = 0;
+            d->shown_scan = d->pass_scan;
+            d->revision++;
+            if (d->final_pass) {
+                judge_completeness(d);
+                d->state = S_FINISH;
+                break;
+            }
+            d->state = S_CONSUME;
+            return WI_JPEG_NEED_DATA;
+        case S_FINISH:
+            if (!jpeg_finish_decompress(c)) return WI_JPEG_NEED_DATA;
+            d->state = S_DONE;
+            return WI_JPEG_DONE;
+        case S_DONE:
+            return WI_JPEG_DONE;
+        case S_FAILED:
+            return WI_JPEG_FAILED;
+        }
+    }
+}
+
+// MARK: Queries
+
+uint32_t wi_jpeg_rows_valid(const wi_jpeg *d) { return d->rows_valid; }
+uint64_t wi_jpeg_revision(const wi_jpeg *d) { return d->revision; }
+
+void wi_jpeg_strip(const wi_jpeg *d, uint32_t *first_row, uint32_t *row_count) {
+    *first_row = d->strip_first;
+    *row_count = d->strip_count;
+}
+
+int wi_jpeg_pixels_missing(const wi_jpeg *d) { return d->pixels_missing; }
+uint32_t wi_jpeg_warning_count(const wi_jpeg *d) { return d->warnings; }
+wi_jpeg_error_code wi_jpeg_error(const wi_jpeg *d) { return d->error; }
+const char *wi_jpeg_message(const wi_jpeg *d) { return d->message; }

@@ -1,0 +1,132 @@
+import Foundation
+import WebImageCore
+
+/// Decodes JPEG files with libjpeg-turbo.
+///
+/// Built on the **libjpeg API** of libjpeg-turbo rather than TurboJPEG. Both run the
+/// same SIMD engine, but only the libjpeg API offers a suspending data source
+/// (incremental decoding as bytes arrive), buffered-image mode (a full-size partial
+/// image after each progressive scan), DCT-domain scaling to any M/8, CMYK output and
+/// saved markers (EXIF).
+///
+/// - Baseline, progressive, arithmetic-coded, grayscale and every chroma subsampling;
+///   8-bit only (12-bit and lossless files are ``ImageDecodingError/Code/unsupported``).
+/// - Pixels are libjpeg-turbo's with djpeg's defaults (accurate integer IDCT, fancy
+///   upsampling), written as RGBA (alpha 255) straight into the output rows. Gray
+///   files give RGBA too, unless ``DecodeOptions/pixelFormat`` asks for
+///   ``PixelFormat/gray8`` (then libjpeg's luma, for colour files as well).
+/// - CMYK and YCCK (Adobe) files are converted to RGB with djpeg's formula
+///   (r = c * k / 255 on Adobe's inverted values); no colour management.
+/// - The EXIF orientation is read from APP1 and exposed as
+///   ``DecodedImage/orientation``; the pixels are turned only with
+///   ``DecodeOptions/appliesOrientation``.
+/// - With ``DecodeOptions/maxPixelSize`` libjpeg decodes at the smallest M/8 scale that
+///   still covers the target, and the rows stream into an area-averaging downsampler:
+///   a 4000x3000 photo asked for at 500 px never exists at full size, nor even whole
+///   at the scaled size.
+/// - Data that ends early: if every pixel was decoded (only EOI or other trailing
+///   markers missing) the image is returned; if pixels are missing, or a progressive
+///   file lacks scans, ``decode(_:options:)`` throws
+///   ``ImageDecodingError/Code/truncated``. Recoverable corruption that libjpeg only
+///   warns about (junk bytes between markers) is tolerated.
+///
+/// Thread contract: a stateless value; `decode` may run on any number of threads at
+/// once, each call blocking its thread for the decode.
+public struct JPEGDecoder: ImageDecoding {
+    public init() {}
+
+    public var format: ImageFormat { .jpeg }
+
+    /// Decodes a whole JPEG file.
+    ///
+    /// - Throws: ``ImageDecodingError`` with ``ImageDecodingError/Code/empty`` (no
+    ///   bytes), `invalidHeader` (no SOI marker), `invalidDimensions` (width or height
+    ///   0), `unsupported` (12-bit, lossless, unknown colour space), `truncated`
+    ///   (pixels missing), `tooLarge` (over ``DecodeOptions/maxPixelCount``, checked
+    ///   from the header), `corrupt` (anything else libjpeg refuses; its message is
+    ///   kept in ``ImageDecodingError/message``) or `outOfMemory`.
+    public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
+        guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .jpeg) }
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(ImageDecodingError) -> DecodedImage in try JPEGDecoder.decodeWhole(raw, options: options) }
+        }
+        return try result.get()
+    }
+
+    /// A decoder fed bytes as they arrive (see ``IncrementalImageDecoding``).
+    ///
+    /// Baseline files show the rows decoded so far, the rest mid-grey; progressive
+    /// files show a full-size image after each completed scan. Arithmetic-coded files
+    /// (rare) show nothing before ``IncrementalImageDecoding/finish()``: libjpeg cannot
+    /// pause inside their scans.
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
+        JPEGIncrementalDecoder(options: options)
+    }
+
+    /// The one-shot path: the same engine as the incremental decoder, reading the
+    /// caller's bytes in place with the end of data declared up front.
+    private static func decodeWhole(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
+        let engine = try JPEGDecompressor(incremental: false)
+        engine.borrow(bytes)
+        guard try engine.step() == .headerReady else {
+            throw ImageDecodingError(.truncated, "the data ends inside the JPEG header", format: .jpeg)
+        }
+        let header = engine.header
+        let orientation = engine.orientation
+        let plan = try JPEGScalePlan(header: header, options: options)
+        let (decodedSize, pixelFormat) = try engine.configure(scaleEighths: plan.scaleEighths, gray: plan.wantsGray)
+        try options.checkPixelCount(decodedSize.pixelCount, "a \(decodedSize) JPEG decode")
+
+        let bitmap: ImageBitmap
+        let target = PixelSize(
+            width: min(plan.targetSize.width, decodedSize.width),
+            height: min(plan.targetSize.height, decodedSize.height)
+        )
+        if target == decodedSize {
+            bitmap = try ImageBitmap(width: decodedSize.width, height: decodedSize.height, pixelFormat: pixelFormat) {
+                (pixels, bytesPerRow) throws(ImageDecodingError) in
+                try engine.setOutput(base: pixels.baseAddress!, bytesPerRow: bytesPerRow, stripRows: 0)
+                try runToEnd(engine) { _ in }
+            }
+        } else {
+            bitmap = try decodeDownsampled(engine, decodedSize: decodedSize, target: target, pixelFormat: pixelFormat)
+        }
+        if engine.pixelsMissing {
+            throw ImageDecodingError(.truncated, "the data ends before every pixel was decoded", format: .jpeg)
+        }
+        let (final, shownOrientation) = try PostProcessing.finish(bitmap, options: options, orientation: orientation)
+        return DecodedImage(format: .jpeg, frames: [ImageFrame(bitmap: final)], orientation: shownOrientation, sourceSize: header.size)
+    }
+
+    /// Streams the DCT-scaled rows through a small strip into a ``RowDownsampler``.
+    private static func decodeDownsampled(
+        _ engine: JPEGDecompressor, decodedSize: PixelSize, target: PixelSize, pixelFormat: PixelFormat
+    ) throws(ImageDecodingError) -> ImageBitmap {
+        let sampler = try RowDownsampler(source: decodedSize, target: target, pixelFormat: pixelFormat)
+        let stripHeight = 16
+        let strip = try PixelStorage.packed(width: decodedSize.width, height: stripHeight, pixelFormat: pixelFormat)
+        let stride = decodedSize.width * pixelFormat.bytesPerPixel
+        try strip.withUnsafeMutableBytes { (raw) throws(ImageDecodingError) in
+            let base = raw.baseAddress!
+            try engine.setOutput(base: base, bytesPerRow: stride, stripRows: stripHeight)
+            try runToEnd(engine) { rows in
+                for index in 0..<rows.count { sampler.consume(row: base + index * stride) }
+            }
+        }
+        return sampler.finish()
+    }
+
+    /// Steps a decoder that has all its data until it is done, handing each filled
+    /// strip to `consume`.
+    private static func runToEnd(_ engine: JPEGDecompressor, consume: (Range<Int>) -> Void) throws(ImageDecodingError) {
+        while true {
+            switch try engine.step() {
+            case .done: return
+            case .rowsReady: consume(engine.stripRows)
+            case .needData, .headerReady:
+                // Cannot happen with the end of data declared; never loop on it.
+                throw ImageDecodingError(.invalidState, "libjpeg asked for data after the end", format: .jpeg)
+            }
+        }
+    }
+}

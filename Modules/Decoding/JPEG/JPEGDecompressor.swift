@@ -1,0 +1,146 @@
+import Foundation
+import WebImageCore
+internal import CWebImageDecoding
+
+/// What a JPEG's headers say, as far as decoding needs.
+struct JPEGHeader {
+    enum ColorModel { case gray, yCbCr, rgb, cmyk, other }
+
+    var size: PixelSize
+    var colorModel: ColorModel
+    var isProgressive: Bool
+    /// libjpeg keeps the whole image's DCT coefficients in memory for these.
+    var hasMultipleScans: Bool
+}
+
+/// Owns one libjpeg decompressor (the C state machine in wi_jpeg.c) and turns its
+/// status codes into Swift values and ``ImageDecodingError``s.
+///
+/// Thread contract: not `Sendable`; one decode uses it from one thread at a time.
+final class JPEGDecompressor {
+    enum Status { case needData, headerReady, rowsReady, done }
+
+    private let handle: OpaquePointer
+
+    /// - Parameter incremental: decode multi-scan files in buffered-image mode, one
+    ///   output pass per completed scan.
+    init(incremental: Bool) throws(ImageDecodingError) {
+        guard let handle = wi_jpeg_create(incremental ? 1 : 0) else {
+            throw ImageDecodingError(.outOfMemory, "could not create a libjpeg decompressor", format: .jpeg)
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        wi_jpeg_destroy(handle)
+    }
+
+    // MARK: Input
+
+    /// Copies the next bytes of the file.
+    func append(_ data: Data) throws(ImageDecodingError) {
+        let ok = data.withUnsafeBytes { raw in
+            raw.isEmpty ? Int32(1) : wi_jpeg_append(handle, raw.baseAddress, raw.count)
+        }
+        if ok == 0 { throw currentError() }
+    }
+
+    /// Reads the whole file in place; `bytes` must outlive every later call.
+    func borrow(_ bytes: UnsafeRawBufferPointer) {
+        wi_jpeg_borrow(handle, bytes.baseAddress, bytes.count)
+    }
+
+    /// Declares that no more bytes will come.
+    func endOfData() {
+        wi_jpeg_end_of_data(handle)
+    }
+
+    // MARK: Driving
+
+    /// Decodes until more input or a decision is needed, or the image is done.
+    func step() throws(ImageDecodingError) -> Status {
+        switch wi_jpeg_step(handle) {
+        case WI_JPEG_NEED_DATA: return .needData
+        case WI_JPEG_HEADER_READY: return .headerReady
+        case WI_JPEG_ROWS_READY: return .rowsReady
+        case WI_JPEG_DONE: return .done
+        default: throw currentError()
+        }
+    }
+
+    /// The header, valid after ``Status/headerReady``.
+    var header: JPEGHeader {
+        var raw = wi_jpeg_header()
+        wi_jpeg_get_header(handle, &raw)
+        let model: JPEGHeader.ColorModel = switch raw.color {
+        case WI_JPEG_COLOR_GRAY: .gray
+        case WI_JPEG_COLOR_YCBCR: .yCbCr
+        case WI_JPEG_COLOR_RGB: .rgb
+        case WI_JPEG_COLOR_CMYK: .cmyk
+        default: .other
+        }
+        return JPEGHeader(
+            size: PixelSize(width: Int(raw.width), height: Int(raw.height)),
+            colorModel: model,
+            isProgressive: raw.progressive != 0,
+            hasMultipleScans: raw.multiple_scans != 0
+        )
+    }
+
+    /// The EXIF orientation from the first Exif APP1 segment read with the header.
+    var orientation: ImageOrientation {
+        var bytes: UnsafePointer<UInt8>?
+        var length = 0
+        guard wi_jpeg_exif(handle, &bytes, &length) != 0, let bytes else { return .up }
+        return ExifOrientation.read(tiff: UnsafeBufferPointer(start: bytes, count: length))
+    }
+
+    /// Sets the DCT scale and output colour space; returns the size and layout
+    /// libjpeg will produce.
+    func configure(scaleEighths: Int, gray: Bool) throws(ImageDecodingError) -> (PixelSize, PixelFormat) {
+        var width: UInt32 = 0, height: UInt32 = 0
+        var bytesPerPixel: Int32 = 0
+        guard wi_jpeg_configure(handle, Int32(scaleEighths), gray ? 1 : 0, &width, &height, &bytesPerPixel) != 0 else {
+            throw currentError()
+        }
+        return (PixelSize(width: Int(width), height: Int(height)), bytesPerPixel == 1 ? .gray8 : .rgba8)
+    }
+
+    /// Where rows go: the whole output (`stripRows` 0) or a strip refilled from the top.
+    /// `base` must stay valid until the decode is done.
+    func setOutput(base: UnsafeMutableRawPointer, bytesPerRow: Int, stripRows: Int) throws(ImageDecodingError) {
+        guard wi_jpeg_set_output(handle, base.assumingMemoryBound(to: UInt8.self), bytesPerRow, UInt32(stripRows)) != 0 else {
+            throw currentError()
+        }
+    }
+
+    // MARK: Progress
+
+    /// Rows from the top that hold decoded pixels.
+    var rowsValid: Int { Int(wi_jpeg_rows_valid(handle)) }
+    /// Grows each time more pixels become visible.
+    var revision: Int { Int(truncatingIfNeeded: wi_jpeg_revision(handle)) }
+    /// After ``Status/rowsReady``: the output rows the strip holds, strip row 0 first.
+    var stripRows: Range<Int> {
+        var first: UInt32 = 0, count: UInt32 = 0
+        wi_jpeg_strip(handle, &first, &count)
+        return Int(first)..<Int(first + count)
+    }
+    /// After ``Status/done``: the data ended before every pixel was decoded.
+    var pixelsMissing: Bool { wi_jpeg_pixels_missing(handle) != 0 }
+
+    private func currentError() -> ImageDecodingError {
+        let message = String(cString: wi_jpeg_message(handle))
+        let code: ImageDecodingError.Code = switch wi_jpeg_error(handle) {
+        case WI_JPEG_ERR_NOT_JPEG: .invalidHeader
+        case WI_JPEG_ERR_DIMENSIONS: .invalidDimensions
+        case WI_JPEG_ERR_UNSUPPORTED: .unsupported
+        case WI_JPEG_ERR_TRUNCATED: .truncated
+        case WI_JPEG_ERR_NO_MEMORY: .outOfMemory
+        case WI_JPEG_ERR_TOO_LARGE: .tooLarge
+        case WI_JPEG_ERR_MISUSE: .invalidState
+        default: .corrupt
+        }
+        return ImageDecodingError(code, message.isEmpty ? "libjpeg failed" : message, format: .jpeg)
+    }
+}

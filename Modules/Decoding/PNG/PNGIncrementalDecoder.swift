@@ -1,0 +1,80 @@
+import Foundation
+import WebImageCore
+internal import CWebImageDecoding
+
+/// Feeds PNG bytes to libpng as they arrive. A plain PNG shows the rows decoded so
+/// far (the rest transparent); an interlaced PNG shows the whole picture after each
+/// complete Adam7 pass, each known pixel filling the block it stands for.
+final class PNGIncrementalDecoder: IncrementalImageDecoding {
+    private let options: DecodeOptions
+    private let reader: PNGReader
+    private var finished = false
+
+    init(options: DecodeOptions) {
+        self.options = options
+        self.reader = PNGReader(options: options)
+    }
+
+    var format: ImageFormat { .png }
+
+    var info: ImageInfo? {
+        guard let size = reader.size, let progress = reader.progress else { return nil }
+        return ImageInfo(format: .png, size: size, orientation: reader.orientation, isProgressive: progress.interlaced != 0)
+    }
+
+    var revision: Int {
+        guard let progress = reader.progress, progress.header_ready != 0 else { return 0 }
+        if progress.interlaced != 0 { return completedPasses(progress) }
+        return Int(progress.rows_received)
+    }
+
+    func append(_ data: Data) throws(ImageDecodingError) {
+        guard !finished else { throw ImageDecodingError(.invalidState, "append after finish", format: .png) }
+        try reader.feed(data)
+    }
+
+    func partialImage() throws(ImageDecodingError) -> DecodedImage? {
+        guard let bitmap = reader.bitmap(), let progress = reader.progress else { return nil }
+        let partial: ImageBitmap
+        if reader.hasAllRows {
+            partial = try bitmap.copy()
+        } else if progress.interlaced != 0 {
+            let passes = completedPasses(progress)
+            guard passes > 0 else { return nil }
+            partial = try Adam7Preview.fill(bitmap, completedPasses: passes)
+        } else {
+            guard progress.rows_received > 0 else { return nil }
+            partial = try PNGIncrementalDecoder.topRows(of: bitmap, count: Int(progress.last_row) + 1)
+        }
+        let (result, orientation) = try PostProcessing.finish(partial, options: options, orientation: reader.orientation)
+        return DecodedImage(
+            format: .png, frames: [ImageFrame(bitmap: result)], orientation: orientation,
+            sourceSize: bitmap.size, isPartial: !reader.hasAllRows
+        )
+    }
+
+    func finish() throws(ImageDecodingError) -> DecodedImage {
+        guard !finished else { throw ImageDecodingError(.invalidState, "finish called twice", format: .png) }
+        finished = true
+        try reader.requireComplete()
+        return try PNGDecoder.finalImage(from: reader, options: options)
+    }
+
+    /// Passes whose every row has arrived: those before the pass of the last row, or
+    /// all seven once the image is complete.
+    private func completedPasses(_ progress: wi_png_progress) -> Int {
+        if reader.hasAllRows { return 7 }
+        return Int(progress.current_pass)
+    }
+
+    /// A copy with the first `count` rows and the rest transparent.
+    private static func topRows(of bitmap: ImageBitmap, count: Int) throws(ImageDecodingError) -> ImageBitmap {
+        try bitmap.withUnsafeBytes { (source) throws(ImageDecodingError) -> ImageBitmap in
+            try ImageBitmap(width: bitmap.width, height: bitmap.height, pixelFormat: .rgba8) { (dest, stride) in
+                let copied = min(count, bitmap.height) * stride
+                dest.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: copied)
+                dest.baseAddress!.advanced(by: copied).initializeMemory(as: UInt8.self, repeating: 0, count: dest.count - copied)
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import WebImageCore
+internal import CWebImageDecoding
+
+/// Owns one libpng progressive reader and the RGBA buffer it fills. The one engine
+/// behind both the whole-file and the incremental PNG decoders.
+///
+/// Not `Sendable`: one decode at a time drives it.
+final class PNGReader {
+    private var reader: OpaquePointer?
+    private(set) var storage: PixelStorage?
+    private let maxPixelCount: Int
+    /// Sticky failure: once set, every call throws it again.
+    private var failure: ImageDecodingError?
+
+    init(options: DecodeOptions) {
+        maxPixelCount = options.maxPixelCount
+    }
+
+    deinit {
+        wi_png_reader_destroy(reader)
+    }
+
+    var progress: wi_png_progress? {
+        reader.map { wi_png_reader_progress($0) }
+    }
+
+    /// Header facts once IHDR has been read.
+    var size: PixelSize? {
+        guard let progress, progress.header_ready != 0 else { return nil }
+        return PixelSize(width: Int(progress.width), height: Int(progress.height))
+    }
+
+    /// Every row of every pass has arrived.
+    var hasAllRows: Bool {
+        guard let progress, progress.header_ready != 0 else { return false }
+        return progress.complete != 0
+    }
+
+    func feed(_ data: Data) throws(ImageDecodingError) {
+        if let failure { throw failure }
+        if reader == nil {
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            guard let created = wi_png_reader_create(UInt64(max(0, maxPixelCount)), context, pngAllocate) else {
+                throw fail(ImageDecodingError(.outOfMemory, "could not create a libpng reader", format: .png))
+            }
+            reader = created
+        }
+        let status = data.withUnsafeBytes { bytes -> Int32 in
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return Int32(WI_PNG_OK.rawValue) }
+            return wi_png_reader_feed(reader, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        }
+        if status != Int32(WI_PNG_OK.rawValue) {
+            throw fail(error(for: status))
+        }
+    }
+
+    /// The bitmap of the rows received so far; complete only when ``hasAllRows``.
+    func bitmap() -> ImageBitmap? {
+        guard let size, let storage else { return nil }
+        return ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4, storage: storage)
+    }
+
+    /// The EXIF orientation from an eXIf chunk, once IEND has been read.
+    var orientation: ImageOrientation {
+        guard let progress, let exif = progress.exif, progress.exif_length > 0 else { return .up }
+        let bytes = UnsafeBufferPointer(start: exif, count: Int(progress.exif_length))
+        return ExifOrientation.read(tiff: bytes)
+    }
+
+    fileprivate func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer? {
+        guard let storage = PixelStorage(uninitializedByteCount: byteCount) else { return nil }
+        self.storage = storage
+        return storage.withUnsafeMutableBytes { $0.baseAddress }
+    }
+
+    private func fail(_ error: ImageDecodingError) -> ImageDecodingError {
+        failure = error
+        return error
+    }
+
+    private func error(for status: Int32) -> ImageDecodingError {
+        let message = String(cString: wi_png_reader_message(reader))
+        let code: ImageDecodingError.Code
+        switch UInt32(status) {
+        case WI_PNG_ERROR_HEADER.rawValue: code = .invalidHeader
+        case WI_PNG_ERROR_DIMENSIONS.rawValue: code = .invalidDimensions
+        case WI_PNG_ERROR_TOO_LARGE.rawValue: code = .tooLarge
+        case WI_PNG_ERROR_NO_MEMORY.rawValue: code = .outOfMemory
+        default: code = .corrupt
+        }
+        return ImageDecodingError(code, message, format: .png)
+    }
+
+    /// Declares the end of the data: throws `.truncated` unless every pixel arrived
+    /// and the last IDAT chunk was read through its CRC (the reader reached the next
+    /// chunk's header). A cut IEND after that is accepted: no pixel is in doubt.
+    func requireComplete() throws(ImageDecodingError) {
+        if let failure { throw failure }
+        guard let progress, progress.header_ready != 0 else {
+            throw fail(ImageDecodingError(.truncated, "the data ends before the PNG header is complete", format: .png))
+        }
+        guard hasAllRows else {
+            throw fail(ImageDecodingError(
+                .truncated,
+                "the data ends before every row of the \(progress.width)x\(progress.height) image arrived",
+                format: .png
+            ))
+        }
+    }
+}
+
+/// libpng asks for the output buffer through this; it must not throw or call libpng.
+private func pngAllocate(_ context: UnsafeMutableRawPointer?, _ byteCount: Int) -> UnsafeMutableRawPointer? {
+    guard let context else { return nil }
+    return Unmanaged<PNGReader>.fromOpaque(context).takeUnretainedValue().allocate(byteCount)
+}

@@ -1,0 +1,60 @@
+import Testing
+import WebImageCore
+@testable import WebImageDecoding
+
+@Suite("Area-averaging downsampler")
+struct RowDownsamplerTests {
+    static func gray(_ values: [UInt8], width: Int) throws -> ImageBitmap {
+        try ImageBitmap(width: width, height: values.count / width, pixelFormat: .gray8) { bytes, _ in bytes.copyBytes(from: values) }
+    }
+
+    @Test("halving averages each 2x2 block")
+    func halving() throws {
+        let source = try Self.gray([0, 100, 10, 10,
+                                    200, 100, 30, 50,
+                                    255, 255, 0, 0,
+                                    255, 255, 0, 4], width: 4)
+        let half = try RowDownsampler.downsample(source, to: PixelSize(width: 2, height: 2))
+        #expect(half.packedBytes == [100, 25, 255, 1])
+    }
+
+    @Test("a non-integer ratio weights the source pixels by the area they share")
+    func fractionalCoverage() throws {
+        // 3 -> 2 columns: output 0 covers source [0, 1.5): 1 x s0 + 0.5 x s1.
+        let source = try Self.gray([0, 90, 180], width: 3)
+        let scaled = try RowDownsampler.downsample(source, to: PixelSize(width: 2, height: 1))
+        #expect(scaled.packedBytes == [30, 150])
+    }
+
+    @Test("a flat image stays flat at any size", arguments: [(97, 13), (50, 50), (1, 1), (99, 1)])
+    func flat(width: Int, height: Int) throws {
+        let source = try ImageBitmap(width: 99, height: 51, pixelFormat: .rgba8) { bytes, _ in
+            for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i] = 12; bytes[i + 1] = 34; bytes[i + 2] = 56; bytes[i + 3] = 200 }
+        }
+        let scaled = try RowDownsampler.downsample(source, to: PixelSize(width: width, height: height))
+        #expect(scaled.size == PixelSize(width: width, height: height))
+        #expect(Set(stride(from: 0, to: scaled.packedBytes.count, by: 4).map { Array(scaled.packedBytes[$0..<$0 + 4]) }) == [[12, 34, 56, 200]])
+    }
+
+    @Test("transparent pixels do not darken their neighbours")
+    func alphaWeighting() throws {
+        // A red opaque pixel beside a transparent black one.
+        let source = try ImageBitmap(width: 2, height: 1, pixelFormat: .rgba8) { bytes, _ in
+            bytes.copyBytes(from: [255, 0, 0, 255, 0, 0, 0, 0])
+        }
+        let scaled = try RowDownsampler.downsample(source, to: PixelSize(width: 1, height: 1))
+        #expect(scaled.packedBytes == [255, 0, 0, 128])
+    }
+
+    @Test("rows fed one at a time give the same result as a whole bitmap")
+    func streaming() throws {
+        var values: [UInt8] = []
+        for i in 0..<(40 * 30) { values.append(UInt8(truncatingIfNeeded: i * 7)) }
+        let source = try Self.gray(values, width: 40)
+        let sampler = try RowDownsampler(source: source.size, target: PixelSize(width: 13, height: 7), pixelFormat: .gray8)
+        values.withUnsafeBytes { bytes in
+            for y in 0..<30 { sampler.consume(row: bytes.baseAddress! + y * 40) }
+        }
+        #expect(sampler.finish() == (try RowDownsampler.downsample(source, to: PixelSize(width: 13, height: 7))))
+    }
+}
