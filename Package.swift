@@ -100,7 +100,9 @@ let package = Package(
             name: "WebImageTestSupport",
             dependencies: ["WebImageCore", "WebImageDecoding", "WebImageFixtures"],
             path: "Tests/Support",
-            swiftSettings: strictSettings
+            // Optimised even in debug builds: it hashes every decoded corpus image, and
+            // unoptimised SHA-256 would dominate the suite's time.
+            swiftSettings: strictSettings + [.unsafeFlags(["-O"])]
         ),
         .testTarget(
             name: "WebImageCoreTests",

@@ -11,5 +11,7 @@ public func referenceHash(of bitmap: ImageBitmap) -> String {
         if pixels[index + 3] == 0 { pixels[index] = 0; pixels[index + 1] = 0; pixels[index + 2] = 0 }
         index += 4
     }
-    return SHA256Digest.hex(pixels)
+    var digest = SHA256Digest()
+    pixels.withUnsafeBytes { digest.update(raw: $0) }
+    return digest.finalize()
 }

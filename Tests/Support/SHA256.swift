@@ -20,13 +20,28 @@ public struct SHA256Digest {
     public init() {}
 
     public mutating func update<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-        for byte in bytes {
-            buffer.append(byte)
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { update(raw: UnsafeRawBufferPointer($0)) }
+        if handled == nil { Array(bytes).withUnsafeBytes { update(raw: $0) } }
+    }
+
+    /// Hashes whole 64-byte blocks straight from the caller's memory; only a tail
+    /// shorter than a block is kept.
+    public mutating func update(raw bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        if !buffer.isEmpty {
+            let take = min(64 - buffer.count, bytes.count)
+            buffer.append(contentsOf: bytes[0..<take])
+            offset = take
             if buffer.count == 64 {
-                compress(buffer)
+                buffer.withUnsafeBytes { compress($0.baseAddress!) }
                 buffer.removeAll(keepingCapacity: true)
             }
         }
+        while bytes.count - offset >= 64 {
+            compress(bytes.baseAddress! + offset)
+            offset += 64
+        }
+        if offset < bytes.count { buffer.append(contentsOf: bytes[offset...]) }
     }
 
     public mutating func finalize() -> String {
@@ -35,7 +50,10 @@ public struct SHA256Digest {
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        for start in stride(from: 0, to: tail.count, by: 64) { compress(Array(tail[start..<(start + 64)])) }
+        tail.withUnsafeBytes { raw in
+            for start in stride(from: 0, to: raw.count, by: 64) { compress(raw.baseAddress! + start) }
+        }
+        compressedBlocks -= UInt64(tail.count / 64)
         return state.map { word in
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 8 - hex.count) + hex
@@ -45,30 +63,33 @@ public struct SHA256Digest {
     private var compressedBlocks: UInt64 = 0
     private var totalLength: UInt64 { compressedBlocks * 64 + UInt64(buffer.count) }
 
-    private mutating func compress(_ block: [UInt8]) {
+    private mutating func compress(_ block: UnsafeRawPointer) {
         compressedBlocks += 1
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for i in 0..<16 {
+                let p = block + i * 4
+                w[i] = UInt32(p.load(fromByteOffset: 0, as: UInt8.self)) << 24 | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 16
+                    | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 8 | UInt32(p.load(fromByteOffset: 3, as: UInt8.self))
+            }
+            for i in 16..<64 {
+                let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
+                let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            var a = state[0], b = state[1], c = state[2], d = state[3]
+            var e = state[4], f = state[5], g = state[6], h = state[7]
+            for i in 0..<64 {
+                let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                let choice = (e & f) ^ (~e & g)
+                let t1 = h &+ s1 &+ choice &+ SHA256Digest.k[i] &+ w[i]
+                let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                let majority = (a & b) ^ (a & c) ^ (b & c)
+                let t2 = s0 &+ majority
+                h = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+            }
+            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
+            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
         }
-        for i in 16..<64 {
-            let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-            let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
-        for i in 0..<64 {
-            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ SHA256Digest.k[i] &+ w[i]
-            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            h = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-        }
-        state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-        state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
     }
 
     /// The hex digest of `bytes`.

@@ -29,9 +29,13 @@ package enum ExifOrientation {
             let entry = ifd + 2 + index * 12
             guard let tag = u16(entry) else { return .up }
             if tag == 0x0112 {
-                // SHORT, count 1: the value sits in the first two bytes of the value field.
-                guard u16(entry + 2) == 3, let value = u16(entry + 8) else { return .up }
-                return ImageOrientation(exifValue: value)
+                // The value sits at the start of the value field: SHORT as the
+                // specification says, LONG as a few writers store it.
+                switch u16(entry + 2) {
+                case 3: return u16(entry + 8).map(ImageOrientation.init(exifValue:)) ?? .up
+                case 4: return u32(entry + 8).map(ImageOrientation.init(exifValue:)) ?? .up
+                default: return .up
+                }
             }
         }
         return .up

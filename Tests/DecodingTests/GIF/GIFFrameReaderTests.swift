@@ -5,7 +5,7 @@ import WebImageDecoding
 import WebImageTestSupport
 
 /// Walking an animation frame by frame gives what a whole decode gives.
-@Suite("GIF frame reader", .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.missingMessage)))
+@Suite("GIF frame reader", .enabled(if: Corpus.isAvailable, Corpus.missingMessage))
 struct GIFFrameReaderTests {
     static func frames(of reader: any ImageFrameReading) throws -> [ImageFrame] {
         var frames: [ImageFrame] = []

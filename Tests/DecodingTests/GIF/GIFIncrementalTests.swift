@@ -5,20 +5,8 @@ import WebImageDecoding
 import WebImageTestSupport
 
 /// Feeding a GIF as it arrives: partial first frames, then the one-shot result.
-@Suite("GIF incremental", .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.missingMessage)))
+@Suite("GIF incremental", .enabled(if: Corpus.isAvailable, Corpus.missingMessage))
 struct GIFIncrementalTests {
-    /// A reproducible random source, so a failure can be replayed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("random small slices: full-size partial images, then the one-shot image", arguments: [
         "gif/giflib/treescap-interlaced.gif", "gif/giflib/welcome2.gif", "gif/giflib/porsche.gif",
         "gif/image-gif/samples/interlaced.gif", "gif/pillow/transparent.gif",
@@ -26,15 +14,13 @@ struct GIFIncrementalTests {
     func randomSlices(_ path: String) throws {
         let data = try Corpus.data(path)
         let expected = try GIFDecoder().decode(data)
-        var random = SplitMix64(state: UInt64(data.count))
         let decoder = GIFDecoder().makeIncrementalDecoder(options: .default)
         #expect(decoder.info == nil)
         #expect(try decoder.partialImage() == nil)
         var offset = 0, lastRevision = 0, partials = 0
-        while offset < data.count {
-            let end = min(data.count, offset + Int.random(in: 1...max(1, data.count / 12), using: &random))
-            try decoder.append(data[offset..<end])
-            offset = end
+        for slice in data.randomSlices(maxSlice: max(1, data.count / 12), seed: UInt64(data.count)) {
+            try decoder.append(slice)
+            offset += slice.count
             if offset >= 13 { #expect(decoder.info?.size == expected.size) }
             #expect(decoder.revision >= lastRevision)
             if decoder.revision > lastRevision, offset < data.count {

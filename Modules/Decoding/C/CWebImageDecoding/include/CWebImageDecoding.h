@@ -4,14 +4,10 @@
 #ifndef CWEBIMAGEDECODING_H
 #define CWEBIMAGEDECODING_H
 
-#if __has_include("wi_png.h")
 #include "wi_png.h"
-#endif
+#include "wi_jpeg.h"
 #if __has_include("wi_png_write.h")
 #include "wi_png_write.h"
-#endif
-#if __has_include("wi_jpeg.h")
-#include "wi_jpeg.h"
 #endif
 
 #endif
