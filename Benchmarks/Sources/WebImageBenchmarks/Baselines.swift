@@ -33,6 +33,14 @@ enum Baseline {
         _ name: String, _ buffers: Buffers,
         _ decode: (bl_allocator?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
     ) throws -> (width: Int, height: Int, result: Int) {
+        try runKeeping(name, buffers, decode).result
+    }
+
+    /// ``run`` that also hands back the buffers the baseline filled.
+    private static func runKeeping(
+        _ name: String, _ buffers: Buffers,
+        _ decode: (bl_allocator?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
+    ) throws -> (result: (width: Int, height: Int, result: Int), storages: [PixelStorage]) {
         let sink = Sink()
         var width: Int32 = 0, height: Int32 = 0
         let result = withExtendedLifetime(sink) {
@@ -42,8 +50,24 @@ enum Baseline {
             }
         }
         guard result >= 0 else { throw Failure(description: "\(name) failed") }
-        consume(sink.storages)
-        return (Int(width), Int(height), Int(result))
+        return ((Int(width), Int(height), Int(result)), sink.storages)
+    }
+
+    /// The RGBA bytes of the first buffer a baseline filled (the image, or a GIF's
+    /// first frame), for checking that ours decodes the same pixels.
+    static func firstImagePixels(_ format: String, _ data: Data) throws -> [UInt8] {
+        let (out, storages) = try data.withUnsafeBytes { bytes in
+            try runKeeping(format, .pixelStorage) { allocate, context, width, height in
+                let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                return switch format {
+                case "png": bl_png_decode(base, bytes.count, allocate, context, width, height)
+                case "gif": bl_gif_decode(base, bytes.count, allocate, context, width, height)
+                default: bl_jpeg_decode(base, bytes.count, 1, allocate, context, width, height)
+                }
+            }
+        }
+        guard let first = storages.first else { return [] }
+        return first.withUnsafeBytes { Array($0.prefix(out.width * out.height * 4)) }
     }
 
     @discardableResult

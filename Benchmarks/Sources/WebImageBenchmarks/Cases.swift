@@ -66,4 +66,34 @@ enum Cases {
             throw Baseline.Failure(description: "GIF: ours has \(ours.frames.count) frames, the C baseline \(bare.frames)")
         }
     }
+
+    /// How far ours is from the baseline's pixels, per case: the largest and the
+    /// mean absolute difference per sample. PNG and GIF should be exact; JPEG within
+    /// rounding of the same libjpeg-turbo code.
+    static func pixelDifferences(_ fixtures: BenchmarkFixtures) throws -> [(name: String, maximum: Int, mean: Double)] {
+        func compare(_ name: String, _ ours: [UInt8], _ bare: [UInt8]) throws -> (String, Int, Double) {
+            guard ours.count == bare.count else {
+                throw Baseline.Failure(description: "\(name): ours has \(ours.count) bytes, the baseline \(bare.count)")
+            }
+            var maximum = 0, total = 0
+            for (a, b) in zip(ours, bare) {
+                let difference = abs(Int(a) - Int(b))
+                maximum = Swift.max(maximum, difference)
+                total += difference
+            }
+            return (name, maximum, Double(total) / Double(Swift.max(1, ours.count)))
+        }
+        return [
+            try compare("JPEG 4000x3000", try JPEGDecoder().decode(fixtures.jpeg).bitmap.packedBytes,
+                        try Baseline.firstImagePixels("jpeg", fixtures.jpeg)),
+            try compare("JPEG progressive", try JPEGDecoder().decode(fixtures.progressiveJPEG).bitmap.packedBytes,
+                        try Baseline.firstImagePixels("jpeg", fixtures.progressiveJPEG)),
+            try compare("PNG RGBA", try PNGDecoder().decode(fixtures.rgbaPNG).bitmap.packedBytes,
+                        try Baseline.firstImagePixels("png", fixtures.rgbaPNG)),
+            try compare("PNG RGB", try PNGDecoder().decode(fixtures.rgbPNG).bitmap.packedBytes,
+                        try Baseline.firstImagePixels("png", fixtures.rgbPNG)),
+            try compare("GIF first frame", try GIFDecoder().decode(fixtures.gif).bitmap.packedBytes,
+                        try Baseline.firstImagePixels("gif", fixtures.gif)),
+        ]
+    }
 }

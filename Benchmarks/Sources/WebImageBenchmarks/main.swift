@@ -21,6 +21,11 @@ do {
     Report.printFixtures(fixtures)
     fflush(nil)
     try Cases.verify(fixtures)
+    print("Ours against the baseline's pixels (max / mean absolute difference per sample):")
+    for item in try Cases.pixelDifferences(fixtures) {
+        print("  \(Report.pad(item.name, 18)) \(item.maximum) / \(String(format: "%.4f", item.mean))")
+    }
+    print("")
 
     var results: [CaseResult] = []
     for benchmark in Cases.all(fixtures, rounds: rounds) where options.only.map({ benchmark.name.contains($0) }) ?? true {
