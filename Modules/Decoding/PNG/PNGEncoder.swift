@@ -66,8 +66,8 @@ public struct PNGEncoder: ImageEncoding {
     /// The bytes of a PNG file holding `bitmap`.
     ///
     /// - Throws: ``ImageDecodingError/Code/encodingFailed`` when libpng refuses the
-    ///   image (a zero width or height, a side over PNG's 2^31-1 limit) or memory runs
-    ///   out.
+    ///   image (a zero width or height, a side over PNG's limit of 2^31-1) or memory
+    ///   runs out.
     public func encode(_ bitmap: ImageBitmap) throws(ImageDecodingError) -> Data {
         guard bitmap.width <= Int(Int32.max), bitmap.height <= Int(Int32.max) else {
             throw ImageDecodingError(.encodingFailed, "a \(bitmap.width)x\(bitmap.height) image is too large for PNG", format: .png)

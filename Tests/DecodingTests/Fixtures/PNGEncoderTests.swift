@@ -77,6 +77,17 @@ struct PNGEncoderTests {
         #expect(png.count < (try PNGFixtureEncoder().encode(bitmap)).count)
     }
 
+    @Test("sides over libpng's default reader limit of a million pixels are written")
+    func wideImage() throws {
+        let width = 1_000_001
+        let bitmap = try ImageBitmap(width: width, height: 1, pixelFormat: .gray8) { bytes, _ in
+            for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i) }
+        }
+        let png = try PNGEncoder(compression: .fast).encode(bitmap)
+        let stored = png[(png.startIndex + 16)..<(png.startIndex + 20)].reduce(0) { $0 << 8 | Int($1) }
+        #expect(stored == width)
+    }
+
     @Test("a 1x1 image round-trips")
     func singlePixel() throws {
         let bitmap = try ImageBitmap(width: 1, height: 1, pixelFormat: .rgba8) { bytes, _ in

@@ -112,6 +112,9 @@ int wi_png_write(const uint8_t *pixels, size_t bytes_per_row,
     }
 
     png_set_write_fn(png, sink, wi_png_write_data, wi_png_flush);
+    // The default user limits (a million pixels a side) guard readers; a writer may
+    // use all that PNG allows.
+    png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
     if (compression_level >= 0) {
         png_set_compression_level(png, compression_level > 9 ? 9 : compression_level);
     }
