@@ -23,6 +23,24 @@ struct BenchmarkFixtures {
     var smallJPEGs: [Data]      // 256x256, q85, 4:2:0
     var descriptions: [Description] = []
 
+    /// Writes the fixtures as files, so that one decode can be run alone (under
+    /// valgrind, or with `--memory`), or viewed.
+    func write(to directory: String) throws {
+        let folder = URL(fileURLWithPath: directory)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let files: [(String, Data)] = [
+            ("photo-4000x3000-q85-420.jpg", jpeg),
+            ("photo-4000x3000-q85-420-progressive.jpg", progressiveJPEG),
+            ("translucent-1024x1024.png", rgbaPNG),
+            ("photo-4000x3000-rgb.png", rgbPNG),
+            ("animation-480x360x30.gif", gif),
+        ] + (smallJPEGs.first.map { [("photo-256x256-q85-420.jpg", $0)] } ?? [])
+        for (name, data) in files {
+            try data.write(to: folder.appendingPathComponent(name))
+            print(folder.appendingPathComponent(name).path)
+        }
+    }
+
     init(smallCount: Int) throws {
         let photo = try SyntheticImage.photo(width: 4000, height: 3000)
         jpeg = try JPEGFixtureEncoder(quality: 85, subsampling: .s420).encode(photo)

@@ -14,6 +14,11 @@ enum MemoryProbe {
         case baseline
         case jpegFull = "jpeg-full"
         case jpegEighth = "jpeg-eighth"
+        case png
+        case gif
+
+        /// The modes the main run reports.
+        static let reported: [Mode] = [.baseline, .jpegFull, .jpegEighth]
     }
 
     /// Child side: read `input`, run `mode` once, print the peak RSS in KiB.
@@ -23,6 +28,8 @@ enum MemoryProbe {
         case .baseline: consume(data)
         case .jpegFull: consume(try JPEGDecoder().decode(data))
         case .jpegEighth: consume(try JPEGDecoder().decode(data, options: Cases.eighth))
+        case .png: consume(try PNGDecoder().decode(data))
+        case .gif: consume(try GIFDecoder().decode(data))
         }
         print("peak_rss_kib \(peakRSSKiB())")
     }
@@ -51,7 +58,7 @@ enum MemoryProbe {
         defer { try? FileManager.default.removeItem(at: file) }
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var peaks: [Mode: Int] = [:]
-        for mode in Mode.allCases {
+        for mode in Mode.reported {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = ["--memory", mode.rawValue, "--input", file.path]

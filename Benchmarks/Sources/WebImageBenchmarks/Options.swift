@@ -5,14 +5,18 @@ struct Options {
     var memoryMode: MemoryProbe.Mode?
     var memoryInput: String?
     var only: String?
+    var fixturesDirectory: String?
 
     static let usage = """
         usage: WebImageBenchmarks [--quick] [--json FILE] [--only TEXT]
-               WebImageBenchmarks --memory baseline|jpeg-full|jpeg-eighth --input FILE.jpg
+               WebImageBenchmarks --memory MODE --input FILE
+               WebImageBenchmarks --write-fixtures DIR
           --quick        few rounds, for a smoke run
           --json FILE    also write every sample and median as JSON
           --only TEXT    run only the cases whose name contains TEXT
-          --memory MODE  decode FILE once and print the peak RSS (used by the main run)
+          --memory MODE  decode FILE once and print the peak RSS (used by the main run);
+                         MODE: baseline (read only), jpeg-full, jpeg-eighth, png, gif
+          --write-fixtures DIR  write the benchmark's fixture files to DIR and stop
         """
 
     init(_ arguments: [String]) throws {
@@ -27,6 +31,7 @@ struct Options {
             case "--json": jsonPath = try value(argument)
             case "--only": only = try value(argument)
             case "--input": memoryInput = try value(argument)
+            case "--write-fixtures": fixturesDirectory = try value(argument)
             case "--memory":
                 let name = try value(argument)
                 guard let mode = MemoryProbe.Mode(rawValue: name) else {

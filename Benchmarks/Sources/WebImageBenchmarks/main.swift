@@ -17,6 +17,10 @@ do {
     #endif
     let rounds = options.quick ? 3 : 15
     let harness = Harness(rounds: rounds, warmUp: options.quick ? 1 : 2)
+    if let directory = options.fixturesDirectory {
+        try BenchmarkFixtures(smallCount: 1).write(to: directory)
+        exit(0)
+    }
     let fixtures = try BenchmarkFixtures(smallCount: 1000)
     Report.printFixtures(fixtures)
     fflush(nil)
