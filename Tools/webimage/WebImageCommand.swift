@@ -7,6 +7,6 @@ struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Load, decode and inspect images with swift-web-image.",
-        subcommands: [DecodeCommand.self]
+        subcommands: [DecodeCommand.self, SamplesCommand.self]
     )
 }
