@@ -1,4 +1,5 @@
 # swift-web-image: the front door for every routine task.
+#   make run     make the sample images, decode every one, write the pixels out as PNG
 #   make test    build and run the whole test suite (installs the C libraries first)
 #   make bench   run the benchmarks in release mode, each beside the bare C library
 #   make deps    install the Debian packages the build needs, when missing
@@ -9,7 +10,7 @@ APT_PACKAGES := pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libg
 PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test bench deps clean
+.PHONY: all build run test bench deps clean
 
 all: build
 
@@ -24,6 +25,15 @@ deps:
 
 build: deps
 	$(SWIFT) build
+
+# The main job so far: the project's own sample images, decoded by the library.
+RUN_DIR := .build/run
+run: deps
+	$(SWIFT) build -c release --product webimage
+	rm -rf $(RUN_DIR) && mkdir -p $(RUN_DIR)
+	.build/release/webimage samples --out $(RUN_DIR)/samples > /dev/null
+	.build/release/webimage decode $(RUN_DIR)/samples/* --out $(RUN_DIR)/decoded
+	@echo "decoded pixels written as PNG to $(RUN_DIR)/decoded"
 
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors

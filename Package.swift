@@ -89,6 +89,7 @@ let package = Package(
             dependencies: [
                 "WebImageCore",
                 "WebImageDecoding",
+                "WebImageFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/webimage",
@@ -118,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageToolTests",
-            dependencies: ["WebImageTestSupport"],
+            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageFixtures"],
             path: "Tests/ToolTests",
             swiftSettings: strictSettings
         ),

@@ -21,6 +21,11 @@ public struct ImageDecoderRegistry: Sendable {
         self.decoders = decoders
     }
 
+    /// PNG, JPEG and GIF on libpng, libjpeg-turbo and giflib.
+    public static var standard: ImageDecoderRegistry {
+        ImageDecoderRegistry(decoders: [PNGDecoder(), JPEGDecoder(), GIFDecoder()])
+    }
+
     /// Adds a decoder, ahead of every decoder already registered.
     public mutating func register(_ decoder: any ImageDecoding) {
         decoders.insert(decoder, at: 0)

@@ -6,8 +6,6 @@
 
 #include "wi_png.h"
 #include "wi_jpeg.h"
-#if __has_include("wi_png_write.h")
 #include "wi_png_write.h"
-#endif
 
 #endif
