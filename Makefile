@@ -2,6 +2,7 @@
 #   make run     make the sample images, decode every one, write the pixels out as PNG
 #   make test    build and run the whole test suite (installs the C libraries first)
 #   make bench   run the benchmarks in release mode, each beside the bare C library
+#   make bench-quick   the same with 3 rounds: a smoke run
 #   make deps    install the Debian packages the build needs, when missing
 
 SWIFT ?= swift
@@ -10,7 +11,7 @@ APT_PACKAGES := pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libg
 PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test bench deps clean
+.PHONY: all build run test bench bench-quick deps clean
 
 all: build
 
@@ -41,6 +42,9 @@ test: deps
 
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks
+
+bench-quick: deps
+	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks --quick
 
 clean:
 	rm -rf .build Benchmarks/.build

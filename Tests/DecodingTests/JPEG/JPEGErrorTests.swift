@@ -3,6 +3,7 @@ import Testing
 import WebImageCore
 import WebImageDecoding
 import WebImageTestSupport
+import WebImageFixtures
 
 /// Bad input gives a specific, typed error, quickly, and never a crash.
 @Suite("JPEG errors and limits", .enabled(if: Corpus.isAvailable, Corpus.missingMessage))
@@ -89,7 +90,7 @@ struct JPEGErrorTests {
     ])
     func damagedFilesNeverCrash(_ file: String) throws {
         let original = [UInt8](try Corpus.data(file))
-        var generator = SeededRandom(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         var decoded = 0, failed = 0
         for _ in 0..<150 {
             var bytes = original

@@ -1,6 +1,7 @@
 import Foundation
 import WebImageCore
 import WebImageTestSupport
+import WebImageFixtures
 
 enum JPEGTestData {
     /// The corpus JPEG rows of the manifest.
@@ -26,7 +27,7 @@ func meanAbsoluteDifference(_ a: ImageBitmap, _ b: ImageBitmap) -> Double {
 func feedInSlices(
     _ data: Data, to decoder: any IncrementalImageDecoding, maxSlice: Int, seed: UInt64, maxPartials: Int = 40
 ) throws -> (partials: [DecodedImage], final: DecodedImage) {
-    var generator = SeededRandom(seed: seed)
+    var generator = SeededGenerator(seed: seed)
     var partials: [DecodedImage] = []
     var offset = 0
     var seenRevision = decoder.revision
