@@ -33,10 +33,16 @@ struct ImageBitmapTests {
         #expect(packed != (try Self.bitmap([1, 2, 3, 4, 5, 6, 7, 9], width: 1, height: 2)))
     }
 
-    @Test("a bitmap too large for memory is an error, not a trap")
-    func hugeAllocation() {
+    @Test("a bitmap too large for memory, or of negative size, is an error, not a trap")
+    func impossibleSizes() {
         #expect(throws: ImageDecodingError.self) {
             _ = try ImageBitmap(width: Int.max / 2, height: 3, pixelFormat: .rgba8) { _, _ in }
+        }
+        do {
+            _ = try ImageBitmap(width: -1, height: 3, pixelFormat: .gray8) { _, _ in }
+            Issue.record("a negative width must throw")
+        } catch {
+            #expect(error.code == .invalidDimensions)
         }
     }
 

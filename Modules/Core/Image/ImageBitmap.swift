@@ -125,9 +125,12 @@ extension PixelStorage {
     /// Storage for a packed `width` x `height` bitmap, with overflow and allocation
     /// failure as errors rather than traps.
     package static func packed(width: Int, height: Int, pixelFormat: PixelFormat) throws(ImageDecodingError) -> PixelStorage {
+        guard width >= 0, height >= 0 else {
+            throw ImageDecodingError(.invalidDimensions, "a bitmap cannot be \(width)x\(height)")
+        }
         let (rowBytes, o1) = width.multipliedReportingOverflow(by: pixelFormat.bytesPerPixel)
         let (total, o2) = rowBytes.multipliedReportingOverflow(by: height)
-        guard !o1, !o2, width >= 0, height >= 0 else {
+        guard !o1, !o2 else {
             throw ImageDecodingError(.tooLarge, "a \(width)x\(height) bitmap does not fit in memory")
         }
         guard let storage = PixelStorage(uninitializedByteCount: total) else {
