@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImageDecoding", targets: ["WebImageDecoding"]),
+        .library(name: "WebImageCache", targets: ["WebImageCache"]),
         // Developer tooling: generates sample images with the C encoders for tests,
         // benchmarks and the `webimage` program. Apps do not need it.
         .library(name: "WebImageFixtures", targets: ["WebImageFixtures"]),
@@ -71,6 +72,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Cache: memory and disk caches.
+        .target(
+            name: "WebImageCache",
+            dependencies: ["WebImageCore"],
+            path: "Modules/Cache",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tools
         .target(
             name: "CWebImageFixtures",
@@ -99,7 +108,7 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "WebImageTestSupport",
-            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageFixtures"],
+            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageCache", "WebImageFixtures"],
             path: "Tests/Support",
             // Optimised even in debug builds: it hashes every decoded corpus image, and
             // unoptimised SHA-256 would dominate the suite's time.
@@ -115,6 +124,20 @@ let package = Package(
             name: "WebImageDecodingTests",
             dependencies: ["WebImageCore", "WebImageDecoding", "WebImageFixtures", "WebImageTestSupport"],
             path: "Tests/DecodingTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageCacheTests",
+            dependencies: ["WebImageCore", "WebImageCache", "WebImageTestSupport"],
+            path: "Tests/CacheTests",
+            swiftSettings: strictSettings
+        ),
+        // A second process for the disk cache tests: writes entries in a loop until
+        // killed, or races another writer over the same keys.
+        .executableTarget(
+            name: "webimage-cache-writer",
+            dependencies: ["WebImageCore", "WebImageCache"],
+            path: "Tests/CacheWriter",
             swiftSettings: strictSettings
         ),
         .testTarget(

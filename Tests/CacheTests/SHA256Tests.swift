@@ -1,5 +1,5 @@
 import Testing
-import WebImageTestSupport
+@testable import WebImageCache
 
 @Suite("SHA-256 used for reference hashes")
 struct SHA256Tests {

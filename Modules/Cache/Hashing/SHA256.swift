@@ -1,6 +1,7 @@
-/// SHA-256 (FIPS 180-4), for comparing decoded pixels with the corpus reference
-/// hashes without a crypto dependency in the test build.
-public struct SHA256Digest {
+/// SHA-256 (FIPS 180-4): names disk cache files after their keys (so no key can
+/// escape the cache directory), and serves the test suite's reference hashes. Written
+/// here rather than taken from swift-crypto so that the cache costs no dependency.
+package struct SHA256Digest {
     private var state: [UInt32] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
     ]
@@ -17,16 +18,16 @@ public struct SHA256Digest {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    public init() {}
+    package init() {}
 
-    public mutating func update<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    package mutating func update<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
         let handled: Void? = bytes.withContiguousStorageIfAvailable { update(raw: UnsafeRawBufferPointer($0)) }
         if handled == nil { Array(bytes).withUnsafeBytes { update(raw: $0) } }
     }
 
     /// Hashes whole 64-byte blocks straight from the caller's memory; only a tail
     /// shorter than a block is kept.
-    public mutating func update(raw bytes: UnsafeRawBufferPointer) {
+    package mutating func update(raw bytes: UnsafeRawBufferPointer) {
         var offset = 0
         if !buffer.isEmpty {
             let take = min(64 - buffer.count, bytes.count)
@@ -44,7 +45,7 @@ public struct SHA256Digest {
         if offset < bytes.count { buffer.append(contentsOf: bytes[offset...]) }
     }
 
-    public mutating func finalize() -> String {
+    package mutating func finalize() -> String {
         let bitLength = totalLength &* 8
         var tail = buffer
         tail.append(0x80)
@@ -93,7 +94,7 @@ public struct SHA256Digest {
     }
 
     /// The hex digest of `bytes`.
-    public static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    package static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
         var digest = SHA256Digest()
         digest.update(bytes)
         return digest.finalize()
