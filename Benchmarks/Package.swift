@@ -43,6 +43,7 @@ let package = Package(
             dependencies: [
                 .product(name: "WebImageCore", package: "swift-web-image"),
                 .product(name: "WebImageDecoding", package: "swift-web-image"),
+                .product(name: "WebImageCache", package: "swift-web-image"),
                 .product(name: "WebImageFixtures", package: "swift-web-image"),
                 "CBaselines",
             ],
