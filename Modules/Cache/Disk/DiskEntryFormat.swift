@@ -1,0 +1,131 @@
+import Foundation
+import WebImageCore
+
+/// The layout of one entry file:
+///
+/// ```
+/// header (24 bytes, little-endian)   magic "WIDC", version 1, flags 0, reserved 0,
+///                                    metadata length (u32), key length (u32), data length (u64)
+/// data                               the bytes as stored
+/// metadata                           binary CachedResponseMetadata (below)
+/// key                                the key's UTF-8, to tell a hash collision or a foreign file
+/// ```
+///
+/// The data comes right after the fixed header so that a read is one `readv` into a
+/// header and one buffer whose start *is* the data: no copy, no second read. The file
+/// size must equal the sum of the lengths, so a truncated or extended file is caught.
+/// The body has no checksum: atomic renames mean a file is either whole or absent, and
+/// hashing every read would cost more than the read.
+enum DiskEntryFormat {
+    static let headerSize = 24
+    static let magic: (UInt8, UInt8, UInt8, UInt8) = (0x57, 0x49, 0x44, 0x43) // "WIDC"
+    static let version: UInt8 = 1
+    private static let absent = UInt32.max
+
+    struct Header {
+        var metadataLength: Int
+        var keyLength: Int
+        var dataLength: Int
+        var trailerLength: Int { metadataLength + keyLength }
+        var fileSize: Int { DiskEntryFormat.headerSize + dataLength + metadataLength + keyLength }
+    }
+
+    // MARK: Writing
+
+    static func header(metadataLength: Int, keyLength: Int, dataLength: Int) -> [UInt8] {
+        var bytes: [UInt8] = [magic.0, magic.1, magic.2, magic.3, version, 0, 0, 0]
+        bytes.reserveCapacity(headerSize)
+        append(UInt32(metadataLength), to: &bytes)
+        append(UInt32(keyLength), to: &bytes)
+        append(UInt64(dataLength), to: &bytes)
+        return bytes
+    }
+
+    /// The metadata then the key: what follows the data.
+    static func trailer(_ metadata: CachedResponseMetadata, key: CacheKey) -> (bytes: [UInt8], metadataLength: Int) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 + key.string.utf8.count)
+        append(metadata.storedAt.timeIntervalSince1970.bitPattern, to: &bytes)
+        if let maxAge = metadata.maxAge {
+            bytes.append(1)
+            append(UInt64(bitPattern: Int64(maxAge)), to: &bytes)
+        } else {
+            bytes.append(0)
+        }
+        for field in [metadata.contentType, metadata.etag, metadata.lastModified] {
+            if let field {
+                append(UInt32(field.utf8.count), to: &bytes)
+                bytes.append(contentsOf: field.utf8)
+            } else {
+                append(absent, to: &bytes)
+            }
+        }
+        let metadataLength = bytes.count
+        bytes.append(contentsOf: key.string.utf8)
+        return (bytes, metadataLength)
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    // MARK: Reading
+
+    /// The header, if `raw` holds a well-formed one of this version and the lengths add
+    /// up to `fileSize`; `nil` for anything else (foreign, truncated, another version).
+    static func parseHeader(_ raw: UnsafeRawBufferPointer, fileSize: Int) -> Header? {
+        guard raw.count >= headerSize,
+              raw[0] == magic.0, raw[1] == magic.1, raw[2] == magic.2, raw[3] == magic.3,
+              raw[4] == version
+        else { return nil }
+        let metadataLength = Int(raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian)
+        let keyLength = Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self).littleEndian)
+        let dataLength64 = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian
+        guard dataLength64 <= UInt64(Int.max / 2) else { return nil }
+        let header = Header(metadataLength: metadataLength, keyLength: keyLength, dataLength: Int(dataLength64))
+        guard header.fileSize == fileSize else { return nil }
+        return header
+    }
+
+    /// The metadata, if `raw` (exactly the metadata bytes) decodes completely.
+    static func parseMetadata(_ raw: UnsafeRawBufferPointer) -> CachedResponseMetadata? {
+        var offset = 0
+        func take(_ count: Int) -> UnsafeRawBufferPointer? {
+            guard count >= 0, raw.count - offset >= count else { return nil }
+            defer { offset += count }
+            return UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count])
+        }
+        func u64() -> UInt64? { take(8).map { $0.loadUnaligned(as: UInt64.self).littleEndian } }
+        func u32() -> UInt32? { take(4).map { $0.loadUnaligned(as: UInt32.self).littleEndian } }
+        func string() -> String?? {
+            guard let length = u32() else { return nil }
+            if length == absent { return .some(nil) }
+            guard let bytes = take(Int(length)) else { return nil }
+            return .some(String(decoding: bytes, as: UTF8.self))
+        }
+        guard let storedBits = u64(), let flag = take(1)?.first else { return nil }
+        var maxAge: Int?
+        switch flag {
+        case 0: maxAge = nil
+        case 1:
+            guard let value = u64() else { return nil }
+            maxAge = Int(truncatingIfNeeded: Int64(bitPattern: value))
+        default: return nil
+        }
+        guard let contentType = string(), let etag = string(), let lastModified = string(), offset == raw.count else { return nil }
+        let storedAt = Double(bitPattern: storedBits)
+        guard storedAt.isFinite else { return nil }
+        return CachedResponseMetadata(
+            contentType: contentType, etag: etag, lastModified: lastModified,
+            maxAge: maxAge, storedAt: Date(timeIntervalSince1970: storedAt)
+        )
+    }
+
+    /// Whether the stored key bytes are exactly `key`'s UTF-8.
+    static func keyMatches(_ raw: UnsafeRawBufferPointer, _ key: CacheKey) -> Bool {
+        var key = key.string
+        return key.withUTF8 { utf8 in
+            utf8.count == raw.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, raw.baseAddress!, utf8.count) == 0)
+        }
+    }
+}

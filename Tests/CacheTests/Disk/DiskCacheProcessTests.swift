@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import WebImageCache
+import WebImageCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Disk cache: other processes on the same directory")
+struct DiskCacheProcessTests {
+    @Test("a writer killed mid-write leaves only whole entries, and its temporary files are cleaned up")
+    func killedWriter() throws {
+        let directory = try TemporaryDirectory()
+        var leftovers = 0
+        for attempt in 0..<4 {
+            let (process, output) = try CacheWriter.start(["loop", directory.path, "tests"])
+            // Wait for the writer to start its loop, then let it write for a while.
+            let first = output.availableData
+            #expect(String(decoding: first, as: UTF8.self).hasPrefix("ready"))
+            usleep(UInt32(150_000 + attempt * 70_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+            let root = directory.path + "/tests"
+            leftovers += ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix(".tmp-") }.count
+        }
+
+        let cache = DiskCache.testCache(in: directory)
+        var present = 0
+        for index in 0..<24 {
+            let key = "kill-\(index)"
+            guard let hit = cache.response(forKey: CacheKey(key)) else { continue }
+            present += 1
+            #expect(hit.data == payload(tag: "kill", key: key, minimum: 400_000, spread: 600_000), "entry \(key) reads back wrong")
+            #expect(hit.metadata.etag == key)
+        }
+        #expect(present > 0)
+        // Opening the cache removed the dead writer's temporary files (if a kill left any).
+        let files = filesUnder(directory.path)
+        #expect(files.allSatisfy { !$0.contains(".tmp-") }, "left: \(files.filter { $0.contains(".tmp-") }) of \(leftovers)")
+        #expect(files.count == present)
+    }
+
+    @Test("two writers storing the same keys at once: every entry is one writer's whole value, also while they write")
+    func racingWriters() throws {
+        let directory = try TemporaryDirectory()
+        let count = 30
+        let writers = try ["A", "B"].map { try CacheWriter.start(["race", directory.path, "tests", $0, "\(count)"]) }
+        let reader = DiskCache.testCache(in: directory)
+        func check(_ key: String) -> Bool? {
+            guard let hit = reader.response(forKey: CacheKey(key)) else { return nil }
+            return hit.data == payload(tag: "A", key: key, minimum: 20_000, spread: 200_000)
+                || hit.data == payload(tag: "B", key: key, minimum: 20_000, spread: 200_000)
+        }
+        while writers.contains(where: { $0.process.isRunning }) {
+            for index in 0..<count {
+                if let whole = check("race-\(index)") {
+                    #expect(whole, "race-\(index) read a mixed value while the writers ran")
+                }
+            }
+        }
+        for writer in writers {
+            let output = String(decoding: writer.output.readDataToEndOfFile(), as: UTF8.self)
+            writer.process.waitUntilExit()
+            #expect(writer.process.terminationStatus == 0)
+            #expect(output == "done\n")
+        }
+        for index in 0..<count {
+            #expect(check("race-\(index)") == true, "race-\(index) is missing or mixed")
+        }
+        #expect(filesUnder(directory.path).count == count)
+        reader.trim()
+        #expect(reader.count == count)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+import WebImageCache
+import WebImageCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh directory on the real disk for one test, removed when the test ends.
+final class TemporaryDirectory {
+    let url: URL
+    var path: String { url.path }
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-diskcache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        // Undo a test's chmod first, so the removal cannot fail on permissions.
+        chmod(url.path, 0o755)
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// A clock the test moves by hand, so that dates and eviction orders are exact.
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
+
+extension DiskCache {
+    /// A cache in `directory` driven by `clock`, with the given limits.
+    static func testCache(
+        in directory: TemporaryDirectory, clock: TestClock? = nil, maximumSize: Int = 256 << 20,
+        maximumAge: TimeInterval? = nil, expiry: ExpiryDate = .accessDate, fanOut: Bool = true
+    ) -> DiskCache {
+        var configuration = Configuration(directory: directory.url, namespace: "tests")
+        configuration.maximumSize = maximumSize
+        configuration.maximumAge = maximumAge
+        configuration.expiryDate = expiry
+        configuration.usesFanOut = fanOut
+        if let clock { configuration.clock = { clock.now } }
+        return DiskCache(configuration)
+    }
+
+    /// The file that holds `key`'s entry.
+    func entryPath(_ key: CacheKey) -> String {
+        let name = SHA256Digest.hex(key.string.utf8)
+        return directoryURL.path + (configuration.usesFanOut ? "/\(name.prefix(2))" : "") + "/\(name)"
+    }
+}
+
+/// Every regular file under `root`, as paths relative to it.
+func filesUnder(_ root: String) -> [String] {
+    guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+    return walker.compactMap { item -> String? in
+        guard let relative = item as? String else { return nil }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory)
+        return exists && !isDirectory.boolValue ? relative : nil
+    }
+}
+
+/// The bytes the writer process stores for a key (the same function as
+/// Tests/CacheWriter/Payload.swift), so a test can tell a whole value from a mixed one.
+func payload(tag: String, key: String, minimum: Int, spread: Int) -> Data {
+    var seed: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in "\(tag)|\(key)".utf8 { seed = (seed ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    let count = minimum + Int(seed % UInt64(max(spread, 1)))
+    var data = Data(count: count)
+    data.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in
+        var state = seed
+        for index in 0..<count {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            raw[index] = UInt8(truncatingIfNeeded: state >> 56)
+        }
+    }
+    return data
+}
+
+/// The `webimage-cache-writer` executable, run as a second process.
+enum CacheWriter {
+    struct NotBuilt: Error, CustomStringConvertible {
+        let searched: [String]
+        var description: String { "webimage-cache-writer is not built (run `swift build --build-tests`); looked in \(searched)" }
+    }
+
+    /// The executable beside the test bundle (both live in the build products folder).
+    static func locate() throws -> URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+        ].map { $0.appendingPathComponent("webimage-cache-writer") }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw NotBuilt(searched: candidates.map(\.path))
+        }
+        return found
+    }
+
+    /// Starts the writer with its output on a pipe.
+    static func start(_ arguments: [String]) throws -> (process: Process, output: FileHandle) {
+        let process = Process()
+        process.executableURL = try locate()
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        return (process, pipe.fileHandleForReading)
+    }
+
+    /// Runs the writer to the end: its exit status and output lines.
+    static func run(_ arguments: [String]) throws -> (status: Int32, lines: [String]) {
+        let (process, output) = try start(arguments)
+        let data = output.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
+    }
+}
