@@ -32,7 +32,7 @@ do {
     print("")
 
     var results: [CaseResult] = []
-    for benchmark in Cases.all(fixtures, rounds: rounds) where options.only.map({ benchmark.name.contains($0) }) ?? true {
+    for benchmark in Cases.all(fixtures, rounds: rounds) + (try DiskCacheCases.all()) where options.only.map({ benchmark.name.contains($0) }) ?? true {
         let result = try harness.measure(benchmark)
         results.append(result)
         print("measured \(result.name)")

@@ -45,6 +45,7 @@ public final class DiskCache: DataCaching, Sendable {
     /// Where the asynchronous methods run their I/O, and where callbacks run by default.
     public let queue: DispatchQueue
     let layout: DiskLayout
+    private let names: DiskEntryNames
     private let state = Mutex(State())
     private let temporaryCounter = Atomic<UInt64>(0)
 
@@ -67,6 +68,7 @@ public final class DiskCache: DataCaching, Sendable {
         self.configuration = configuration
         queue = configuration.queue ?? DispatchQueue(label: "WebImageCache.DiskCache", qos: .utility, attributes: .concurrent)
         layout = DiskLayout(configuration)
+        names = DiskEntryNames(layout)
         queue.async { [self] in withIndex { _ in } }
     }
 
@@ -96,8 +98,8 @@ public final class DiskCache: DataCaching, Sendable {
     /// The entry for `key`, or `nil` when it is absent, expired, damaged or another
     /// key's (the last three are removed). I/O on the caller's thread.
     public func response(forKey key: CacheKey) -> CachedResponse? {
-        let name = layout.fileName(for: key)
-        let path = layout.path(forName: name)
+        let location = names.location(for: key)
+        let name = location.name, path = location.path
         let fd = DiskFileIO.openForReading(path)
         guard fd >= 0 else {
             if errno == ENOENT { state.withLock { _ = $0.index.remove(name) } }
@@ -139,13 +141,13 @@ public final class DiskCache: DataCaching, Sendable {
             let bodySize = fileSize - DiskEntryFormat.headerSize
             // A huge file is checked by its header before anything that size is allocated.
             if bodySize > 16 << 20 {
-                guard DiskFileIO.readFully(fd, [headerBuffer]),
+                guard DiskFileIO.readFully(fd, headerBuffer),
                       DiskEntryFormat.parseHeader(UnsafeRawBufferPointer(headerBuffer), fileSize: fileSize) != nil
                 else { return nil }
             }
             guard let body = malloc(max(bodySize, 1)) else { return nil }
             let bodyBuffer = UnsafeMutableRawBufferPointer(start: body, count: bodySize)
-            guard DiskFileIO.readFully(fd, [headerBuffer, bodyBuffer]),
+            guard DiskFileIO.readFully(fd, headerBuffer, bodyBuffer),
                   let header = DiskEntryFormat.parseHeader(UnsafeRawBufferPointer(headerBuffer), fileSize: fileSize)
             else {
                 free(body)
@@ -188,7 +190,8 @@ public final class DiskCache: DataCaching, Sendable {
         guard fileSize <= configuration.maximumSize else {
             throw CacheError(.entryTooLarge, "an entry of \(fileSize) bytes exceeds the cache's maximum size of \(configuration.maximumSize)")
         }
-        let name = layout.fileName(for: key)
+        let location = names.location(for: key)
+        let name = location.name, path = location.path
         let date = now
         let explicitDates = configuration.clock == nil ? nil : date
         let temporary = layout.temporaryPath(counter: temporaryCounter.add(1, ordering: .relaxed).newValue)
@@ -199,7 +202,6 @@ public final class DiskCache: DataCaching, Sendable {
             try DiskFileIO.makeDirectory(layout.root)
             try DiskFileIO.writeNewFile(temporary, header: header, data: data, trailer: trailer, dates: explicitDates)
         }
-        let path = layout.path(forName: name)
         if rename(temporary, path) != 0 {
             var code = errno
             if code == ENOENT, layout.usesFanOut {
@@ -235,10 +237,10 @@ public final class DiskCache: DataCaching, Sendable {
 
     /// Removes the entry for `key`, if any. I/O on the caller's thread.
     public func removeResponse(forKey key: CacheKey) {
-        let name = layout.fileName(for: key)
+        let location = names.location(for: key)
         state.withLock { state in
-            unlink(layout.path(forName: name))
-            state.index.remove(name)
+            unlink(location.path)
+            state.index.remove(location.name)
         }
     }
 

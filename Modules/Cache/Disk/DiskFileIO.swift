@@ -144,20 +144,26 @@ enum DiskFileIO {
         return open(path, O_RDONLY | O_CLOEXEC)
     }
 
-    /// Reads exactly `buffers` (in order) from the start of `fd`; false on a short file
-    /// or an error.
-    static func readFully(_ fd: Int32, _ buffers: [UnsafeMutableRawBufferPointer]) -> Bool {
-        let total = buffers.reduce(0) { $0 + $1.count }
+    /// Reads exactly `first` then `second` from the start of `fd` (one `preadv` in the
+    /// usual case); false on a short file or an error.
+    static func readFully(_ fd: Int32, _ first: UnsafeMutableRawBufferPointer, _ second: UnsafeMutableRawBufferPointer = .init(start: nil, count: 0)) -> Bool {
+        let total = first.count + second.count
         var done = 0
         while done < total {
-            var vectors: [iovec] = []
-            var skip = done
-            for buffer in buffers {
-                if skip >= buffer.count { skip -= buffer.count; continue }
-                vectors.append(iovec(iov_base: buffer.baseAddress! + skip, iov_len: buffer.count - skip))
-                skip = 0
+            var vectors = (iovec(), iovec())
+            var vectorCount: Int32 = 1
+            if done < first.count {
+                vectors.0 = iovec(iov_base: first.baseAddress! + done, iov_len: first.count - done)
+                if second.count > 0 {
+                    vectors.1 = iovec(iov_base: second.baseAddress!, iov_len: second.count)
+                    vectorCount = 2
+                }
+            } else {
+                vectors.0 = iovec(iov_base: second.baseAddress! + (done - first.count), iov_len: total - done)
             }
-            let result = preadv(fd, vectors, Int32(vectors.count), off_t(done))
+            let result = withUnsafePointer(to: &vectors) {
+                $0.withMemoryRebound(to: iovec.self, capacity: 2) { preadv(fd, $0, vectorCount, off_t(done)) }
+            }
             if result < 0 {
                 if errno == EINTR { continue }
                 return false
