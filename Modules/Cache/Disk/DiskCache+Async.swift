@@ -61,36 +61,35 @@ extension DiskCache {
     /// for the synchronous form.
     public func store(
         _ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey, callbackQueue: DispatchQueue? = nil,
-        completion: (@Sendable (Result<Void, CacheError>) -> Void)? = nil
+        completion: @escaping @Sendable (Result<Void, CacheError>) -> Void
     ) {
         queue.async {
             let result = self.storeResult(data, metadata: metadata, key: key)
-            guard let completion else { return }
             self.deliver(on: callbackQueue) { completion(result) }
         }
     }
 
     /// Removes the entry for `key` on the cache's queue, then calls `completion`.
-    public func removeResponse(forKey key: CacheKey, callbackQueue: DispatchQueue? = nil, completion: (@Sendable () -> Void)? = nil) {
+    public func removeResponse(forKey key: CacheKey, callbackQueue: DispatchQueue? = nil, completion: @escaping @Sendable () -> Void) {
         queue.async {
             self.removeResponse(forKey: key)
-            if let completion { self.deliver(on: callbackQueue, completion) }
+            self.deliver(on: callbackQueue, completion)
         }
     }
 
     /// Removes every entry on the cache's queue, then calls `completion`.
-    public func removeAll(callbackQueue: DispatchQueue? = nil, completion: (@Sendable () -> Void)? = nil) {
+    public func removeAll(callbackQueue: DispatchQueue? = nil, completion: @escaping @Sendable () -> Void) {
         queue.async {
             self.removeAll()
-            if let completion { self.deliver(on: callbackQueue, completion) }
+            self.deliver(on: callbackQueue, completion)
         }
     }
 
     /// Removes expired entries on the cache's queue, then calls `completion`.
-    public func removeExpired(callbackQueue: DispatchQueue? = nil, completion: (@Sendable () -> Void)? = nil) {
+    public func removeExpired(callbackQueue: DispatchQueue? = nil, completion: @escaping @Sendable () -> Void) {
         queue.async {
             self.removeExpired()
-            if let completion { self.deliver(on: callbackQueue, completion) }
+            self.deliver(on: callbackQueue, completion)
         }
     }
 

@@ -41,6 +41,7 @@ import Darwin
 /// let hit = await cache.response(forKey: "https://example.com/a.png")
 /// ```
 public final class DiskCache: DataCaching, Sendable {
+    /// The layout and limits this cache was opened with.
     public let configuration: Configuration
     /// Where the asynchronous methods run their I/O, and where callbacks run by default.
     public let queue: DispatchQueue
@@ -66,7 +67,7 @@ public final class DiskCache: DataCaching, Sendable {
     /// directory that cannot be created shows as an error from the first ``store(_:metadata:forKey:)``.
     public init(_ configuration: Configuration) {
         self.configuration = configuration
-        queue = configuration.queue ?? DispatchQueue(label: "WebImageCache.DiskCache", qos: .utility, attributes: .concurrent)
+        queue = configuration.queue ?? DispatchQueue(label: "WebImageCache.DiskCache", qos: .utility)
         layout = DiskLayout(configuration)
         names = DiskEntryNames(layout)
         queue.async { [self] in withIndex { _ in } }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WebImageCache
 import WebImageCore
@@ -147,6 +148,23 @@ struct DiskCacheBasicsTests {
         }
         #expect(read.0 == Data("cb".utf8))
         #expect(read.1 == 42)
+    }
+
+    @Test("on the default queue, asynchronous operations run in the order asked: a read after a store sees it")
+    func asyncOrder() async throws {
+        let directory = try TemporaryDirectory()
+        let cache = DiskCache.testCache(in: directory)
+        let reads: [Data?] = await withCheckedContinuation { continuation in
+            let collected = Mutex<[Data?]>([])
+            for index in 0..<20 {
+                cache.store(Data([UInt8(index)]), metadata: metadata, forKey: "ordered") { _ in }
+                cache.response(forKey: "ordered") { response in
+                    let done = collected.withLock { $0.append(response?.data); return $0.count == 20 ? $0 : nil }
+                    if let done { continuation.resume(returning: done) }
+                }
+            }
+        }
+        #expect(reads == (0..<20).map { Data([UInt8($0)]) })
     }
 
     @Test("an entry larger than the whole limit is refused with entryTooLarge")
