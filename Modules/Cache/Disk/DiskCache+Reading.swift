@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+import WebImageCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Reading: one open, one fstat, one preadv, and checks that cost no copy.
+extension DiskCache {
+    /// The entry for `key`, or `nil` when it is absent, expired, damaged or another
+    /// key's (the last three are removed). I/O on the caller's thread.
+    public func response(forKey key: CacheKey) -> CachedResponse? {
+        let location = names.location(for: key)
+        let name = location.name, path = location.path
+        let fd = DiskFileIO.openForReading(path)
+        guard fd >= 0 else {
+            if errno == ENOENT { state.withLock { _ = $0.index.remove(name) } }
+            return nil
+        }
+        defer { close(fd) }
+        guard let status = DiskFileIO.status(fd: fd), status.isRegular else { return nil }
+        let date = now
+        let seconds = date.timeIntervalSince1970
+        if let maximumAge = configuration.maximumAge {
+            let reference = configuration.expiryDate == .accessDate ? status.accessDate : status.modificationDate
+            if seconds - reference > maximumAge {
+                discard(name, path: path, status: status)
+                return nil
+            }
+        }
+        guard let response = Self.readEntry(fd, status: status, key: key) else {
+            discard(name, path: path, status: status)
+            return nil
+        }
+        if seconds - status.accessDate > Self.accessDateGranularity || status.accessDate > seconds {
+            DiskFileIO.setAccessDate(fd, date)
+        }
+        state.withLock { state in
+            if !state.index.touch(name, at: seconds), state.isLoaded {
+                // Written by another process since the scan: this process learns of it now.
+                state.index.insert(name, .init(size: status.size, accessDate: seconds, modificationDate: status.modificationDate))
+            }
+        }
+        return response
+    }
+
+    /// Reads and validates a whole entry: one `preadv` into the header and a buffer whose
+    /// start is the data, which then becomes the `Data` without a copy.
+    static func readEntry(_ fd: Int32, status: DiskFileIO.Status, key: CacheKey) -> CachedResponse? {
+        let fileSize = status.size
+        guard fileSize >= DiskEntryFormat.headerSize else { return nil }
+        return withUnsafeTemporaryAllocation(byteCount: DiskEntryFormat.headerSize, alignment: 8) { headerBuffer in
+            let bodySize = fileSize - DiskEntryFormat.headerSize
+            // A huge file is checked by its header before anything that size is allocated.
+            if bodySize > 16 << 20 {
+                guard DiskFileIO.readFully(fd, headerBuffer),
+                      DiskEntryFormat.parseHeader(UnsafeRawBufferPointer(headerBuffer), fileSize: fileSize) != nil
+                else { return nil }
+            }
+            guard let body = malloc(max(bodySize, 1)) else { return nil }
+            let bodyBuffer = UnsafeMutableRawBufferPointer(start: body, count: bodySize)
+            guard DiskFileIO.readFully(fd, headerBuffer, bodyBuffer),
+                  let header = DiskEntryFormat.parseHeader(UnsafeRawBufferPointer(headerBuffer), fileSize: fileSize)
+            else {
+                free(body)
+                return nil
+            }
+            let trailer = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bodyBuffer)[header.dataLength...])
+            let metadataBytes = UnsafeRawBufferPointer(rebasing: trailer[..<header.metadataLength])
+            let keyBytes = UnsafeRawBufferPointer(rebasing: trailer[header.metadataLength...])
+            guard DiskEntryFormat.keyMatches(keyBytes, key), let metadata = DiskEntryFormat.parseMetadata(metadataBytes) else {
+                free(body)
+                return nil
+            }
+            let data = Data(bytesNoCopy: body, count: header.dataLength, deallocator: .free)
+            return CachedResponse(data: data, metadata: metadata)
+        }
+    }
+
+    private func discard(_ name: String, path: String, status: DiskFileIO.Status) {
+        state.withLock { state in
+            DiskFileIO.removeIfSame(path, as: status)
+            state.index.remove(name)
+        }
+    }
+}
