@@ -8,7 +8,7 @@ extension DiskCache {
     /// ``response(forKey:)`` on the cache's queue.
     public func response(forKey key: CacheKey) async -> CachedResponse? {
         await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: self.response(forKey: key)) }
+            queue.async { continuation.resume(returning: self.readResponse(forKey: key)) }
         }
     }
 
@@ -24,22 +24,22 @@ extension DiskCache {
 
     /// ``removeResponse(forKey:)`` on the cache's queue.
     public func removeResponse(forKey key: CacheKey) async {
-        await run { $0.removeResponse(forKey: key) }
+        await run { $0.removeEntry(forKey: key) }
     }
 
     /// ``removeAll()`` on the cache's queue.
     public func removeAll() async {
-        await run { $0.removeAll() }
+        await run { $0.removeAllEntries() }
     }
 
     /// ``removeExpired()`` on the cache's queue.
     public func removeExpired() async {
-        await run { $0.removeExpired() }
+        await run { $0.trimEntries() }
     }
 
     /// ``trim()`` on the cache's queue.
     public func trim() async {
-        await run { $0.trim() }
+        await run { $0.trimEntries() }
     }
 
     // MARK: Callbacks
@@ -51,7 +51,7 @@ extension DiskCache {
         completion: @escaping @Sendable (CachedResponse?) -> Void
     ) {
         queue.async {
-            let response = self.response(forKey: key)
+            let response = self.readResponse(forKey: key)
             self.deliver(on: callbackQueue) { completion(response) }
         }
     }
@@ -72,7 +72,7 @@ extension DiskCache {
     /// Removes the entry for `key` on the cache's queue, then calls `completion`.
     public func removeResponse(forKey key: CacheKey, callbackQueue: DispatchQueue? = nil, completion: @escaping @Sendable () -> Void) {
         queue.async {
-            self.removeResponse(forKey: key)
+            self.removeEntry(forKey: key)
             self.deliver(on: callbackQueue, completion)
         }
     }
@@ -80,7 +80,7 @@ extension DiskCache {
     /// Removes every entry on the cache's queue, then calls `completion`.
     public func removeAll(callbackQueue: DispatchQueue? = nil, completion: @escaping @Sendable () -> Void) {
         queue.async {
-            self.removeAll()
+            self.removeAllEntries()
             self.deliver(on: callbackQueue, completion)
         }
     }
@@ -88,7 +88,7 @@ extension DiskCache {
     /// Removes expired entries on the cache's queue, then calls `completion`.
     public func removeExpired(callbackQueue: DispatchQueue? = nil, completion: @escaping @Sendable () -> Void) {
         queue.async {
-            self.removeExpired()
+            self.trimEntries()
             self.deliver(on: callbackQueue, completion)
         }
     }
@@ -97,7 +97,7 @@ extension DiskCache {
 
     private func storeResult(_ data: Data, metadata: CachedResponseMetadata, key: CacheKey) -> Result<Void, CacheError> {
         do throws(CacheError) {
-            try store(data, metadata: metadata, forKey: key)
+            try writeEntry(data, metadata: metadata, forKey: key)
             return .success(())
         } catch {
             return .failure(error)

@@ -9,8 +9,8 @@ import Darwin
 
 // Removal, the limits re-checked against the directory, and this process's totals.
 extension DiskCache {
-    /// Removes the entry for `key`, if any. I/O on the caller's thread.
-    public func removeResponse(forKey key: CacheKey) {
+    /// ``removeResponse(forKey:)``'s work, on the calling thread.
+    func removeEntry(forKey key: CacheKey) {
         let location = names.location(for: key)
         state.withLock { state in
             unlink(location.path)
@@ -18,9 +18,8 @@ extension DiskCache {
         }
     }
 
-    /// Removes every entry (temporary files of writers still running are left to them).
-    /// I/O on the caller's thread.
-    public func removeAll() {
+    /// ``removeAll()``'s work, on the calling thread.
+    func removeAllEntries() {
         state.withLock { state in
             for (name, _) in DiskIndex(layout.scan(now: now.timeIntervalSince1970)).records {
                 unlink(layout.path(forName: name))
@@ -30,11 +29,8 @@ extension DiskCache {
         }
     }
 
-    /// Rescans the directory (learning other processes' writes and forgetting their
-    /// removals), removes stray temporary files and entries past the maximum age, then
-    /// evicts down to 90 % of the maximum size if the total is past it. I/O on the
-    /// caller's thread.
-    public func trim() {
+    /// ``trim()``'s work, on the calling thread.
+    func trimEntries() {
         let seconds = now.timeIntervalSince1970
         let kind = configuration.expiryDate
         state.withLock { state in
@@ -54,12 +50,6 @@ extension DiskCache {
             state.index = index
             state.isLoaded = true
         }
-    }
-
-    /// Removes the entries past the maximum age (after a rescan, as ``trim()`` does, which
-    /// also enforces the size limit). I/O on the caller's thread.
-    public func removeExpired() {
-        trim()
     }
 
     /// Bytes taken by the entry files, as this process knows them.

@@ -9,9 +9,8 @@ import Darwin
 
 // Reading: one open, one fstat, one preadv, and checks that cost no copy.
 extension DiskCache {
-    /// The entry for `key`, or `nil` when it is absent, expired, damaged or another
-    /// key's (the last three are removed). I/O on the caller's thread.
-    public func response(forKey key: CacheKey) -> CachedResponse? {
+    /// ``response(forKey:)``'s work, on the calling thread.
+    func readResponse(forKey key: CacheKey) -> CachedResponse? {
         let location = names.location(for: key)
         let name = location.name, path = location.path
         let fd = DiskFileIO.openForReading(path)

@@ -9,16 +9,8 @@ import Darwin
 
 // Writing: a temporary file renamed over the entry, then eviction if past the limit.
 extension DiskCache {
-    /// Stores `data` and `metadata` for `key`, replacing any entry, atomically; then
-    /// evicts down to 90 % of the maximum size if the total went past it. I/O on the
-    /// caller's thread.
-    ///
-    /// - Throws: ``CacheError`` with `.entryTooLarge` when the entry alone exceeds the
-    ///   maximum size, `.diskFull` (ENOSPC, EDQUOT, or EFBIG from a file-size limit),
-    ///   `.unwritableDirectory` (permissions, read-only, a path that is not a directory)
-    ///   or `.writeFailed` (any other errno). The temporary file is removed and the
-    ///   entries already stored stay readable.
-    public func store(_ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey) throws(CacheError) {
+    /// ``store(_:metadata:forKey:)``'s work, on the calling thread.
+    func writeEntry(_ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey) throws(CacheError) {
         let (trailer, metadataLength) = DiskEntryFormat.trailer(metadata, key: key)
         let header = DiskEntryFormat.header(metadataLength: metadataLength, keyLength: trailer.count - metadataLength, dataLength: data.count)
         let fileSize = header.count + data.count + trailer.count

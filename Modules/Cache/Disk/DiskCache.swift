@@ -93,4 +93,50 @@ public final class DiskCache: DataCaching, Sendable {
             return body(&state.index)
         }
     }
+
+    // MARK: The synchronous API (the work lives in the +Reading, +Writing, +Limits files)
+
+    /// The entry for `key`, or `nil` when it is absent, expired, damaged or another
+    /// key's (the last three are removed). I/O on the caller's thread.
+    public func response(forKey key: CacheKey) -> CachedResponse? {
+        readResponse(forKey: key)
+    }
+
+    /// Stores `data` and `metadata` for `key`, replacing any entry, atomically; then
+    /// evicts down to 90 % of the maximum size if the total went past it. I/O on the
+    /// caller's thread.
+    ///
+    /// - Throws: ``CacheError`` with `.entryTooLarge` when the entry alone exceeds the
+    ///   maximum size, `.diskFull` (ENOSPC, EDQUOT, or EFBIG from a file-size limit),
+    ///   `.unwritableDirectory` (permissions, read-only, a path that is not a directory)
+    ///   or `.writeFailed` (any other errno). The temporary file is removed and the
+    ///   entries already stored stay readable.
+    public func store(_ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey) throws(CacheError) {
+        try writeEntry(data, metadata: metadata, forKey: key)
+    }
+
+    /// Removes the entry for `key`, if any. I/O on the caller's thread.
+    public func removeResponse(forKey key: CacheKey) {
+        removeEntry(forKey: key)
+    }
+
+    /// Removes every entry (temporary files of writers still running are left to them).
+    /// I/O on the caller's thread.
+    public func removeAll() {
+        removeAllEntries()
+    }
+
+    /// Rescans the directory (learning other processes' writes and forgetting their
+    /// removals), removes stray temporary files and entries past the maximum age, then
+    /// evicts down to 90 % of the maximum size if the total is past it. I/O on the
+    /// caller's thread.
+    public func trim() {
+        trimEntries()
+    }
+
+    /// Removes the entries past the maximum age (after a rescan, as ``trim()`` does, which
+    /// also enforces the size limit). I/O on the caller's thread.
+    public func removeExpired() {
+        trimEntries()
+    }
 }
