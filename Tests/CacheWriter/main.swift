@@ -1,6 +1,6 @@
 // webimage-cache-writer: a second process for the disk cache tests.
 //
-//   loop <directory> <namespace>                   stores large entries until killed
+//   loop <directory> <namespace>                   stores large entries from four threads until killed
 //   race <directory> <namespace> <tag> <count>     stores keys race-0..<count> with its own values
 //   unwritable <directory> <namespace> <key>       (as nobody when run as root) tries a store, reads <key>
 //   fsize <directory> <namespace> <limit>          under RLIMIT_FSIZE, a small store then a large one
@@ -45,10 +45,19 @@ case "loop":
     let keys = (0..<24).map { "kill-\($0)" }
     let values = keys.map { Payload.bytes(tag: "kill", key: $0, minimum: 400_000, spread: 600_000) }
     say("ready")
-    var round = 0
-    while true {
-        if let error = store(values[round % keys.count], keys[round % keys.count]) { fail("store: \(error)") }
-        round += 1
+    // Four writers at once, so that at any moment some entry is likely half written.
+    let shared = cache
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+        var round = worker * 5
+        while true {
+            let index = round % keys.count
+            do throws(CacheError) {
+                try shared.store(values[index], metadata: CachedResponseMetadata(contentType: "application/octet-stream", etag: keys[index]), forKey: CacheKey(keys[index]))
+            } catch {
+                fail("store: \(error)")
+            }
+            round += 1
+        }
     }
 
 case "race":

@@ -12,12 +12,12 @@ struct DiskCacheProcessTests {
     func killedWriter() throws {
         let directory = try TemporaryDirectory()
         var leftovers = 0
-        for attempt in 0..<4 {
+        for attempt in 0..<6 {
             let (process, output) = try CacheWriter.start(["loop", directory.path, "tests"])
             // Wait for the writer to start its loop, then let it write for a while.
             let first = output.availableData
             #expect(String(decoding: first, as: UTF8.self).hasPrefix("ready"))
-            usleep(UInt32(150_000 + attempt * 70_000))
+            usleep(UInt32(100_000 + attempt * 45_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)
