@@ -136,7 +136,7 @@ let package = Package(
         // killed, or races another writer over the same keys.
         .executableTarget(
             name: "webimage-cache-writer",
-            dependencies: ["WebImageCore", "WebImageCache"],
+            dependencies: ["WebImageCore", "WebImageCache", "WebImageTestSupport"],
             path: "Tests/CacheWriter",
             swiftSettings: strictSettings
         ),

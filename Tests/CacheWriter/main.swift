@@ -9,6 +9,7 @@
 // are wrong or the cache could not be used at all.
 import Foundation
 import WebImageCache
+import WebImageTestSupport
 import WebImageCore
 #if canImport(Glibc)
 import Glibc

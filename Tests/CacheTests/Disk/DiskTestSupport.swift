@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 import Synchronization
 import WebImageCache
 import WebImageCore
@@ -63,21 +64,9 @@ func filesUnder(_ root: String) -> [String] {
     }
 }
 
-/// The bytes the writer process stores for a key (the same function as
-/// Tests/CacheWriter/Payload.swift), so a test can tell a whole value from a mixed one.
+/// The payload a writer stores for a key (see ``Payload``).
 func payload(tag: String, key: String, minimum: Int, spread: Int) -> Data {
-    var seed: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in "\(tag)|\(key)".utf8 { seed = (seed ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-    let count = minimum + Int(seed % UInt64(max(spread, 1)))
-    var data = Data(count: count)
-    data.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in
-        var state = seed
-        for index in 0..<count {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            raw[index] = UInt8(truncatingIfNeeded: state >> 56)
-        }
-    }
-    return data
+    Payload.bytes(tag: tag, key: key, minimum: minimum, spread: spread)
 }
 
 /// The `webimage-cache-writer` executable, run as a second process.

@@ -1,10 +1,10 @@
 import Foundation
 
-/// The bytes a writer stores for a key: derivable from the writer's tag and the key
-/// alone, so the tests can tell a whole value from a torn or mixed one. The test target
-/// has the same function (Tests/CacheTests/Disk/DiskTestSupport.swift).
-enum Payload {
-    static func bytes(tag: String, key: String, minimum: Int, spread: Int) -> Data {
+/// The bytes a disk cache writer stores for a key: derivable from the writer's tag and
+/// the key alone, so the tests can tell a whole value from a torn or mixed one. Shared
+/// by the tests and the `webimage-cache-writer` process.
+public enum Payload {
+    public static func bytes(tag: String, key: String, minimum: Int, spread: Int) -> Data {
         var seed: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in "\(tag)|\(key)".utf8 { seed = (seed ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         let count = minimum + Int(seed % UInt64(max(spread, 1)))
