@@ -55,10 +55,17 @@ package struct SHA256Digest {
             for start in stride(from: 0, to: raw.count, by: 64) { compress(raw.baseAddress! + start) }
         }
         compressedBlocks -= UInt64(tail.count / 64)
-        return state.map { word in
-            let hex = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - hex.count) + hex
-        }.joined()
+        // Hex by table into one buffer: String(radix:) per word cost as much as hashing
+        // a short key.
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: 64) { out in
+            for (index, word) in state.enumerated() {
+                for nibble in 0..<8 {
+                    out[index * 8 + nibble] = digits[Int((word >> UInt32(28 - nibble * 4)) & 0xF)]
+                }
+            }
+            return 64
+        }
     }
 
     private var compressedBlocks: UInt64 = 0
