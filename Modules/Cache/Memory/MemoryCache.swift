@@ -1,0 +1,159 @@
+import Synchronization
+import WebImageCore
+
+/// A thread-safe least-recently-used cache of values in memory, each with a cost, with
+/// cost and count limits and an optional time to live.
+///
+/// The Manager keeps decoded images in one, keyed by ``CacheKey`` with
+/// ``DecodedImage/byteCount`` as the cost; it holds any `Sendable` value.
+///
+/// ```swift
+/// let cache = MemoryCache<CacheKey, DecodedImage>()
+/// cache.setValue(image, forKey: key, cost: image.byteCount)
+/// if let hit = cache.value(forKey: key) { show(hit) }
+/// ```
+///
+/// - Get, set and remove are O(1). A hit allocates nothing, and hashes the key once
+///   (a ``CacheKey`` carries its hash, so that is one integer).
+/// - **Sharded**: keys are spread by hash over ``MemoryCacheConfiguration/effectiveShardCount``
+///   independent LRU lists, each behind its own `Mutex`, so threads rarely wait for one
+///   another. The limits are split evenly across the shards and LRU order is kept per
+///   shard: an approximation of global LRU (use one shard for exact order).
+/// - A value costlier than a shard's share of the cost limit is not stored and does not
+///   replace the current value for its key.
+/// - Values that leave the cache (replaced, evicted, expired, removed) are released
+///   after the shard's lock is let go, so a large image's deallocation never holds up
+///   other threads.
+///
+/// Thread contract: every method may be called from any thread at once. All of them are
+/// synchronous and short (no I/O), so there is no `async` variant.
+public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: MemoryCaching, Sendable {
+    /// The limits the cache was made with.
+    public let configuration: MemoryCacheConfiguration
+
+    private let shards: [Shard]
+    private let shardMask: Int
+    /// The time to live in the clock's nanoseconds, when there is one.
+    private let timeToLive: Int64?
+    private let now: @Sendable () -> Int64
+
+    /// Makes an empty cache.
+    public convenience init(configuration: MemoryCacheConfiguration = MemoryCacheConfiguration()) {
+        self.init(configuration: configuration, clock: MonotonicClock.nanoseconds)
+    }
+
+    /// Makes an empty cache whose time to live is measured on `clock` (nanoseconds that
+    /// never go back), so tests can move time by hand.
+    package init(configuration: MemoryCacheConfiguration, clock: @escaping @Sendable () -> Int64) {
+        self.configuration = configuration
+        let count = configuration.effectiveShardCount
+        shards = (0..<count).map { index in
+            Shard(LRUSegment(
+                costLimit: MemoryCacheConfiguration.share(of: configuration.costLimit, part: index, of: count),
+                countLimit: MemoryCacheConfiguration.share(of: configuration.countLimit, part: index, of: count)
+            ))
+        }
+        shardMask = count - 1
+        timeToLive = configuration.timeToLive.map { ttl in
+            let parts = ttl.components
+            return max(0, parts.seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+                ? .max : parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+        }
+        now = clock
+    }
+
+    // MARK: MemoryCaching
+
+    /// The value for `key`, now the most recently used in its shard; `nil` when absent,
+    /// or when older than the time to live (then it is removed).
+    public func value(forKey key: Key) -> Value? {
+        let expiredBefore = timeToLive.map { now() &- $0 }
+        // Holds an expired value until after the unlock, so it is released outside.
+        var dropped: Value?
+        let value = shard(for: key).segment.withLock { segment in
+            segment.value(forKey: key, expiredBefore: expiredBefore, dropped: &dropped)
+        }
+        _ = consume dropped
+        return value
+    }
+
+    /// Stores `value` with its `cost` (bytes, for images; a negative cost counts as 0),
+    /// replacing any value for `key`, then evicts the least recently used values of the
+    /// shard until its limits hold. A value costlier than the shard's share of the cost
+    /// limit is not stored, and the current value for `key` stays.
+    public func setValue(_ value: Value, forKey key: Key, cost: Int) {
+        let storedAt = timeToLive == nil ? 0 : now()
+        let released = shard(for: key).segment.withLock { segment in
+            segment.setValue(value, forKey: key, cost: cost, storedAt: storedAt)
+        }
+        _ = consume released
+    }
+
+    /// Removes and returns the value for `key` (even an expired one).
+    @discardableResult
+    public func removeValue(forKey key: Key) -> Value? {
+        shard(for: key).segment.withLock { $0.removeValue(forKey: key) }
+    }
+
+    /// Removes every value.
+    public func removeAll() {
+        for shard in shards {
+            let old = shard.segment.withLock { $0.takeAll() }
+            _ = consume old
+        }
+    }
+
+    /// Evicts least recently used values until the total cost is at most `cost`; each
+    /// shard is trimmed to its share of `cost`.
+    public func trim(toCost cost: Int) {
+        for (index, shard) in shards.enumerated() {
+            let share = MemoryCacheConfiguration.share(of: cost, part: index, of: shards.count)
+            var evicted: [Value] = []
+            shard.segment.withLock { $0.trim(toCost: share, into: &evicted) }
+            _ = consume evicted
+        }
+    }
+
+    /// Removes the values older than the time to live (nothing without one). Reads find
+    /// expired values anyway; this frees their memory sooner.
+    public func removeExpired() {
+        guard let timeToLive else { return }
+        let expiredBefore = now() &- timeToLive
+        for shard in shards {
+            var dropped: [Value] = []
+            shard.segment.withLock { $0.removeEntries(storedBefore: expiredBefore, into: &dropped) }
+            _ = consume dropped
+        }
+    }
+
+    /// The sum of the costs of the values held (a snapshot: shards are read one by one).
+    public var totalCost: Int {
+        shards.reduce(0) { sum, shard in sum + shard.segment.withLock { $0.totalCost } }
+    }
+
+    /// The number of values held (a snapshot: shards are read one by one).
+    public var count: Int {
+        shards.reduce(0) { sum, shard in sum + shard.segment.withLock { $0.count } }
+    }
+
+    // MARK: Shards
+
+    /// One LRU segment and its lock. A class so that the shards can sit in an array
+    /// (a `Mutex` cannot be copied) and each has its own memory.
+    private final class Shard: Sendable {
+        let segment: Mutex<LRUSegment<Key, Value>>
+        init(_ segment: sending LRUSegment<Key, Value>) { self.segment = Mutex(segment) }
+    }
+
+    @inline(__always)
+    private func shard(for key: Key) -> Shard {
+        // One shard: no hashing beyond the dictionary's own.
+        shardMask == 0 ? shards[0] : shards[key.hashValue & shardMask]
+    }
+
+    /// Every shard's keys and costs, most recently used first (tests check invariants
+    /// with it).
+    package func entriesByShard() -> [[(key: Key, cost: Int)]] {
+        shards.map { $0.segment.withLock { $0.entries() } }
+    }
+}
