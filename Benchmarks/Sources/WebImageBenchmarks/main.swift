@@ -32,7 +32,7 @@ do {
     print("")
 
     var results: [CaseResult] = []
-    for benchmark in Cases.all(fixtures, rounds: rounds) where options.only.map({ benchmark.name.contains($0) }) ?? true {
+    for benchmark in Cases.all(fixtures, rounds: rounds) + MemoryCacheCases.all() where options.only.map({ benchmark.name.contains($0) }) ?? true {
         let result = try harness.measure(benchmark)
         results.append(result)
         print("measured \(result.name)")
@@ -40,6 +40,7 @@ do {
     }
     print("\nMedian wall-clock of \(rounds) interleaved rounds (order reversed each round):\n")
     Report.printTable(results)
+    MemoryCacheCases.printSummary(results)
     let speedup = Report.printSpeedup(
         full: results.first { $0.name.hasPrefix("JPEG 4000x3000 full") },
         eighth: results.first { $0.name.contains("(1/8)") }

@@ -1,43 +1,72 @@
 /// One shard of ``MemoryCache``: a least-recently-used list with cost and count limits,
 /// not thread-safe (the cache keeps each segment behind its own `Mutex`).
 ///
-/// The list is intrusive and lives in one array of nodes linked by index, with a
-/// dictionary from key to node index, so that get, set and remove are O(1) and a hit
-/// allocates nothing: it reads the dictionary and rewrites four indices. Freed nodes
-/// form a free list and are reused before the array grows.
+/// The list is intrusive and lives in arrays of nodes linked by index (no object per
+/// node), with a dictionary from key to node index, so that get, set and remove are O(1)
+/// and a hit allocates nothing: it reads the dictionary and one value, and rewrites up to
+/// four links. Freed nodes form a free list and are reused before the arrays grow.
 ///
 /// Methods that drop values hand them back to the caller instead of releasing them, so
 /// that the cache can let them go (and run a big image's deinit) after unlocking.
+///
+/// Everything is `@usableFromInline`/`@inlinable` so that a client's `MemoryCache<CacheKey,
+/// DecodedImage>` is specialised for its types: unspecialised generic code across the
+/// module boundary made a hit ten times slower.
+@usableFromInline
 struct LRUSegment<Key: Hashable, Value> {
-    private struct Node {
-        var key: Key?
-        var value: Value?
-        var cost: Int
-        /// When the value was stored, in the cache's clock; 0 when there is no TTL.
-        var storedAt: Int64
+    /// A node's place in the list: indices of its neighbours, 32-bit so that the links
+    /// of a whole shard stay dense in the CPU cache (a hit rewrites up to four of them).
+    @usableFromInline
+    struct Link {
         /// Towards the most recently used end (`none` at the head).
-        var previous: Int
+        @usableFromInline var previous: Int32
         /// Towards the least recently used end (`none` at the tail); links the free list
         /// for a free node.
-        var next: Int
+        @usableFromInline var next: Int32
+
+        @inlinable
+        init(previous: Int32, next: Int32) {
+            self.previous = previous
+            self.next = next
+        }
     }
 
-    private static var none: Int { -1 }
+    /// What a hit does not need to read.
+    @usableFromInline
+    struct Record {
+        @usableFromInline var key: Key?
+        @usableFromInline var cost: Int
+        /// When the value was stored, in the cache's clock; 0 when there is no TTL.
+        @usableFromInline var storedAt: Int64
 
-    let costLimit: Int
-    let countLimit: Int
+        @inlinable
+        init(key: Key?, cost: Int, storedAt: Int64) {
+            self.key = key
+            self.cost = cost
+            self.storedAt = storedAt
+        }
+    }
 
-    private var nodes: [Node] = []
-    private var slots: [Key: Int] = [:]
+    @inlinable static var none: Int32 { -1 }
+
+    @usableFromInline let costLimit: Int
+    @usableFromInline let countLimit: Int
+
+    // A node is the same index in three arrays, split by how hot each part is.
+    @usableFromInline var values: [Value?] = []
+    @usableFromInline var links: [Link] = []
+    @usableFromInline var records: [Record] = []
+    @usableFromInline var slots: [Key: Int32] = [:]
     /// Most recently used.
-    private var head = none
+    @usableFromInline var head = none
     /// Least recently used: evicted first.
-    private var tail = none
-    private var freeList = none
+    @usableFromInline var tail = none
+    @usableFromInline var freeList = none
 
-    private(set) var totalCost = 0
-    var count: Int { slots.count }
+    @usableFromInline private(set) var totalCost = 0
+    @inlinable var count: Int { slots.count }
 
+    @usableFromInline
     init(costLimit: Int, countLimit: Int) {
         self.costLimit = costLimit
         self.countLimit = countLimit
@@ -47,39 +76,44 @@ struct LRUSegment<Key: Hashable, Value> {
 
     /// The value for `key`, now the most recently used; `nil` when absent or stored
     /// before `expiredBefore` (then it is removed, and handed back in `dropped`).
+    @inlinable
     mutating func value(forKey key: Key, expiredBefore: Int64?, dropped: inout Value?) -> Value? {
         guard let slot = slots[key] else { return nil }
-        if let expiredBefore, nodes[slot].storedAt < expiredBefore {
+        if let expiredBefore, records[Int(slot)].storedAt < expiredBefore {
             dropped = remove(slot: slot)
             return nil
         }
         moveToFront(slot)
-        return nodes[slot].value
+        return values[Int(slot)]
     }
 
     // MARK: Writing
 
     /// What a store let go of: the value it replaced and the values it evicted.
+    @usableFromInline
     struct Released {
-        var replaced: Value?
-        var evicted: [Value] = []
+        @usableFromInline var replaced: Value?
+        @usableFromInline var evicted: [Value] = []
+        @inlinable init() {}
     }
 
     /// Stores `value`, evicting from the tail until the limits hold again. A value
     /// costlier than `costLimit` is refused and the current entry for `key` kept.
+    @inlinable
     mutating func setValue(_ value: Value, forKey key: Key, cost: Int, storedAt: Int64) -> Released {
         let cost = max(0, cost)
         var released = Released()
         guard cost <= costLimit, countLimit > 0 else { return released }
         if let slot = slots[key] {
-            released.replaced = nodes[slot].value
-            nodes[slot].value = value
-            totalCost += cost - nodes[slot].cost
-            nodes[slot].cost = cost
-            nodes[slot].storedAt = storedAt
+            let index = Int(slot)
+            released.replaced = values[index]
+            values[index] = value
+            totalCost += cost - records[index].cost
+            records[index].cost = cost
+            records[index].storedAt = storedAt
             moveToFront(slot)
         } else {
-            let slot = allocateNode(Node(key: key, value: value, cost: cost, storedAt: storedAt, previous: Self.none, next: Self.none))
+            let slot = allocate(value, Record(key: key, cost: cost, storedAt: storedAt))
             slots[key] = slot
             totalCost += cost
             linkAtFront(slot)
@@ -89,23 +123,26 @@ struct LRUSegment<Key: Hashable, Value> {
     }
 
     /// Removes and returns the value for `key`.
+    @inlinable
     mutating func removeValue(forKey key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
         return remove(slot: slot)
     }
 
     /// Evicts from the least recently used end until the total cost is at most `cost`.
+    @inlinable
     mutating func trim(toCost cost: Int, into evicted: inout [Value]) {
         evict(toCost: max(0, cost), count: countLimit, into: &evicted)
     }
 
     /// Removes the entries stored before `expiredBefore`, appending their values to
     /// `dropped`.
+    @inlinable
     mutating func removeEntries(storedBefore expiredBefore: Int64, into dropped: inout [Value]) {
         var slot = head
         while slot != Self.none {
-            let next = nodes[slot].next
-            if nodes[slot].storedAt < expiredBefore, let value = remove(slot: slot) {
+            let next = links[Int(slot)].next
+            if records[Int(slot)].storedAt < expiredBefore, let value = remove(slot: slot) {
                 dropped.append(value)
             }
             slot = next
@@ -113,73 +150,88 @@ struct LRUSegment<Key: Hashable, Value> {
     }
 
     /// Every key and cost, most recently used first (for tests and invariants).
+    @inlinable
     func entries() -> [(key: Key, cost: Int)] {
         var result: [(key: Key, cost: Int)] = []
         var slot = head
-        while slot != Self.none, let key = nodes[slot].key {
-            result.append((key, nodes[slot].cost))
-            slot = nodes[slot].next
+        while slot != Self.none, let key = records[Int(slot)].key {
+            result.append((key, records[Int(slot)].cost))
+            slot = links[Int(slot)].next
         }
         return result
     }
 
+    /// Empties the segment and returns what it held, so that the caller releases the
+    /// values after unlocking.
+    @inlinable
+    mutating func takeAll() -> LRUSegment {
+        let old = self
+        self = LRUSegment(costLimit: costLimit, countLimit: countLimit)
+        return old
+    }
+
     // MARK: The list
 
-    private mutating func evict(toCost cost: Int, count: Int, into evicted: inout [Value]) {
+    @inlinable
+    mutating func evict(toCost cost: Int, count: Int, into evicted: inout [Value]) {
         while tail != Self.none, totalCost > cost || slots.count > count {
             if let value = remove(slot: tail) { evicted.append(value) }
         }
     }
 
-    private mutating func remove(slot: Int) -> Value? {
+    @inlinable
+    mutating func remove(slot: Int32) -> Value? {
+        let index = Int(slot)
         unlink(slot)
-        if let key = nodes[slot].key { slots.removeValue(forKey: key) }
-        totalCost -= nodes[slot].cost
-        let value = nodes[slot].value
+        if let key = records[index].key { slots.removeValue(forKey: key) }
+        totalCost -= records[index].cost
         // Clear the node so it holds no reference while on the free list.
-        nodes[slot] = Node(key: nil, value: nil, cost: 0, storedAt: 0, previous: Self.none, next: freeList)
+        let value = values[index].take()
+        records[index] = Record(key: nil, cost: 0, storedAt: 0)
+        links[index].next = freeList
         freeList = slot
         return value
     }
 
-    private mutating func allocateNode(_ node: Node) -> Int {
+    @inlinable
+    mutating func allocate(_ value: Value, _ record: Record) -> Int32 {
         if freeList != Self.none {
             let slot = freeList
-            freeList = nodes[slot].next
-            nodes[slot] = node
+            let index = Int(slot)
+            freeList = links[index].next
+            values[index] = value
+            records[index] = record
+            links[index] = Link(previous: Self.none, next: Self.none)
             return slot
         }
-        nodes.append(node)
-        return nodes.count - 1
+        // Past Int32.max nodes a shard would need wider links; no process holds that
+        // many values in one shard.
+        precondition(values.count < Int32.max, "a memory cache shard holds at most Int32.max values")
+        values.append(value)
+        records.append(record)
+        links.append(Link(previous: Self.none, next: Self.none))
+        return Int32(values.count - 1)
     }
 
-    private mutating func moveToFront(_ slot: Int) {
+    @inlinable
+    mutating func moveToFront(_ slot: Int32) {
         guard slot != head else { return }
         unlink(slot)
         linkAtFront(slot)
     }
 
-    private mutating func linkAtFront(_ slot: Int) {
-        nodes[slot].previous = Self.none
-        nodes[slot].next = head
-        if head != Self.none { nodes[head].previous = slot }
+    @inlinable
+    mutating func linkAtFront(_ slot: Int32) {
+        links[Int(slot)] = Link(previous: Self.none, next: head)
+        if head != Self.none { links[Int(head)].previous = slot }
         head = slot
         if tail == Self.none { tail = slot }
     }
 
-    private mutating func unlink(_ slot: Int) {
-        let previous = nodes[slot].previous, next = nodes[slot].next
-        if previous != Self.none { nodes[previous].next = next } else { head = next }
-        if next != Self.none { nodes[next].previous = previous } else { tail = previous }
-        nodes[slot].previous = Self.none
-        nodes[slot].next = Self.none
-    }
-
-    /// Empties the segment and returns what it held, so that the caller releases the
-    /// values after unlocking.
-    mutating func takeAll() -> LRUSegment {
-        let old = self
-        self = LRUSegment(costLimit: costLimit, countLimit: countLimit)
-        return old
+    @inlinable
+    mutating func unlink(_ slot: Int32) {
+        let link = links[Int(slot)]
+        if link.previous != Self.none { links[Int(link.previous)].next = link.next } else { head = link.next }
+        if link.next != Self.none { links[Int(link.next)].previous = link.previous } else { tail = link.previous }
     }
 }
