@@ -2,9 +2,10 @@
 /// not thread-safe (the cache keeps each segment behind its own `Mutex`).
 ///
 /// The list is intrusive and lives in arrays of nodes linked by index (no object per
-/// node), with a dictionary from key to node index, so that get, set and remove are O(1)
-/// and a hit allocates nothing: it reads the dictionary and one value, and rewrites up to
-/// four links. Freed nodes form a free list and are reused before the arrays grow.
+/// node), with a hash index from key to node (``SlotTable``), so that get, set and remove
+/// are O(1) and a hit allocates nothing: it probes the index, compares one key, reads one
+/// value and rewrites up to four links. Freed nodes form a free list and are reused
+/// before the arrays grow. Every method takes the key's hash, computed once by the cache.
 ///
 /// Methods that drop values hand them back to the caller instead of releasing them, so
 /// that the cache can let them go (and run a big image's deinit) after unlocking.
@@ -31,17 +32,30 @@ struct LRUSegment<Key: Hashable, Value> {
         }
     }
 
-    /// What a hit does not need to read.
+    /// What a hit reads: the key to confirm the match, and the value.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var key: Key?
+        @usableFromInline var value: Value?
+
+        @inlinable
+        init(key: Key?, value: Value?) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// What a hit does not read (but for the TTL).
     @usableFromInline
     struct Record {
-        @usableFromInline var key: Key?
+        @usableFromInline var hash: Int
         @usableFromInline var cost: Int
         /// When the value was stored, in the cache's clock; 0 when there is no TTL.
         @usableFromInline var storedAt: Int64
 
         @inlinable
-        init(key: Key?, cost: Int, storedAt: Int64) {
-            self.key = key
+        init(hash: Int, cost: Int, storedAt: Int64) {
+            self.hash = hash
             self.cost = cost
             self.storedAt = storedAt
         }
@@ -53,10 +67,10 @@ struct LRUSegment<Key: Hashable, Value> {
     @usableFromInline let countLimit: Int
 
     // A node is the same index in three arrays, split by how hot each part is.
-    @usableFromInline var values: [Value?] = []
+    @usableFromInline var entries: [Entry] = []
     @usableFromInline var links: [Link] = []
     @usableFromInline var records: [Record] = []
-    @usableFromInline var slots: [Key: Int32] = [:]
+    @usableFromInline var index = SlotTable()
     /// Most recently used.
     @usableFromInline var head = none
     /// Least recently used: evicted first.
@@ -64,7 +78,7 @@ struct LRUSegment<Key: Hashable, Value> {
     @usableFromInline var freeList = none
 
     @usableFromInline private(set) var totalCost = 0
-    @inlinable var count: Int { slots.count }
+    @inlinable var count: Int { index.count }
 
     @usableFromInline
     init(costLimit: Int, countLimit: Int) {
@@ -77,14 +91,14 @@ struct LRUSegment<Key: Hashable, Value> {
     /// The value for `key`, now the most recently used; `nil` when absent or stored
     /// before `expiredBefore` (then it is removed, and handed back in `dropped`).
     @inlinable
-    mutating func value(forKey key: Key, expiredBefore: Int64?, dropped: inout Value?) -> Value? {
-        guard let slot = slots[key] else { return nil }
+    mutating func value(forKey key: Key, hash: Int, expiredBefore: Int64?, dropped: inout Value?) -> Value? {
+        guard let slot = find(key, hash: hash) else { return nil }
         if let expiredBefore, records[Int(slot)].storedAt < expiredBefore {
             dropped = remove(slot: slot)
             return nil
         }
         moveToFront(slot)
-        return values[Int(slot)]
+        return entries[Int(slot)].value
     }
 
     // MARK: Writing
@@ -100,21 +114,21 @@ struct LRUSegment<Key: Hashable, Value> {
     /// Stores `value`, evicting from the tail until the limits hold again. A value
     /// costlier than `costLimit` is refused and the current entry for `key` kept.
     @inlinable
-    mutating func setValue(_ value: Value, forKey key: Key, cost: Int, storedAt: Int64) -> Released {
+    mutating func setValue(_ value: Value, forKey key: Key, hash: Int, cost: Int, storedAt: Int64) -> Released {
         let cost = max(0, cost)
         var released = Released()
         guard cost <= costLimit, countLimit > 0 else { return released }
-        if let slot = slots[key] {
-            let index = Int(slot)
-            released.replaced = values[index]
-            values[index] = value
-            totalCost += cost - records[index].cost
-            records[index].cost = cost
-            records[index].storedAt = storedAt
+        if let slot = find(key, hash: hash) {
+            let node = Int(slot)
+            released.replaced = entries[node].value
+            entries[node].value = value
+            totalCost += cost - records[node].cost
+            records[node].cost = cost
+            records[node].storedAt = storedAt
             moveToFront(slot)
         } else {
-            let slot = allocate(value, Record(key: key, cost: cost, storedAt: storedAt))
-            slots[key] = slot
+            let slot = allocate(Entry(key: key, value: value), Record(hash: hash, cost: cost, storedAt: storedAt))
+            index.insert(hash: hash, slot: slot)
             totalCost += cost
             linkAtFront(slot)
         }
@@ -124,8 +138,8 @@ struct LRUSegment<Key: Hashable, Value> {
 
     /// Removes and returns the value for `key`.
     @inlinable
-    mutating func removeValue(forKey key: Key) -> Value? {
-        guard let slot = slots[key] else { return nil }
+    mutating func removeValue(forKey key: Key, hash: Int) -> Value? {
+        guard let slot = find(key, hash: hash) else { return nil }
         return remove(slot: slot)
     }
 
@@ -151,10 +165,10 @@ struct LRUSegment<Key: Hashable, Value> {
 
     /// Every key and cost, most recently used first (for tests and invariants).
     @inlinable
-    func entries() -> [(key: Key, cost: Int)] {
+    func keysAndCosts() -> [(key: Key, cost: Int)] {
         var result: [(key: Key, cost: Int)] = []
         var slot = head
-        while slot != Self.none, let key = records[Int(slot)].key {
+        while slot != Self.none, let key = entries[Int(slot)].key {
             result.append((key, records[Int(slot)].cost))
             slot = links[Int(slot)].next
         }
@@ -173,51 +187,68 @@ struct LRUSegment<Key: Hashable, Value> {
     // MARK: The list
 
     @inlinable
+    func find(_ key: Key, hash: Int) -> Int32? {
+        index.find(hash: hash) { entries[Int($0)].key == key }
+    }
+
+    @inlinable
     mutating func evict(toCost cost: Int, count: Int, into evicted: inout [Value]) {
-        while tail != Self.none, totalCost > cost || slots.count > count {
+        while tail != Self.none, totalCost > cost || index.count > count {
             if let value = remove(slot: tail) { evicted.append(value) }
         }
     }
 
     @inlinable
     mutating func remove(slot: Int32) -> Value? {
-        let index = Int(slot)
+        let node = Int(slot)
         unlink(slot)
-        if let key = records[index].key { slots.removeValue(forKey: key) }
-        totalCost -= records[index].cost
+        index.remove(hash: records[node].hash, slot: slot)
+        totalCost -= records[node].cost
         // Clear the node so it holds no reference while on the free list.
-        let value = values[index].take()
-        records[index] = Record(key: nil, cost: 0, storedAt: 0)
-        links[index].next = freeList
+        let value = entries[node].value.take()
+        entries[node].key = nil
+        records[node] = Record(hash: 0, cost: 0, storedAt: 0)
+        links[node].next = freeList
         freeList = slot
         return value
     }
 
     @inlinable
-    mutating func allocate(_ value: Value, _ record: Record) -> Int32 {
+    mutating func allocate(_ entry: Entry, _ record: Record) -> Int32 {
         if freeList != Self.none {
             let slot = freeList
-            let index = Int(slot)
-            freeList = links[index].next
-            values[index] = value
-            records[index] = record
-            links[index] = Link(previous: Self.none, next: Self.none)
+            let node = Int(slot)
+            freeList = links[node].next
+            entries[node] = entry
+            records[node] = record
+            links[node] = Link(previous: Self.none, next: Self.none)
             return slot
         }
         // Past Int32.max nodes a shard would need wider links; no process holds that
         // many values in one shard.
-        precondition(values.count < Int32.max, "a memory cache shard holds at most Int32.max values")
-        values.append(value)
+        precondition(entries.count < Int32.max, "a memory cache shard holds at most Int32.max values")
+        entries.append(entry)
         records.append(record)
         links.append(Link(previous: Self.none, next: Self.none))
-        return Int32(values.count - 1)
+        return Int32(entries.count - 1)
     }
 
+    /// The hit path: one uniqueness check for the four link writes, not one each.
     @inlinable
     mutating func moveToFront(_ slot: Int32) {
         guard slot != head else { return }
-        unlink(slot)
-        linkAtFront(slot)
+        var head = self.head, tail = self.tail
+        links.withUnsafeMutableBufferPointer { links in
+            let link = links[Int(slot)]
+            // Not the head, so it has a previous node.
+            links[Int(link.previous)].next = link.next
+            if link.next != Self.none { links[Int(link.next)].previous = link.previous } else { tail = link.previous }
+            links[Int(slot)] = Link(previous: Self.none, next: head)
+            links[Int(head)].previous = slot
+            head = slot
+        }
+        self.head = head
+        self.tail = tail
     }
 
     @inlinable

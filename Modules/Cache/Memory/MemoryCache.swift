@@ -41,6 +41,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
     @usableFromInline let shards: UnsafeMutablePointer<Mutex<LRUSegment<Key, Value>>>
     @usableFromInline let shardCount: Int
     @usableFromInline let shardMask: Int
+    /// The shard is the top bits of the key's hash (the shard's index uses the low ones).
+    @usableFromInline let shardShift: Int
     /// The time to live in the clock's nanoseconds, when there is one.
     @usableFromInline let timeToLive: Int64?
     @usableFromInline let now: @Sendable () -> Int64
@@ -64,6 +66,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
         }
         shardCount = count
         shardMask = count - 1
+        shardShift = Int.bitWidth - count.trailingZeroBitCount
         timeToLive = configuration.timeToLive.map { ttl in
             let parts = ttl.components
             return max(0, parts.seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
@@ -86,8 +89,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
         let expiredBefore = timeToLive.map { now() &- $0 }
         // Holds an expired value until after the unlock, so it is released outside.
         var dropped: Value?
-        let value = shards[shardIndex(for: key)].withLock { segment in
-            segment.value(forKey: key, expiredBefore: expiredBefore, dropped: &dropped)
+        let hash = key.hashValue
+        let value = shards[shardIndex(hash)].withLock { segment in
+            segment.value(forKey: key, hash: hash, expiredBefore: expiredBefore, dropped: &dropped)
         }
         _ = consume dropped
         return value
@@ -100,8 +104,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
     @inlinable
     public func setValue(_ value: Value, forKey key: Key, cost: Int) {
         let storedAt = timeToLive == nil ? 0 : now()
-        let released = shards[shardIndex(for: key)].withLock { segment in
-            segment.setValue(value, forKey: key, cost: cost, storedAt: storedAt)
+        let hash = key.hashValue
+        let released = shards[shardIndex(hash)].withLock { segment in
+            segment.setValue(value, forKey: key, hash: hash, cost: cost, storedAt: storedAt)
         }
         _ = consume released
     }
@@ -110,7 +115,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
     @inlinable
     @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
-        shards[shardIndex(for: key)].withLock { $0.removeValue(forKey: key) }
+        let hash = key.hashValue
+        return shards[shardIndex(hash)].withLock { $0.removeValue(forKey: key, hash: hash) }
     }
 
     /// Removes every value.
@@ -156,15 +162,16 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
 
     // MARK: Shards
 
+    /// The key is hashed once per call; the top bits pick the shard, the low bits the
+    /// bucket in the shard's index.
     @inlinable
-    func shardIndex(for key: Key) -> Int {
-        // One shard: no hashing beyond the dictionary's own.
-        shardMask == 0 ? 0 : key.hashValue & shardMask
+    func shardIndex(_ hash: Int) -> Int {
+        shardMask == 0 ? 0 : Int(bitPattern: UInt(bitPattern: hash) &>> UInt(shardShift))
     }
 
     /// Every shard's keys and costs, most recently used first (tests check invariants
     /// with it).
     package func entriesByShard() -> [[(key: Key, cost: Int)]] {
-        (0..<shardCount).map { index in shards[index].withLock { $0.entries() } }
+        (0..<shardCount).map { index in shards[index].withLock { $0.keysAndCosts() } }
     }
 }
