@@ -27,15 +27,15 @@ import WebImageCore
 ///
 /// Thread contract: every method may be called from any thread at once. All of them are
 /// synchronous and short (no I/O), so there is no `async` variant.
-// `@unchecked Sendable`: the only state besides constants is `shards`, a buffer written
-// once in `init` and freed in `deinit`, whose elements are `Mutex`es.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: MemoryCaching, @unchecked Sendable {
+    // `@unchecked Sendable`: the only state besides constants is `shards`, a buffer
+    // written once in `init` and freed in `deinit`, whose elements are `Mutex`es.
+
     /// The limits the cache was made with.
     public let configuration: MemoryCacheConfiguration
 
     // Internal and `@usableFromInline` so that the hot paths inline and specialise in
-    // the client's module.
-    // The shards sit in one buffer rather than one object each, so a lookup retains and
+    // the client's module. The shards sit in one buffer rather than one object each, so a lookup retains and
     // releases no shard object: two atomic operations saved on every hit, and no
     // reference count shared by the threads that use one shard.
     @usableFromInline let shards: UnsafeMutablePointer<Mutex<LRUSegment<Key, Value>>>
@@ -68,9 +68,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
         shardMask = count - 1
         shardShift = Int.bitWidth - count.trailingZeroBitCount
         timeToLive = configuration.timeToLive.map { ttl in
+            // Saturates: a TTL of centuries is "never", a negative one "at once".
             let parts = ttl.components
-            return max(0, parts.seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
-                ? .max : parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+            let (seconds, overflow) = parts.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            let (total, overflowAgain) = seconds.addingReportingOverflow(parts.attoseconds / 1_000_000_000)
+            return overflow || overflowAgain ? (parts.seconds < 0 ? 0 : .max) : max(0, total)
         }
         now = clock
     }
