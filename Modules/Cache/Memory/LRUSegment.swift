@@ -103,24 +103,32 @@ struct LRUSegment<Key: Hashable, Value> {
 
     // MARK: Writing
 
-    /// What a store let go of: the value it replaced and the values it evicted.
+    /// Values dropped under the lock, to be released after it: the first one inline
+    /// (a store usually evicts at most one, and then allocates nothing), the rest in an
+    /// array.
     @usableFromInline
-    struct Released {
-        @usableFromInline var replaced: Value?
-        @usableFromInline var evicted: [Value] = []
+    struct Dropped {
+        @usableFromInline var first: Value?
+        @usableFromInline var more: [Value] = []
+
         @inlinable init() {}
+
+        @inlinable
+        mutating func append(_ value: Value) {
+            if first == nil { first = value } else { more.append(value) }
+        }
     }
 
     /// Stores `value`, evicting from the tail until the limits hold again. A value
     /// costlier than `costLimit` is refused and the current entry for `key` kept.
     @inlinable
-    mutating func setValue(_ value: Value, forKey key: Key, hash: Int, cost: Int, storedAt: Int64) -> Released {
+    mutating func setValue(_ value: Value, forKey key: Key, hash: Int, cost: Int, storedAt: Int64) -> Dropped {
         let cost = max(0, cost)
-        var released = Released()
+        var released = Dropped()
         guard cost <= costLimit, countLimit > 0 else { return released }
         if let slot = find(key, hash: hash) {
             let node = Int(slot)
-            released.replaced = entries[node].value
+            released.append(entries[node].value.take()!)
             entries[node].value = value
             totalCost += cost - records[node].cost
             records[node].cost = cost
@@ -132,7 +140,7 @@ struct LRUSegment<Key: Hashable, Value> {
             totalCost += cost
             linkAtFront(slot)
         }
-        evict(toCost: costLimit, count: countLimit, into: &released.evicted)
+        evict(toCost: costLimit, count: countLimit, into: &released)
         return released
     }
 
@@ -145,14 +153,14 @@ struct LRUSegment<Key: Hashable, Value> {
 
     /// Evicts from the least recently used end until the total cost is at most `cost`.
     @inlinable
-    mutating func trim(toCost cost: Int, into evicted: inout [Value]) {
+    mutating func trim(toCost cost: Int, into evicted: inout Dropped) {
         evict(toCost: max(0, cost), count: countLimit, into: &evicted)
     }
 
     /// Removes the entries stored before `expiredBefore`, appending their values to
     /// `dropped`.
     @inlinable
-    mutating func removeEntries(storedBefore expiredBefore: Int64, into dropped: inout [Value]) {
+    mutating func removeEntries(storedBefore expiredBefore: Int64, into dropped: inout Dropped) {
         var slot = head
         while slot != Self.none {
             let next = links[Int(slot)].next
@@ -192,7 +200,7 @@ struct LRUSegment<Key: Hashable, Value> {
     }
 
     @inlinable
-    mutating func evict(toCost cost: Int, count: Int, into evicted: inout [Value]) {
+    mutating func evict(toCost cost: Int, count: Int, into evicted: inout Dropped) {
         while tail != Self.none, totalCost > cost || index.count > count {
             if let value = remove(slot: tail) { evicted.append(value) }
         }

@@ -134,8 +134,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
     public func trim(toCost cost: Int) {
         for index in 0..<shardCount {
             let share = MemoryCacheConfiguration.share(of: cost, part: index, of: shardCount)
-            var evicted: [Value] = []
-            shards[index].withLock { $0.trim(toCost: share, into: &evicted) }
+            let evicted = shards[index].withLock { segment in
+                var evicted = LRUSegment<Key, Value>.Dropped()
+                segment.trim(toCost: share, into: &evicted)
+                return evicted
+            }
             _ = consume evicted
         }
     }
@@ -146,8 +149,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
         guard let timeToLive else { return }
         let expiredBefore = now() &- timeToLive
         for index in 0..<shardCount {
-            var dropped: [Value] = []
-            shards[index].withLock { $0.removeEntries(storedBefore: expiredBefore, into: &dropped) }
+            let dropped = shards[index].withLock { segment in
+                var dropped = LRUSegment<Key, Value>.Dropped()
+                segment.removeEntries(storedBefore: expiredBefore, into: &dropped)
+                return dropped
+            }
             _ = consume dropped
         }
     }
