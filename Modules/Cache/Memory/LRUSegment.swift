@@ -77,7 +77,7 @@ struct LRUSegment<Key: Hashable, Value> {
     @usableFromInline var tail = none
     @usableFromInline var freeList = none
 
-    @usableFromInline private(set) var totalCost = 0
+    @usableFromInline var totalCost = 0
     @inlinable var count: Int { index.count }
 
     @usableFromInline

@@ -28,7 +28,7 @@ struct SlotTable {
 
     @usableFromInline var buckets: [Bucket]
     @usableFromInline var mask: Int
-    @usableFromInline private(set) var count = 0
+    @usableFromInline var count = 0
 
     @inlinable
     init() {
