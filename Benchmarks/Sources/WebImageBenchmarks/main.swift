@@ -32,7 +32,8 @@ do {
     print("")
 
     var results: [CaseResult] = []
-    for benchmark in Cases.all(fixtures, rounds: rounds) + (try DiskCacheCases.all()) where options.only.map({ benchmark.name.contains($0) }) ?? true {
+    let allCases = Cases.all(fixtures, rounds: rounds) + MemoryCacheCases.all() + (try DiskCacheCases.all())
+    for benchmark in allCases where options.only.map({ benchmark.name.contains($0) }) ?? true {
         let result = try harness.measure(benchmark)
         results.append(result)
         print("measured \(result.name)")
@@ -40,6 +41,7 @@ do {
     }
     print("\nMedian wall-clock of \(rounds) interleaved rounds (order reversed each round):\n")
     Report.printTable(results)
+    MemoryCacheCases.printSummary(results)
     let speedup = Report.printSpeedup(
         full: results.first { $0.name.hasPrefix("JPEG 4000x3000 full") },
         eighth: results.first { $0.name.contains("(1/8)") }
