@@ -9,7 +9,7 @@ import WebImageCore
 /// the key of the resource (the URL), so one download serves every decoded variant.
 ///
 /// ```swift
-/// let cache = ImageCache(memory: MemoryCache(), disk: try DiskCache(configuration: .init(directory: folder)))
+/// let cache = ImageCache(memory: MemoryCache<CacheKey, DecodedImage>(), disk: DiskCache(directory: folder))
 /// switch cache.query(imageKey: thumbKey, dataKey: urlKey, in: .all) {
 /// case .image(let image, _): show(image)             // memory hit
 /// case .data(let response): decode(response.data)    // disk hit: decode off the caller's thread
@@ -51,6 +51,23 @@ public final class ImageCache: Sendable {
         if let image = memoryImage(imageKey, types) { return .image(image, .memory) }
         if types.contains(.disk), let disk, let response = await disk.response(forKey: dataKey) { return .data(response) }
         return nil
+    }
+
+    /// ``query(imageKey:dataKey:in:)-async`` with a callback: a memory hit (or nothing
+    /// to look up) calls back at once on the caller's thread; a disk query calls back on
+    /// `callbackQueue`, or on a concurrency task when it is `nil`.
+    public func query(
+        imageKey: CacheKey, dataKey: CacheKey, in types: ImageCacheType,
+        callbackQueue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (QueryResult?) -> Void
+    ) {
+        if let image = memoryImage(imageKey, types) { return completion(.image(image, .memory)) }
+        guard types.contains(.disk), let disk else { return completion(nil) }
+        Task {
+            let response = await disk.response(forKey: dataKey)
+            let result = response.map(QueryResult.data)
+            if let callbackQueue { callbackQueue.async { completion(result) } } else { completion(result) }
+        }
     }
 
     private func memoryImage(_ key: CacheKey, _ types: ImageCacheType) -> DecodedImage? {

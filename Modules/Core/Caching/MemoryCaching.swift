@@ -9,7 +9,8 @@ public protocol MemoryCaching<Key, Value>: Sendable {
     /// The value for `key`, marking it as recently used; `nil` when absent or expired.
     func value(forKey key: Key) -> Value?
     /// Stores `value` with its `cost`, evicting the least recently used entries as the
-    /// limits require. A value costlier than the whole cost limit is not stored.
+    /// limits require. A value costlier than the cost limit (for a sharded cache, than
+    /// one shard's share of it) is not stored and leaves any existing value in place.
     func setValue(_ value: Value, forKey key: Key, cost: Int)
     /// Removes and returns the value for `key`.
     @discardableResult
