@@ -1,0 +1,13 @@
+/// The HTTP version a response arrived over.
+public enum HTTPVersion: Sendable, Hashable, CustomStringConvertible {
+    case http1_0, http1_1, http2, http3
+
+    public var description: String {
+        switch self {
+        case .http1_0: "HTTP/1.0"
+        case .http1_1: "HTTP/1.1"
+        case .http2: "HTTP/2"
+        case .http3: "HTTP/3"
+        }
+    }
+}

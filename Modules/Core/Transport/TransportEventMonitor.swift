@@ -1,0 +1,27 @@
+import Foundation
+
+/// Observes every transfer of a transport: for logging, metrics and tracing (Alamofire's
+/// `EventMonitor`). Every method has an empty default, so a monitor implements only what
+/// it needs. Called on the transport's thread, in the order things happen: keep it quick.
+public protocol TransportEventMonitor: Sendable {
+    func transferDidStart(_ task: TransferTask, request: TransportRequest)
+    func transfer(_ task: TransferTask, didReceive response: TransportResponse)
+    func transfer(_ task: TransferTask, didReceiveBytes count: Int, progress: TransferProgress)
+    /// A redirect is about to be followed from `response` to `url`.
+    func transfer(_ task: TransferTask, willRedirectTo url: URL, from response: TransportResponse)
+    /// A server's certificate chain was evaluated during the TLS handshake.
+    func transfer(_ task: TransferTask, didEvaluateServerTrustFor host: String, error: ServerTrustError?)
+    /// An authentication challenge was answered.
+    func transfer(_ task: TransferTask, didReceive challenge: AuthenticationChallenge, disposition: ChallengeDisposition)
+    func transfer(_ task: TransferTask, didComplete completion: TransferCompletion)
+}
+
+extension TransportEventMonitor {
+    public func transferDidStart(_ task: TransferTask, request: TransportRequest) {}
+    public func transfer(_ task: TransferTask, didReceive response: TransportResponse) {}
+    public func transfer(_ task: TransferTask, didReceiveBytes count: Int, progress: TransferProgress) {}
+    public func transfer(_ task: TransferTask, willRedirectTo url: URL, from response: TransportResponse) {}
+    public func transfer(_ task: TransferTask, didEvaluateServerTrustFor host: String, error: ServerTrustError?) {}
+    public func transfer(_ task: TransferTask, didReceive challenge: AuthenticationChallenge, disposition: ChallengeDisposition) {}
+    public func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {}
+}
