@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImageDecoding", targets: ["WebImageDecoding"]),
         .library(name: "WebImageCache", targets: ["WebImageCache"]),
+        .library(name: "WebImageTransport", targets: ["WebImageTransport"]),
         // Developer tooling: generates sample images with the C encoders for tests,
         // benchmarks and the `webimage` program. Apps do not need it.
         .library(name: "WebImageFixtures", targets: ["WebImageFixtures"]),
@@ -77,6 +78,35 @@ let package = Package(
             name: "WebImageCache",
             dependencies: ["WebImageCore"],
             path: "Modules/Cache",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Transport: HTTP(S), file and data URLs on libcurl's multi interface.
+        .systemLibrary(
+            name: "CLibCurl",
+            path: "Modules/Transport/C/CLibCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Modules/Transport/C/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // Typed wrappers for libcurl's variadic calls, and the OpenSSL hook that hands the
+        // server's chain to a Swift trust evaluator during the handshake.
+        .target(
+            name: "CWebImageTransport",
+            dependencies: ["CLibCurl", "COpenSSL"],
+            path: "Modules/Transport/C/CWebImageTransport",
+            cSettings: [.unsafeFlags(["-O2"])]
+        ),
+        .target(
+            name: "WebImageTransport",
+            dependencies: ["WebImageCore", "CWebImageTransport", "CLibCurl"],
+            path: "Modules/Transport",
+            exclude: ["C"],
             swiftSettings: strictSettings
         ),
 
@@ -138,6 +168,12 @@ let package = Package(
             name: "webimage-cache-writer",
             dependencies: ["WebImageCore", "WebImageCache", "WebImageTestSupport"],
             path: "Tests/CacheWriter",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageTransportTests",
+            dependencies: ["WebImageCore", "WebImageTransport", "WebImageTestSupport"],
+            path: "Tests/TransportTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 import Testing
 import WebImageCache
 import WebImageCore

@@ -7,23 +7,6 @@ import WebImageCore
 import Glibc
 #endif
 
-/// A fresh directory on the real disk for one test, removed when the test ends.
-final class TemporaryDirectory {
-    let url: URL
-    var path: String { url.path }
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-diskcache-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        // Undo a test's chmod first, so the removal cannot fail on permissions.
-        chmod(url.path, 0o755)
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
 /// A clock the test moves by hand, so that dates and eviction orders are exact.
 final class TestClock: Sendable {
     private let current = Mutex(Date(timeIntervalSince1970: 1_700_000_000))

@@ -1,0 +1,70 @@
+// C glue for WebImageTransport: typed wrappers for libcurl's variadic calls, and the
+// OpenSSL hook that hands a server's certificate chain to a Swift trust evaluator during
+// the TLS handshake.
+#ifndef WI_TRANSPORT_H
+#define WI_TRANSPORT_H
+
+#include <curl/curl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+// MARK: Typed wrappers (curl_easy_setopt and friends are variadic: Swift cannot call them).
+
+CURLcode wi_easy_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode wi_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode wi_easy_setopt_string(CURL *handle, CURLoption option, const char *value);
+CURLcode wi_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode wi_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length);
+CURLcode wi_easy_setopt_write_function(CURL *handle, size_t (*function)(char *, size_t, size_t, void *));
+CURLcode wi_easy_setopt_header_function(CURL *handle, size_t (*function)(char *, size_t, size_t, void *));
+/// The process-wide trust evaluator: OpenSSL's certificate verification calls
+/// `evaluate(context, store_ctx)` for every TLS connection of a handle with a trust hook; a
+/// zero result aborts the handshake before any request byte is sent.
+typedef int (*wi_trust_evaluate_fn)(void *context, void *x509_store_ctx);
+void wi_trust_set_evaluator(wi_trust_evaluate_fn evaluate);
+/// Installs (context not NULL) or removes (NULL) the trust hook of a handle.
+CURLcode wi_easy_install_trust_hook(CURL *handle, void *context);
+
+CURLcode wi_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode wi_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode wi_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+CURLcode wi_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
+
+CURLMcode wi_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+CURLSHcode wi_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
+CURLcode wi_easy_setopt_share(CURL *handle, CURLSH *share);
+
+/// The easy handle and result of a finished transfer from curl_multi_info_read; 0 when the
+/// queue is empty.
+int wi_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result);
+
+/// libcurl's version text ("7.88.1").
+const char *wi_curl_version(void);
+/// CURLAUTH_* are macros with casts, which Swift does not import.
+static const long WI_CURLAUTH_BASIC = (long)CURLAUTH_BASIC;
+static const long WI_CURLAUTH_DIGEST = (long)CURLAUTH_DIGEST;
+
+/// libcurl's configured CA bundle path, or NULL.
+const char *wi_curl_default_ca_bundle(void);
+
+// MARK: Certificate chain access for the Swift ServerTrust (valid inside the hook only).
+
+/// Number of certificates the server presented.
+int wi_trust_chain_count(void *x509_store_ctx);
+/// DER of certificate `index` (0 is the leaf), malloc'd into *der; free with wi_free.
+/// Returns the length, or -1.
+int wi_trust_chain_der(void *x509_store_ctx, int index, unsigned char **der);
+void wi_free(void *pointer);
+
+/// Verifies the presented chain against anchors: the system store (`system_bundle`, a PEM
+/// file, loaded once and kept) when `use_system`, plus `anchor_count` DER certificates.
+/// When `host` is not NULL the leaf must match it (DNS name, or IP when it parses as one).
+/// Returns X509_V_OK (0) or an X509_V_ERR_* code; `message` gets OpenSSL's text.
+int wi_trust_verify(void *x509_store_ctx, const char *system_bundle, int use_system,
+                    const unsigned char *const *anchors, const int *anchor_lengths, int anchor_count,
+                    const char *host, char *message, size_t message_size);
+
+/// SHA-256 of a DER certificate's SubjectPublicKeyInfo into out[32]; 0 on success.
+int wi_spki_sha256(const unsigned char *der, int length, unsigned char *out);
+
+#endif

@@ -1,0 +1,377 @@
+import CLibCurl
+import CWebImageTransport
+import Foundation
+import Synchronization
+import WebImageCore
+
+/// One thread that owns a libcurl multi handle and every easy handle of one transport,
+/// and loops `curl_multi_perform`, `curl_multi_info_read`, `curl_multi_poll` (the shape
+/// libcurl's documentation suggests). Other threads only post commands to the inbox and
+/// wake the thread with `curl_multi_wakeup`; every libcurl call, callback and cleanup
+/// happens here.
+final class CurlEventLoop: @unchecked Sendable {
+    enum Command {
+        case start(TransferState)
+        case cancel(UInt64)
+        case challengeAnswered(TransferState, AuthenticationChallenge, ChallengeDisposition)
+        case shutdown
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        /// Set by the loop as it exits: nothing is accepted after, and the multi handle
+        /// is gone.
+        var closed = false
+    }
+
+    private let environment: TransportEnvironment
+    private let inbox = Mutex(Inbox())
+    private let multi: UnsafeMutableRawPointer
+    private let cookieShare: UnsafeMutableRawPointer?
+
+    // Loop-thread state.
+    private var transfers: [UInt64: TransferState] = [:]
+    private var idleHandles: [UnsafeMutableRawPointer] = []
+    private var shuttingDown = false
+    /// Origins whose credential worked, sent up front to later requests (as URLSession
+    /// does), so a protected image costs one round trip, not two.
+    private var authenticatedOrigins: [String: (ProtectionSpace, Credential)] = [:]
+
+    private static let idleHandleLimit = 64
+
+    init(environment: TransportEnvironment) {
+        _ = CurlLibrary.initialised
+        self.environment = environment
+        multi = curl_multi_init()
+        let configuration = environment.configuration
+        wi_multi_setopt_long(multi, CURLMOPT_PIPELINING, configuration.multiplexesHTTP2 ? Int(CURLPIPE_MULTIPLEX) : Int(CURLPIPE_NOTHING))
+        wi_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maximumConnectionsPerHost)
+        wi_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maximumTotalConnections)
+        wi_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maximumIdleConnections)
+        cookieShare = curl_share_init()
+        if let cookieShare { wi_share_setopt_long(cookieShare, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)) }
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "webimage.transport"
+        thread.start()
+    }
+
+    /// Queues a command; `false` when the loop has exited.
+    @discardableResult
+    func post(_ command: Command) -> Bool {
+        inbox.withLock { inbox in
+            guard !inbox.closed else { return false }
+            inbox.commands.append(command)
+            // Inside the lock: the loop cleans the multi handle up only after closing.
+            curl_multi_wakeup(multi)
+            return true
+        }
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        var running: Int32 = 0
+        while true {
+            let commands = inbox.withLock { inbox -> [Command] in
+                let taken = inbox.commands
+                inbox.commands.removeAll(keepingCapacity: true)
+                return taken
+            }
+            for command in commands { handle(command) }
+            if shuttingDown, transfers.isEmpty {
+                let closed = inbox.withLock { inbox -> Bool in
+                    guard inbox.commands.isEmpty else { return false }
+                    inbox.closed = true
+                    return true
+                }
+                if closed { break }
+                continue
+            }
+            curl_multi_perform(multi, &running)
+            var finishedAny = false
+            var easy: UnsafeMutableRawPointer?
+            var code = CURLE_OK
+            while wi_multi_next_done(multi, &easy, &code) != 0, let done = easy {
+                finish(done, code)
+                finishedAny = true
+            }
+            // A finished hop may have queued the next one: perform again before waiting.
+            if finishedAny { continue }
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+        for handle in idleHandles { curl_easy_cleanup(handle) }
+        idleHandles.removeAll()
+        curl_multi_cleanup(multi)
+        if let cookieShare { curl_share_cleanup(cookieShare) }
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .start(let state):
+            begin(state)
+        case .cancel(let id):
+            guard let state = transfers[id] else { return }
+            complete(state, .failure(TransportError(.cancelled, "cancelled", url: state.url)))
+        case .challengeAnswered(let state, let challenge, let disposition):
+            answer(state, challenge, disposition)
+        case .shutdown:
+            shuttingDown = true
+        }
+    }
+
+    // MARK: Starting
+
+    private func begin(_ state: TransferState) {
+        transfers[state.task.id] = state
+        if environment.hasMonitors {
+            for monitor in environment.monitors { monitor.transferDidStart(state.task, request: state.request) }
+        }
+        if state.task.isCancelled {
+            complete(state, .failure(TransportError(.cancelled, "cancelled before it started", url: state.url)))
+            return
+        }
+        switch state.url.scheme?.lowercased() {
+        case "http", "https", "file":
+            guard state.url.scheme?.lowercased() == "file" || !(state.url.host ?? "").isEmpty else {
+                complete(state, .failure(TransportError(.invalidURL, "the URL has no host", url: state.url)))
+                return
+            }
+            startHop(state)
+        case "data":
+            serveDataURL(state)
+        default:
+            complete(state, .failure(TransportError(
+                .invalidURL, "the scheme \(state.url.scheme ?? "(none)") is not supported", url: state.url)))
+        }
+    }
+
+    private func startHop(_ state: TransferState) {
+        let easy: UnsafeMutableRawPointer
+        if let existing = state.easy {
+            curl_easy_reset(existing)
+            easy = existing
+        } else if let pooled = idleHandles.popLast() {
+            easy = pooled
+        } else if let fresh = curl_easy_init() {
+            easy = fresh
+        } else {
+            complete(state, .failure(TransportError(.other, "libcurl could not make a handle", url: state.url)))
+            return
+        }
+        state.easy = easy
+        state.resetForNextHop()
+        let origin = Self.origin(of: state.url)
+        var authentication = state.credential.map { ($0.space, $0.credential) }
+        if authentication == nil, !state.request.headers.contains("Authorization") {
+            authentication = authenticatedOrigins[origin]
+        }
+        if let error = EasyHandleSetup.configure(easy, for: state, authentication: authentication) {
+            complete(state, .failure(error))
+            return
+        }
+        if state.request.usesCookies, let cookieShare {
+            wi_easy_setopt_share(easy, cookieShare)
+            wi_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "")
+        }
+        let added = curl_multi_add_handle(multi, easy)
+        guard added == CURLM_OK else {
+            complete(state, .failure(TransportError(.other, "libcurl refused the transfer (CURLMcode \(added.rawValue))", url: state.url)))
+            return
+        }
+        state.isInMulti = true
+    }
+
+    private func serveDataURL(_ state: TransferState) {
+        guard let data = DataURL(state.url) else {
+            complete(state, .failure(TransportError(.invalidURL, "a malformed data URL", url: state.url)))
+            return
+        }
+        if let limit = state.request.maximumBodySize, Int64(data.bytes.count) > limit {
+            complete(state, .failure(TransportError(.bodyTooLarge, "the data URL holds \(data.bytes.count) bytes, over \(limit)", url: state.url)))
+            return
+        }
+        let response = TransportResponse(
+            url: state.url, statusCode: 200,
+            headers: ["Content-Type": data.mediaType, "Content-Length": String(data.bytes.count)], httpVersion: nil)
+        state.deliver(response)
+        if state.request.method == .get, !data.bytes.isEmpty {
+            state.headDecided = true
+            _ = data.bytes.withUnsafeBytes { state.receiveBody($0) }
+        }
+        complete(state, state.failure.map { .failure($0) } ?? .success(response))
+    }
+
+    // MARK: Finishing a hop
+
+    private func finish(_ easy: UnsafeMutableRawPointer, _ code: CURLcode) {
+        var pointer: UnsafeMutableRawPointer?
+        wi_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &pointer)
+        guard let pointer else { return }
+        let state = Unmanaged<TransferState>.fromOpaque(pointer).takeUnretainedValue()
+        curl_multi_remove_handle(multi, easy)
+        state.isInMulti = false
+
+        let response = state.currentResponse()
+        state.transactions.append(TransactionMetricsReader.read(
+            easy, url: state.url, statusCode: response?.statusCode, httpVersion: response?.httpVersion))
+
+        if state.task.isCancelled {
+            complete(state, .failure(TransportError(.cancelled, "cancelled", url: state.url)))
+            return
+        }
+        if let failure = state.failure {
+            complete(state, .failure(failure))
+            return
+        }
+        if let trustFailure = state.trustFailure {
+            complete(state, .failure(TransportError(
+                .serverTrustFailed, trustFailure.message, url: state.url, trustFailure: trustFailure, curlCode: Int(code.rawValue))))
+            return
+        }
+        // A dropped body cut off at the discard limit ends in libcurl's write error; the
+        // head still says what happened.
+        let cutOff = code == CURLE_WRITE_ERROR && state.discardLimitReached
+        if code != CURLE_OK, !cutOff {
+            var connectTime: curl_off_t = 0
+            wi_easy_getinfo_off(easy, CURLINFO_CONNECT_TIME_T, &connectTime)
+            var verifyResult = 0
+            wi_easy_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verifyResult)
+            let connected = connectTime > 0 || state.transactions.last?.reusedConnection == true || response != nil
+            complete(state, .failure(CurlErrorMapping.error(for: code, .init(
+                url: state.url, detail: state.errorDetail, connected: connected, verifyResult: verifyResult))))
+            return
+        }
+        guard let response else {
+            complete(state, .failure(TransportError(.badResponse, "no response head", url: state.url)))
+            return
+        }
+        switch state.disposition(of: response) {
+        case .deliver(let response):
+            if state.delivered == nil { state.deliver(response) }
+            rememberCredential(of: state)
+            complete(state, .success(response))
+        case .httpError(let response):
+            if response.statusCode == 401 { authenticatedOrigins[Self.origin(of: state.url)] = nil }
+            complete(state, .failure(TransportError(
+                .httpStatus, "the server answered \(response.statusCode)", url: state.url, response: response)))
+        case .redirect(.failure(let error), _):
+            complete(state, .failure(error))
+        case .redirect(.success(let hop), let response):
+            follow(state, to: hop, from: response)
+        case .challenge(let response):
+            authenticatedOrigins[Self.origin(of: state.url)] = nil
+            askChallengeHandler(state, response)
+        }
+    }
+
+    private func follow(_ state: TransferState, to hop: RedirectPlanner.Hop, from response: TransportResponse) {
+        if environment.hasMonitors {
+            for monitor in environment.monitors { monitor.transfer(state.task, willRedirectTo: hop.url, from: response) }
+        }
+        state.redirectCount += 1
+        state.url = hop.url
+        state.method = hop.method
+        if hop.crossesOrigin {
+            state.sendsAuthorizationHeader = false
+            state.credential = nil
+        }
+        startHop(state)
+    }
+
+    // MARK: Authentication challenges
+
+    private func askChallengeHandler(_ state: TransferState, _ response: TransportResponse) {
+        guard let handler = environment.configuration.challengeHandler else { return }
+        let offered = AuthenticationChallengeParser.parse(response.headers.values(for: "WWW-Authenticate"))
+            .filter { !state.rejectedMethods.contains($0.method) }
+        guard let first = offered.first else {
+            complete(state, .failure(TransportError(
+                .authenticationFailed, "no authentication scheme left to try", url: state.url, response: response)))
+            return
+        }
+        guard state.challengesAnswered < AuthenticationChallenge.maximumAttempts else {
+            complete(state, .failure(TransportError(
+                .authenticationFailed, "the credential was refused \(state.challengesAnswered) times", url: state.url, response: response)))
+            return
+        }
+        let space = ProtectionSpace(
+            scheme: state.url.scheme?.lowercased() ?? "http", host: state.url.host ?? "",
+            port: RedirectPlanner.effectivePort(state.url) ?? 80, realm: first.realm, method: first.method)
+        let refused = state.credential?.space == space ? state.credential?.credential : nil
+        let challenge = AuthenticationChallenge(
+            protectionSpace: space, previousFailureCount: refused == nil ? 0 : state.failedCredentialCount,
+            failureResponse: response, proposedCredential: refused)
+        state.isAwaitingChallenge = true
+        Task { [self] in
+            let disposition = await handler.handle(challenge)
+            post(.challengeAnswered(state, challenge, disposition))
+        }
+    }
+
+    private func answer(_ state: TransferState, _ challenge: AuthenticationChallenge, _ disposition: ChallengeDisposition) {
+        guard !state.isCompleted else { return }
+        state.isAwaitingChallenge = false
+        if environment.hasMonitors {
+            for monitor in environment.monitors { monitor.transfer(state.task, didReceive: challenge, disposition: disposition) }
+        }
+        let response = challenge.failureResponse
+        switch disposition {
+        case .useCredential(let credential):
+            if challenge.proposedCredential != nil { state.failedCredentialCount += 1 } else { state.failedCredentialCount = 1 }
+            state.challengesAnswered += 1
+            state.credential = (challenge.protectionSpace, credential)
+            startHop(state)
+        case .performDefaultHandling:
+            complete(state, .failure(TransportError(
+                .httpStatus, "the server answered 401", url: state.url, response: response)))
+        case .cancel:
+            complete(state, .failure(TransportError(.cancelled, "the challenge handler cancelled", url: state.url, response: response)))
+        case .rejectProtectionSpace:
+            state.rejectedMethods.append(challenge.protectionSpace.method)
+            askChallengeHandler(state, response)
+        }
+    }
+
+    private func rememberCredential(of state: TransferState) {
+        guard let used = state.credential else { return }
+        authenticatedOrigins[Self.origin(of: state.url)] = (used.space, used.credential)
+    }
+
+    private static func origin(of url: URL) -> String {
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(RedirectPlanner.effectivePort(url) ?? 0)"
+    }
+
+    // MARK: Completion
+
+    /// Ends a transfer: metrics gathered, handle given back, then the delegate told, once.
+    private func complete(_ state: TransferState, _ result: Result<TransportResponse, TransportError>) {
+        guard !state.isCompleted else { return }
+        state.isCompleted = true
+        transfers[state.task.id] = nil
+        if let easy = state.easy {
+            if state.isInMulti {
+                curl_multi_remove_handle(multi, easy)
+                state.isInMulti = false
+            }
+            curl_easy_reset(easy)
+            if idleHandles.count < Self.idleHandleLimit { idleHandles.append(easy) } else { curl_easy_cleanup(easy) }
+            state.easy = nil
+        }
+        if let list = state.headerList {
+            curl_slist_free_all(list)
+            state.headerList = nil
+        }
+        let completion = TransferCompletion(
+            result: result,
+            metrics: TransferMetrics(
+                transactions: state.transactions, totalDuration: ContinuousClock.now - state.startedAt,
+                redirectCount: state.redirectCount))
+        state.delegate.transfer(state.task, didComplete: completion)
+        if environment.hasMonitors {
+            for monitor in environment.monitors { monitor.transfer(state.task, didComplete: completion) }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import CLibCurl
+import CWebImageTransport
+import Foundation
+
+/// Process-wide libcurl facts and its one-time global initialisation.
+package enum CurlLibrary {
+    /// libcurl's version, for instance "7.88.1".
+    package static let version: String = {
+        wi_curl_version().map { String(cString: $0) } ?? "unknown"
+    }()
+
+    /// `curl_global_init` is not thread-safe in every libcurl: run it once, before any
+    /// handle exists. Never cleaned up (OpenSSL's atexit handlers race a global cleanup).
+    package static let initialised: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+    }()
+
+    /// The system's CA bundle: libcurl's configured one when present, else the usual Linux
+    /// locations (some distributions' libcurl has none configured).
+    package static let systemCertificateBundle: String? = {
+        var candidates: [String] = []
+        if let configured = wi_curl_default_ca_bundle() { candidates.append(String(cString: configured)) }
+        candidates += [
+            "/etc/ssl/certs/ca-certificates.crt",   // Debian, Ubuntu, Alpine, Arch
+            "/etc/pki/tls/certs/ca-bundle.crt",     // Fedora, RHEL
+            "/etc/ssl/ca-bundle.pem",               // openSUSE
+            "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
+            "/etc/ssl/cert.pem",
+        ]
+        return candidates.first { FileManager.default.isReadableFile(atPath: $0) }
+    }()
+}

@@ -1,0 +1,147 @@
+import CLibCurl
+import CWebImageTransport
+import Foundation
+import WebImageCore
+
+/// Sets every option of an easy handle for the current hop of a transfer. The handle is
+/// reset before each hop, so each hop starts from libcurl's defaults and nothing of an
+/// earlier hop (credentials, headers, trust hook) leaks into it.
+enum EasyHandleSetup {
+    /// Sets the options; returns an error for a request that cannot start.
+    static func configure(_ easy: UnsafeMutableRawPointer, for state: TransferState, authentication: (ProtectionSpace, Credential)?) -> TransportError? {
+        let request = state.request
+        let url = state.url
+        let scheme = url.scheme?.lowercased() ?? ""
+        let context = Unmanaged.passUnretained(state).toOpaque()
+        let configuration = state.environment.configuration
+
+        wi_easy_setopt_write_function(easy, CurlCallbacks.write)
+        wi_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+        wi_easy_setopt_header_function(easy, CurlCallbacks.header)
+        wi_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        wi_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
+        wi_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, state.errorBuffer)
+        wi_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        wi_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        // Only the scheme of this hop: a URL cannot talk libcurl into ftp, ldap, ...
+        wi_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, scheme)
+        guard wi_easy_setopt_string(easy, CURLOPT_URL, url.absoluteString) == CURLE_OK else {
+            return TransportError(.invalidURL, "libcurl refused the URL", url: url)
+        }
+        if request.method == .head { wi_easy_setopt_long(easy, CURLOPT_NOBODY, 1) }
+
+        if let limit = request.maximumBodySize {
+            wi_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
+        }
+        setTimeouts(easy, request.timeouts, elapsed: ContinuousClock.now - state.startedAt)
+
+        guard scheme == "http" || scheme == "https" else { return nil }
+
+        wi_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(
+            request.preferredHTTPVersion == .http1_1 ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS))
+        if scheme == "https", configuration.multiplexesHTTP2 { wi_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1) }
+        if request.acceptsCompressedResponses { wi_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "") }
+        switch request.proxy {
+        case .environment: break
+        case .none: wi_easy_setopt_string(easy, CURLOPT_PROXY, "")
+        case .url(let proxy): wi_easy_setopt_string(easy, CURLOPT_PROXY, proxy)
+        }
+
+        if let old = state.headerList { curl_slist_free_all(old) }
+        state.headerList = headerList(for: state, configuration: configuration)
+        wi_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, state.headerList.map { UnsafeMutableRawPointer($0) })
+
+        if let (space, credential) = authentication {
+            wi_easy_setopt_long(easy, CURLOPT_HTTPAUTH, space.method == .digest ? WI_CURLAUTH_DIGEST : WI_CURLAUTH_BASIC)
+            wi_easy_setopt_string(easy, CURLOPT_USERNAME, credential.user)
+            wi_easy_setopt_string(easy, CURLOPT_PASSWORD, credential.password)
+        }
+
+        if scheme == "https" {
+            if let error = configureTLS(easy, for: state, context: context) { return error }
+        }
+        return nil
+    }
+
+    private static func setTimeouts(_ easy: UnsafeMutableRawPointer, _ timeouts: TransportRequest.Timeouts, elapsed: Duration) {
+        if let connect = timeouts.connect {
+            wi_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(connect.milliseconds)))
+        }
+        if let total = timeouts.total {
+            // Redirects and retries share the one budget.
+            wi_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int((total - elapsed).milliseconds)))
+        }
+        if let stall = timeouts.stall {
+            wi_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+            wi_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int((stall.milliseconds + 999) / 1000)))
+        }
+    }
+
+    private static func headerList(for state: TransferState, configuration: TransportConfiguration) -> UnsafeMutablePointer<curl_slist>? {
+        var headers = state.request.headers
+        if !state.sendsAuthorizationHeader { headers.remove("Authorization") }
+        if !headers.contains("Accept") { headers.add("Accept", configuration.accept) }
+        if !headers.contains("User-Agent") { headers.add("User-Agent", configuration.userAgent) }
+        if let validators = state.request.validators {
+            if let etag = validators.etag, !headers.contains("If-None-Match") { headers.add("If-None-Match", etag) }
+            if let date = validators.lastModified, !headers.contains("If-Modified-Since") { headers.add("If-Modified-Since", date) }
+        }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in headers {
+            // "Name;" is libcurl's way to send a header with an empty value.
+            let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
+            list = curl_slist_append(list, line)
+        }
+        return list
+    }
+
+    private static func configureTLS(_ easy: UnsafeMutableRawPointer, for state: TransferState, context: UnsafeMutableRawPointer) -> TransportError? {
+        let environment = state.environment
+        if let bundle = environment.systemBundle { wi_easy_setopt_string(easy, CURLOPT_CAINFO, bundle) }
+        let host = state.url.host ?? ""
+        if let identity = environment.configuration.challengeHandler?.clientIdentity(
+            forHost: host, port: RedirectPlanner.effectivePort(state.url) ?? 443)
+        {
+            setBlob(easy, CURLOPT_SSLCERT_BLOB, identity.certificateChainPEM)
+            setBlob(easy, CURLOPT_SSLKEY_BLOB, identity.privateKeyPEM)
+            wi_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "PEM")
+            wi_easy_setopt_string(easy, CURLOPT_SSLKEYTYPE, "PEM")
+            if let passphrase = identity.passphrase { wi_easy_setopt_string(easy, CURLOPT_KEYPASSWD, passphrase) }
+        }
+        if state.request.allowsInvalidCertificates {
+            wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0)
+            wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0)
+            return nil
+        }
+        if let policy = environment.configuration.trustPolicy {
+            do {
+                state.evaluator = try policy.evaluator(forHost: host)
+            } catch {
+                return TransportError(.serverTrustFailed, error.message, url: state.url, trustFailure: error)
+            }
+        }
+        if state.evaluator != nil {
+            _ = CurlCallbacks.trustHookRegistered
+            // The evaluator checks the chain and the host name itself, inside the handshake.
+            wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
+            wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0)
+            wi_easy_install_trust_hook(easy, context)
+        } else {
+            wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
+            wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
+        }
+        return nil
+    }
+
+    private static func setBlob(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ text: String) {
+        var bytes = Array(text.utf8)
+        wi_easy_setopt_blob(easy, option, &bytes, bytes.count)
+    }
+}
+
+extension Duration {
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,85 @@
+import WebImageCore
+
+/// Builds response heads from the header lines libcurl hands over, one line per call.
+/// One transfer may carry several heads (a `100 Continue`, or the 401 of an authentication
+/// round trip libcurl makes itself): each status line starts a new one, and the last
+/// complete head is the one that counts.
+struct ResponseHeadParser {
+    struct Head {
+        var statusCode: Int
+        var httpVersion: HTTPVersion?
+        var headers: HTTPHeaders
+    }
+
+    private(set) var current: Head?
+    private(set) var lastComplete: Head?
+    private var isOpen = false
+
+    mutating func reset() {
+        current = nil
+        lastComplete = nil
+        isOpen = false
+    }
+
+    /// One line, with or without its CRLF.
+    mutating func consume(_ raw: UnsafeRawBufferPointer) {
+        var end = raw.count
+        while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
+        let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])
+        if line.isEmpty {
+            if isOpen, let head = current {
+                // 1xx heads are interim: the real one follows.
+                if !(100...199).contains(head.statusCode) { lastComplete = head }
+            }
+            isOpen = false
+            return
+        }
+        if line.starts(with: "HTTP/".utf8) {
+            if let head = Self.statusLine(line) {
+                current = head
+                isOpen = true
+            }
+            return
+        }
+        guard isOpen, current != nil else { return }
+        if line[0] == 0x20 || line[0] == 0x09 {
+            // obs-fold: a continuation of the previous field's value (RFC 9112 §5.2).
+            return
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = String(decoding: line[0..<colon], as: UTF8.self)
+        let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingASCIIWhitespace()
+        current?.headers.add(name, value)
+    }
+
+    /// "HTTP/1.1 200 OK", "HTTP/2 404".
+    static func statusLine(_ line: UnsafeRawBufferPointer) -> Head? {
+        guard let space = line.firstIndex(of: 0x20) else { return nil }
+        let version: HTTPVersion? = switch String(decoding: line[0..<space], as: UTF8.self) {
+        case "HTTP/1.0": .http1_0
+        case "HTTP/1.1": .http1_1
+        case "HTTP/2", "HTTP/2.0": .http2
+        case "HTTP/3": .http3
+        default: nil
+        }
+        var code = 0
+        var digits = 0
+        var index = space + 1
+        while index < line.count, digits < 3, (0x30...0x39).contains(line[index]) {
+            code = code * 10 + Int(line[index] - 0x30)
+            digits += 1
+            index += 1
+        }
+        guard digits == 3 else { return nil }
+        return Head(statusCode: code, httpVersion: version, headers: HTTPHeaders())
+    }
+}
+
+extension String {
+    func trimmingASCIIWhitespace() -> String {
+        let bytes = utf8
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+        let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })!
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,206 @@
+import CLibCurl
+import CWebImageTransport
+import Foundation
+import WebImageCore
+
+/// One transfer as the event loop drives it, across its hops (redirects and
+/// authentication retries). Lives on the loop's thread only; libcurl's callbacks reach it
+/// through an unretained pointer, which is safe because the loop holds it strongly until
+/// its easy handle has been cleaned up.
+final class TransferState: @unchecked Sendable {
+    let task: TransferTask
+    let request: TransportRequest
+    let delegate: any TransferDelegate
+    let environment: TransportEnvironment
+    let startedAt = ContinuousClock.now
+
+    // The current hop.
+    var url: URL
+    var method: TransportRequest.Method
+    /// `false` once a redirect has left the original origin: the request's `Authorization`
+    /// header is not sent to another host.
+    var sendsAuthorizationHeader = true
+    var easy: UnsafeMutableRawPointer?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    var parser = ResponseHeadParser()
+    var headDecided = false
+    /// The body of this hop is not for the delegate (a redirect, a 401 being answered, an
+    /// error status); it is read and dropped, up to a limit.
+    var discarding = false
+    var discardedBytes = 0
+    var discardLimitReached = false
+    var evaluator: (any ServerTrustEvaluating)?
+    var trustFailure: ServerTrustError?
+
+    // Across hops.
+    var delivered: TransportResponse?
+    var bodyBytes: Int64 = 0
+    var expectedLength: Int64?
+    var failure: TransportError?
+    var transactions: [TransferMetrics.Transaction] = []
+    var redirectCount = 0
+    var credential: (space: ProtectionSpace, credential: Credential)?
+    var failedCredentialCount = 0
+    var challengesAnswered = 0
+    var rejectedMethods: [AuthenticationMethod] = []
+    var isInMulti = false
+    var isAwaitingChallenge = false
+    var isCompleted = false
+
+    /// Bodies of responses that are not delivered are read up to this size so that the
+    /// connection can be kept; a larger one is cut off.
+    static let discardLimit = 256 * 1024
+
+    init(task: TransferTask, request: TransportRequest, delegate: any TransferDelegate, environment: TransportEnvironment) {
+        self.task = task
+        self.request = request
+        self.delegate = delegate
+        self.environment = environment
+        url = request.url
+        method = request.method
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        errorBuffer.deallocate()
+    }
+
+    var errorDetail: String { String(cString: errorBuffer) }
+
+    var isFileURL: Bool { url.scheme?.lowercased() == "file" }
+
+    // MARK: Callbacks from libcurl (on the loop thread, inside curl_multi_perform)
+
+    /// A header line. Returns the bytes taken; anything else aborts the transfer.
+    func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        if task.isCancelled { return 0 }
+        parser.consume(line)
+        return line.count
+    }
+
+    /// Body bytes (decoded). Returns the bytes taken; anything else aborts the transfer.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if task.isCancelled { return 0 }
+        if !headDecided { decideHead() }
+        if discarding {
+            discardedBytes += bytes.count
+            if discardedBytes > Self.discardLimit {
+                discardLimitReached = true
+                return 0
+            }
+            return bytes.count
+        }
+        bodyBytes += Int64(bytes.count)
+        if let limit = request.maximumBodySize, bodyBytes > limit {
+            failure = TransportError(.bodyTooLarge, "the body grew past \(limit) bytes", url: url)
+            return 0
+        }
+        let progress = TransferProgress(received: bodyBytes, expected: expectedLength)
+        delegate.transfer(task, didReceive: bytes, progress: progress)
+        if environment.hasMonitors {
+            for monitor in environment.monitors { monitor.transfer(task, didReceiveBytes: bytes.count, progress: progress) }
+        }
+        return bytes.count
+    }
+
+    /// OpenSSL's certificate verification, during the handshake: the evaluator decides.
+    func evaluateTrust(storeContext: UnsafeMutableRawPointer) -> Bool {
+        guard let evaluator else { return false }
+        let trust = HandshakeServerTrust(
+            host: url.host ?? "", port: RedirectPlanner.effectivePort(url) ?? 443,
+            storeContext: storeContext, systemBundle: environment.systemBundle)
+        var rejection: ServerTrustError?
+        do { try evaluator.evaluate(trust) } catch { rejection = error }
+        if rejection != nil, rejection?.host == nil { rejection?.host = url.host }
+        trustFailure = rejection
+        if environment.hasMonitors {
+            for monitor in environment.monitors {
+                monitor.transfer(task, didEvaluateServerTrustFor: url.host ?? "", error: rejection)
+            }
+        }
+        return rejection == nil
+    }
+
+    // MARK: Heads
+
+    enum HeadDisposition {
+        /// Delivered to the delegate; its body too.
+        case deliver(TransportResponse)
+        /// A redirect being followed (or failing).
+        case redirect(Result<RedirectPlanner.Hop, TransportError>, TransportResponse)
+        /// A 401 to put to the challenge handler.
+        case challenge(TransportResponse)
+        /// A status of 400 or above.
+        case httpError(TransportResponse)
+    }
+
+    /// The head that counts for this hop: the last complete one; for `file:` URLs, which
+    /// have none, a 200.
+    func currentResponse() -> TransportResponse? {
+        if isFileURL {
+            var headers = HTTPHeaders()
+            if let length = fileLength() { headers.add("Content-Length", String(length)) }
+            return TransportResponse(url: url, statusCode: 200, headers: headers, httpVersion: nil)
+        }
+        guard let head = parser.lastComplete ?? parser.current else { return nil }
+        return TransportResponse(url: url, statusCode: head.statusCode, headers: head.headers, httpVersion: head.httpVersion)
+    }
+
+    func disposition(of response: TransportResponse) -> HeadDisposition {
+        if let hop = RedirectPlanner.nextHop(
+            from: url, method: method, statusCode: response.statusCode, location: response.headers["Location"],
+            policy: request.redirects, redirectsSoFar: redirectCount)
+        {
+            return .redirect(hop, response)
+        }
+        if response.statusCode == 401, environment.configuration.challengeHandler != nil,
+           response.headers.contains("WWW-Authenticate")
+        {
+            return .challenge(response)
+        }
+        if response.statusCode >= 400 { return .httpError(response) }
+        return .deliver(response)
+    }
+
+    /// At the first body byte: deliver the head, or mark the body as one to drop.
+    func decideHead() {
+        headDecided = true
+        guard let response = currentResponse() else { return }
+        if case .deliver = disposition(of: response) {
+            deliver(response)
+        } else {
+            discarding = true
+        }
+    }
+
+    func deliver(_ response: TransportResponse) {
+        delivered = response
+        let encoding = response.headers["Content-Encoding"]?.lowercased()
+        // A decoded body's size does not compare with an encoded Content-Length.
+        expectedLength = (encoding == nil || encoding == "identity") ? response.expectedContentLength : nil
+        delegate.transfer(task, didReceive: response)
+        if environment.hasMonitors {
+            for monitor in environment.monitors { monitor.transfer(task, didReceive: response) }
+        }
+    }
+
+    private func fileLength() -> Int64? {
+        guard let easy else { return nil }
+        var length: curl_off_t = -1
+        wi_easy_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+        return length >= 0 ? Int64(length) : nil
+    }
+
+    /// Prepares for the next hop of the same transfer.
+    func resetForNextHop() {
+        parser.reset()
+        headDecided = false
+        discarding = false
+        discardedBytes = 0
+        discardLimitReached = false
+        trustFailure = nil
+        evaluator = nil
+        errorBuffer[0] = 0
+    }
+}

@@ -1,0 +1,56 @@
+import WebImageCore
+
+/// Settings shared by every transfer of one ``CurlTransport``.
+public struct TransportConfiguration: Sendable {
+    /// Sent unless a request sets its own. Names the library and libcurl.
+    public var userAgent: String
+    /// Sent unless a request sets its own: the formats the library decodes first.
+    public var accept: String
+    /// Connections open at once to one host (as browsers and URLSession: 6). HTTP/2
+    /// requests to a host share one connection regardless.
+    public var maximumConnectionsPerHost: Int
+    /// Connections open at once in all; `0` for no limit.
+    public var maximumTotalConnections: Int
+    /// Idle connections kept for reuse.
+    public var maximumIdleConnections: Int
+    /// Sends concurrent HTTPS requests to one host as HTTP/2 streams on one connection
+    /// (waiting for the first handshake to learn whether the server speaks HTTP/2).
+    public var multiplexesHTTP2: Bool
+    /// Decides which servers to trust, per host. `nil`: libcurl's own validation (system
+    /// anchors and host name) for every host.
+    public var trustPolicy: (any ServerTrustPolicy)?
+    /// Answers 401 challenges and supplies client certificates. `nil`: a 401 fails the
+    /// transfer with ``TransportError/Code/httpStatus``.
+    public var challengeHandler: (any AuthenticationChallengeHandling)?
+    /// Told of every transfer's events, on the transport's thread.
+    public var eventMonitors: [any TransportEventMonitor]
+    /// The PEM file of the system's certificate authorities. `nil`: libcurl's configured
+    /// bundle when it exists, else the first of the usual Linux locations.
+    public var certificateAuthorityBundle: String?
+
+    public init(
+        userAgent: String = TransportConfiguration.defaultUserAgent,
+        accept: String = "image/png,image/jpeg,image/gif;q=0.9,image/*;q=0.8,*/*;q=0.5",
+        maximumConnectionsPerHost: Int = 6,
+        maximumTotalConnections: Int = 0,
+        maximumIdleConnections: Int = 32,
+        multiplexesHTTP2: Bool = true,
+        trustPolicy: (any ServerTrustPolicy)? = nil,
+        challengeHandler: (any AuthenticationChallengeHandling)? = nil,
+        eventMonitors: [any TransportEventMonitor] = [],
+        certificateAuthorityBundle: String? = nil
+    ) {
+        self.userAgent = userAgent
+        self.accept = accept
+        self.maximumConnectionsPerHost = maximumConnectionsPerHost
+        self.maximumTotalConnections = maximumTotalConnections
+        self.maximumIdleConnections = maximumIdleConnections
+        self.multiplexesHTTP2 = multiplexesHTTP2
+        self.trustPolicy = trustPolicy
+        self.challengeHandler = challengeHandler
+        self.eventMonitors = eventMonitors
+        self.certificateAuthorityBundle = certificateAuthorityBundle
+    }
+
+    public static let defaultUserAgent = "swift-web-image/0.1 libcurl/\(CurlLibrary.version)"
+}
