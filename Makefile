@@ -7,8 +7,11 @@
 
 SWIFT ?= swift
 # Debian packages behind the system library targets (see Package.swift providers).
-APT_PACKAGES := pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libgif-dev
-PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif
+# curl (the program) is a peer in the transport benchmarks and a client in the test
+# server's own tests.
+APT_PACKAGES := pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libgif-dev \
+	libcurl4-openssl-dev libssl-dev zlib1g-dev curl
+PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libcurl openssl zlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test bench bench-quick deps clean
@@ -16,7 +19,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 all: build
 
 deps:
-	@if pkg-config --exists $(PKG_CONFIG_NAMES) 2>/dev/null; then \
+	@if pkg-config --exists $(PKG_CONFIG_NAMES) 2>/dev/null && command -v curl >/dev/null; then \
 		echo "deps: $(PKG_CONFIG_NAMES) present"; \
 	else \
 		echo "deps: installing $(APT_PACKAGES)"; \

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import WebImageCore
+import WebImageTestServer
+import WebImageTransport
+
+@Suite("Broken servers end in specific errors, never a hang")
+struct FaultTests {
+    @Test("a connection reset mid-body is connectionReset")
+    func reset() async throws {
+        try await withServer { server in
+            let error = await transferError(CurlTransport(), TransportRequest(url: server.url("/reset?bytes=100000&after=20000")))
+            #expect(error?.code == .connectionReset)
+        }
+    }
+
+    @Test("fewer bytes than Content-Length is truncatedBody")
+    func lengthMismatch() async throws {
+        try await withServer { server in
+            let error = await transferError(CurlTransport(), TransportRequest(url: server.url("/length-mismatch?declared=5000&actual=1000")))
+            #expect(error?.code == .truncatedBody)
+        }
+    }
+
+    @Test("nothing listening is connectionRefused")
+    func refused() async throws {
+        let port = try await withServer { server in server.port }  // closed now
+        let error = await transferError(CurlTransport(), TransportRequest(url: URL(string: "http://127.0.0.1:\(port)/x")!))
+        #expect(error?.code == .connectionRefused)
+    }
+
+    @Test("a slow first byte past the total timeout is timedOut, promptly")
+    func totalTimeout() async throws {
+        try await withServer { server in
+            var request = TransportRequest(url: server.url("/slow-first-byte?ms=3000"))
+            request.timeouts.total = .milliseconds(300)
+            let started = ContinuousClock.now
+            let error = await transferError(CurlTransport(), request)
+            #expect(error?.code == .timedOut)
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+    }
+
+    @Test("a body that stops arriving is stalled after the stall timeout")
+    func stall() async throws {
+        try await withServer { server in
+            var request = TransportRequest(url: server.url("/stall?bytes=100000&after=1000"))
+            request.timeouts.stall = .seconds(1)
+            let started = ContinuousClock.now
+            let error = await transferError(CurlTransport(), request)
+            #expect(error?.code == .stalled)
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    @Test("a dripping body inside the limits arrives whole")
+    func drip() async throws {
+        try await withServer { server in
+            let fetched = try await CurlTransport().data(for: TransportRequest(url: server.url("/drip?bytes=4000&chunk=1000&interval_ms=50")))
+            #expect(fetched.data == patternBytes(4000))
+        }
+    }
+}
+
+@Suite("Cancellation")
+struct CancellationTests {
+    @Test("cancel() from another thread ends the transfer at once with cancelled; no bytes after")
+    func cancelTask() async throws {
+        try await withServer { server in
+            let recorder = StreamingRecorder()
+            let task = CurlTransport().start(
+                TransportRequest(url: server.url("/drip?bytes=100000&chunk=1000&interval_ms=20")), delegate: recorder)
+            while recorder.snapshot.body.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            task.cancel()
+            let bytesAtCancel = recorder.snapshot.body.count
+            let started = ContinuousClock.now
+            let completion = await recorder.completion()
+            #expect(ContinuousClock.now - started < .milliseconds(500))
+            if case .failure(let error) = completion.result { #expect(error.code == .cancelled) } else { Issue.record("expected cancelled") }
+            #expect(recorder.snapshot.body.count == bytesAtCancel)
+            #expect(recorder.snapshot.completions == 1)
+            task.cancel()  // a second cancel is harmless
+        }
+    }
+
+    @Test("cancelling the awaiting Swift task cancels the transfer")
+    func cancelSwiftTask() async throws {
+        try await withServer { server in
+            let transport = CurlTransport()
+            let fetch = Task { try await transport.data(for: TransportRequest(url: server.url("/slow-first-byte?ms=5000"))) }
+            try await Task.sleep(for: .milliseconds(100))
+            let started = ContinuousClock.now
+            fetch.cancel()
+            let result = await fetch.result
+            #expect(ContinuousClock.now - started < .milliseconds(500))
+            #expect(throws: TransportError.self) { try result.get() }
+            if case .failure(let error as TransportError) = result { #expect(error.code == .cancelled) }
+        }
+    }
+
+    @Test("a transport released with transfers in flight lets them finish")
+    func releaseWhileRunning() async throws {
+        try await withServer { server in
+            let recorder = StreamingRecorder()
+            do {
+                let transport = CurlTransport()
+                transport.start(TransportRequest(url: server.url("/drip?bytes=3000&chunk=1000&interval_ms=30")), delegate: recorder)
+            }
+            let completion = await recorder.completion()
+            #expect(try completion.result.get().statusCode == 200)
+            #expect(recorder.snapshot.body == patternBytes(3000))
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+import WebImageCore
+import WebImageTestServer
+import WebImageTransport
+
+/// A loopback server for one test, shut down when the test's scope ends.
+func withServer<R>(
+    _ configuration: LoopbackServer.Configuration = .init(),
+    _ body: (LoopbackServer) async throws -> R
+) async throws -> R {
+    let server = try await LoopbackServer.start(configuration)
+    do {
+        let result = try await body(server)
+        try await server.shutdown()
+        return result
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+}
+
+/// The error a transfer failed with, or `nil` when it succeeded.
+func transferError(_ transport: CurlTransport, _ request: TransportRequest) async -> TransportError? {
+    do {
+        _ = try await transport.data(for: request)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// The bytes the server's /bytes/<n> route sends.
+func patternBytes(_ count: Int) -> Data {
+    Data((0..<count).map { UInt8($0 % 251) })
+}
+
+/// Records every event of every transfer, in order, for assertions.
+final class RecordingMonitor: TransportEventMonitor {
+    enum Event: Equatable {
+        case started(URL)
+        case response(Int)
+        case bytes(Int)
+        case redirect(URL)
+        case trust(String, ServerTrustError.Code?)
+        case challenge(AuthenticationMethod, ChallengeDisposition)
+        case completed(Bool)
+    }
+
+    private let recorded = Mutex<[Event]>([])
+    var events: [Event] { recorded.withLock { $0 } }
+
+    func transferDidStart(_ task: TransferTask, request: TransportRequest) { append(.started(request.url)) }
+    func transfer(_ task: TransferTask, didReceive response: TransportResponse) { append(.response(response.statusCode)) }
+    func transfer(_ task: TransferTask, didReceiveBytes count: Int, progress: TransferProgress) { append(.bytes(count)) }
+    func transfer(_ task: TransferTask, willRedirectTo url: URL, from response: TransportResponse) { append(.redirect(url)) }
+    func transfer(_ task: TransferTask, didEvaluateServerTrustFor host: String, error: ServerTrustError?) {
+        append(.trust(host, error?.code))
+    }
+    func transfer(_ task: TransferTask, didReceive challenge: AuthenticationChallenge, disposition: ChallengeDisposition) {
+        append(.challenge(challenge.protectionSpace.method, disposition))
+    }
+    func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
+        if case .success = completion.result { append(.completed(true)) } else { append(.completed(false)) }
+    }
+
+    private func append(_ event: Event) { recorded.withLock { $0.append(event) } }
+}
+
+/// A delegate that keeps every event with the thread it arrived on.
+final class StreamingRecorder: TransferDelegate {
+    struct Snapshot {
+        var response: TransportResponse?
+        var chunks: [Int] = []
+        var progress: [TransferProgress] = []
+        var body = Data()
+        var completion: TransferCompletion?
+        var completions = 0
+        var threads: Set<String> = []
+    }
+
+    private let state = Mutex(Snapshot())
+    private let done = AsyncStream<Void>.makeStream()
+    var snapshot: Snapshot { state.withLock { $0 } }
+
+    func transfer(_ task: TransferTask, didReceive response: TransportResponse) {
+        state.withLock {
+            $0.response = response
+            $0.threads.insert(Thread.current.name ?? "?")
+        }
+    }
+
+    func transfer(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer, progress: TransferProgress) {
+        state.withLock {
+            $0.chunks.append(bytes.count)
+            $0.progress.append(progress)
+            $0.body.append(contentsOf: bytes)
+            $0.threads.insert(Thread.current.name ?? "?")
+        }
+    }
+
+    func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
+        state.withLock {
+            $0.completion = completion
+            $0.completions += 1
+            $0.threads.insert(Thread.current.name ?? "?")
+        }
+        done.continuation.yield()
+    }
+
+    /// Waits for the completion.
+    func completion() async -> TransferCompletion {
+        for await _ in done.stream { break }
+        return snapshot.completion!
+    }
+}
