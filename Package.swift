@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImageDecoding", targets: ["WebImageDecoding"]),
         .library(name: "WebImageCache", targets: ["WebImageCache"]),
+        .library(name: "WebImageSecurity", targets: ["WebImageSecurity"]),
         // Developer tooling: generates sample images with the C encoders for tests,
         // benchmarks and the `webimage` program. Apps do not need it.
         .library(name: "WebImageFixtures", targets: ["WebImageFixtures"]),
@@ -77,6 +78,14 @@ let package = Package(
             name: "WebImageCache",
             dependencies: ["WebImageCore"],
             path: "Modules/Cache",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Security: server trust policy (evaluators, pinning) and authentication.
+        .target(
+            name: "WebImageSecurity",
+            dependencies: ["WebImageCore"],
+            path: "Modules/Security",
             swiftSettings: strictSettings
         ),
 
@@ -138,6 +147,12 @@ let package = Package(
             name: "webimage-cache-writer",
             dependencies: ["WebImageCore", "WebImageCache", "WebImageTestSupport"],
             path: "Tests/CacheWriter",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageSecurityTests",
+            dependencies: ["WebImageCore", "WebImageSecurity"],
+            path: "Tests/SecurityTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
