@@ -86,6 +86,7 @@ let package = Package(
             name: "WebImageSecurity",
             dependencies: ["WebImageCore"],
             path: "Modules/Security",
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
 
