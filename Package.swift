@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "WebImageDecoding", targets: ["WebImageDecoding"]),
         .library(name: "WebImageCache", targets: ["WebImageCache"]),
         .library(name: "WebImageTransport", targets: ["WebImageTransport"]),
+        .library(name: "WebImageSecurity", targets: ["WebImageSecurity"]),
         // Developer tooling: generates sample images with the C encoders for tests,
         // benchmarks and the `webimage` program. Apps do not need it.
         .library(name: "WebImageFixtures", targets: ["WebImageFixtures"]),
@@ -110,6 +111,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Security: server trust policy (evaluators, pinning) and authentication.
+        .target(
+            name: "WebImageSecurity",
+            dependencies: ["WebImageCore"],
+            path: "Modules/Security",
+            exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tools
         .target(
             name: "CWebImageFixtures",
@@ -172,8 +182,14 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageTransportTests",
-            dependencies: ["WebImageCore", "WebImageTransport", "WebImageTestSupport"],
+            dependencies: ["WebImageCore", "WebImageTransport", "WebImageSecurity", "WebImageTestSupport"],
             path: "Tests/TransportTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageSecurityTests",
+            dependencies: ["WebImageCore", "WebImageSecurity"],
+            path: "Tests/SecurityTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,54 @@
+import Foundation
+import WebImageCore
+
+/// The blocks of a PEM text, each kept exactly as written (with any `Proc-Type` and
+/// `DEK-Info` headers, which an encrypted PKCS#1 or SEC1 key needs), so that they can be
+/// handed on to OpenSSL.
+struct PEMText {
+    struct Block {
+        /// What follows `-----BEGIN ` (`CERTIFICATE`, `PRIVATE KEY`, ...).
+        var label: String
+        /// From the `BEGIN` line to the `END` line, one `\n` after each line.
+        var text: String
+
+        /// Whether the body is non-empty base64 (through Core's ``PEMBlock``).
+        var hasValidBody: Bool {
+            guard let parsed = PEMBlock.parse(text).first, let bytes = parsed.bytes else { return false }
+            return !bytes.isEmpty
+        }
+
+        /// Whether the block holds an encrypted private key: PKCS#8 `ENCRYPTED PRIVATE KEY`,
+        /// or a PKCS#1 / SEC1 key with a `Proc-Type: 4,ENCRYPTED` header.
+        var isEncrypted: Bool {
+            label == "ENCRYPTED PRIVATE KEY" || text.contains("Proc-Type: 4,ENCRYPTED")
+        }
+    }
+
+    var blocks: [Block] = []
+
+    /// Reads every `-----BEGIN X-----` ... `-----END X-----` block, each line trimmed of
+    /// spaces and ended by `\n`; text outside blocks, and a block whose `END` label differs
+    /// from its `BEGIN` or that never ends, is skipped.
+    init(_ text: String) {
+        var label: String?
+        var lines: [String] = []
+        // Empty lines are kept inside a block: OpenSSL needs the one that ends the headers
+        // of an encrypted PKCS#1 or SEC1 key.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            let trimmed = rawLine.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("-----BEGIN "), trimmed.hasSuffix("-----"), trimmed.count >= 16 {
+                label = String(trimmed.dropFirst(11).dropLast(5))
+                lines = [trimmed]
+            } else if trimmed.hasPrefix("-----END "), let open = label {
+                if trimmed == "-----END \(open)-----" {
+                    lines.append(trimmed)
+                    blocks.append(Block(label: open, text: lines.joined(separator: "\n") + "\n"))
+                }
+                label = nil
+                lines = []
+            } else if label != nil {
+                lines.append(trimmed)
+            }
+        }
+    }
+}
