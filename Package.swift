@@ -27,9 +27,19 @@ let package = Package(
         // benchmarks and the `webimage` program. Apps do not need it.
         .library(name: "WebImageFixtures", targets: ["WebImageFixtures"]),
         .executable(name: "webimage", targets: ["webimage"]),
+        // Developer tooling: a real HTTP(S) server on loopback (SwiftNIO) for the
+        // transport tests, the benchmarks and tools. Apps do not need it.
+        .library(name: "WebImageTestServer", targets: ["WebImageTestServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The loopback test server (Tools/TestServer) only.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // MARK: Core: vocabulary and protocols, no I/O and no C.
@@ -144,6 +154,29 @@ let package = Package(
             path: "Tools/webimage",
             swiftSettings: strictSettings
         ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Tools/TestServer/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "WebImageTestServer",
+            dependencies: [
+                "CZlib",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            path: "Tools/TestServer",
+            exclude: ["CZlib"],
+            swiftSettings: strictSettings
+        ),
 
         // MARK: Tests
         .target(
@@ -196,6 +229,12 @@ let package = Package(
             name: "WebImageToolTests",
             dependencies: ["WebImageCore", "WebImageDecoding", "WebImageFixtures"],
             path: "Tests/ToolTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageTestServerTests",
+            dependencies: ["WebImageTestServer"],
+            path: "Tests/TestServerTests",
             swiftSettings: strictSettings
         ),
     ]

@@ -1,0 +1,165 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// A real HTTP/1.1 (and, over TLS, HTTP/2) server on 127.0.0.1 for tests, benchmarks
+/// and tools, on SwiftNIO with one event-loop thread of its own.
+///
+/// ```swift
+/// let server = try await LoopbackServer.start()
+/// defer { Task { try? await server.shutdown() } }
+/// let url = server.url("/bytes/1024")        // http://127.0.0.1:PORT/bytes/1024
+/// ```
+///
+/// The routes are listed in Tools/TestServer/README.md.
+public final class LoopbackServer: Sendable {
+    public struct Configuration: Sendable {
+        /// The server's certificate and key; nil serves plain HTTP/1.1.
+        public var tls: TestIdentity?
+        /// Non-nil (with `tls`): every client must present a certificate that this CA
+        /// issued, or the TLS handshake fails.
+        public var clientCertificateAuthority: TestCertificateAuthority?
+        /// Files served under /files/.
+        public var documentRoot: URL?
+        /// With `tls`: ALPN offers h2 and http/1.1 (false: http/1.1 only).
+        public var http2: Bool
+
+        public init(
+            tls: TestIdentity? = nil,
+            clientCertificateAuthority: TestCertificateAuthority? = nil,
+            documentRoot: URL? = nil,
+            http2: Bool = true
+        ) {
+            self.tls = tls
+            self.clientCertificateAuthority = clientCertificateAuthority
+            self.documentRoot = documentRoot
+            self.http2 = http2
+        }
+    }
+
+    let core: ServerCore
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    private let isShutDown = Mutex(false)
+
+    /// The TCP port the server listens on (127.0.0.1).
+    public let port: Int
+    /// `http://127.0.0.1:PORT` or `https://127.0.0.1:PORT`, no trailing slash.
+    public let baseURL: URL
+
+    private init(core: ServerCore, group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int) {
+        self.core = core
+        self.group = group
+        self.channel = channel
+        self.port = port
+        self.baseURL = URL(string: core.baseURLString)!
+    }
+
+    /// Binds 127.0.0.1 on an ephemeral port and starts serving.
+    public static func start(_ configuration: Configuration = .init()) async throws -> LoopbackServer {
+        let sslContext: NIOSSLContext?
+        if let identity = configuration.tls {
+            sslContext = try makeSSLContext(identity: identity, configuration: configuration)
+        } else {
+            sslContext = nil
+        }
+        let core = ServerCore(
+            scheme: sslContext == nil ? "http" : "https",
+            sslContext: sslContext,
+            http2: configuration.http2,
+            documentRoot: configuration.documentRoot?.standardizedFileURL
+        )
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            let channel = try await ServerBootstrap(group: group)
+                .serverChannelOption(ChannelOptions.backlog, value: 512)
+                .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+                .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 128 * 1024, high: 256 * 1024))
+                .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: false)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try core.configureConnection(channel)
+                    }.flatMap { $0 }
+                }
+                .bind(host: "127.0.0.1", port: 0)
+                .get()
+            guard let port = channel.localAddress?.port else {
+                throw TestCertificateError(message: "the server channel has no port")
+            }
+            core.setBaseURL("\(core.scheme)://127.0.0.1:\(port)")
+            return LoopbackServer(core: core, group: group, channel: channel, port: port)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    private static func makeSSLContext(identity: TestIdentity, configuration: Configuration) throws -> NIOSSLContext {
+        let chain = try identity.chainDER.map { NIOSSLCertificateSource.certificate(try NIOSSLCertificate(bytes: $0, format: .der)) }
+        let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
+        var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        tls.applicationProtocols = configuration.http2 ? ["h2", "http/1.1"] : ["http/1.1"]
+        if let clientCA = configuration.clientCertificateAuthority {
+            // A server verifies a client's certificate only when told to, and then
+            // requires one. Client certificates name no host: no hostname check.
+            tls.certificateVerification = .noHostnameVerification
+            tls.trustRoots = .certificates([try NIOSSLCertificate(bytes: clientCA.certificateDER, format: .der)])
+            tls.sendCANameList = true
+        }
+        return try NIOSSLContext(configuration: tls)
+    }
+
+    /// `baseURL` + `pathAndQuery` ("/status/404", "/redirect/3?absolute=1"); a missing
+    /// leading slash is added.
+    public func url(_ pathAndQuery: String) -> URL {
+        let separator = pathAndQuery.hasPrefix("/") ? "" : "/"
+        guard let url = URL(string: self.core.baseURLString + separator + pathAndQuery) else {
+            preconditionFailure("not a valid path and query: \(pathAndQuery)")
+        }
+        return url
+    }
+
+    /// Every request that reached HTTP since start (or the last `resetRecords()`), in
+    /// the order their heads arrived.
+    public var requests: [RecordedRequest] { self.core.state.withLock { $0.requests } }
+    /// TCP connections accepted, TLS handshake failures included.
+    public var connectionCount: Int { self.core.state.withLock { $0.connectionCount } }
+    /// TLS connections that ended (error or close) before their handshake completed.
+    public var tlsHandshakeFailures: Int { self.core.state.withLock { $0.handshakeFailures } }
+
+    /// Forgets the recorded requests and zeroes the counters. Connection IDs go on
+    /// counting, so they stay unique.
+    public func resetRecords() {
+        self.core.state.withLock {
+            $0.requests.removeAll(keepingCapacity: true)
+            $0.connectionCount = 0
+            $0.handshakeFailures = 0
+        }
+    }
+
+    /// Closes the listening socket and every connection, and stops the event loop.
+    /// Calling it again does nothing.
+    public func shutdown() async throws {
+        let first = self.isShutDown.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        try? await self.channel.close()
+        try await self.group.shutdownGracefully()
+    }
+
+    deinit {
+        let first = self.isShutDown.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if first {
+            self.channel.close(promise: nil)
+            self.group.shutdownGracefully { _ in }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOSSL
+import NIOTLS
+import SwiftASN1
+import Synchronization
+import X509
+
+/// What every connection of one server shares: configuration, the records, and the
+/// bytes the pattern routes send.
+final class ServerCore: Sendable {
+    struct State {
+        var requests: [RecordedRequest] = []
+        var connectionCount = 0
+        var handshakeFailures = 0
+        var nextConnectionID = 1
+    }
+
+    let scheme: String
+    let sslContext: NIOSSLContext?
+    let http2: Bool
+    let documentRoot: URL?
+    let state = Mutex(State())
+    /// Digest nonces this server handed out.
+    let digestNonces = Mutex(Set<String>())
+    private let baseURL = Mutex("")
+
+    /// `patternChunk + 251` bytes with byte i = i % 251: any run of up to `patternChunk`
+    /// pattern bytes starting at offset o is the slice at o % 251 (no copy).
+    let pattern: ByteBuffer
+    static let patternChunk = 64 * 1024
+
+    init(scheme: String, sslContext: NIOSSLContext?, http2: Bool, documentRoot: URL?) {
+        self.scheme = scheme
+        self.sslContext = sslContext
+        self.http2 = http2
+        self.documentRoot = documentRoot
+        var buffer = ByteBufferAllocator().buffer(capacity: Self.patternChunk + 251)
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.patternChunk + 251) { raw in
+            for i in 0..<(Self.patternChunk + 251) { raw[i] = UInt8(truncatingIfNeeded: i % 251) }
+            return Self.patternChunk + 251
+        }
+        self.pattern = buffer
+    }
+
+    var baseURLString: String { self.baseURL.withLock { $0 } }
+    func setBaseURL(_ string: String) { self.baseURL.withLock { $0 = string } }
+
+    /// `length` (at most `patternChunk`) pattern bytes starting at stream offset `offset`.
+    @inline(__always)
+    func patternSlice(offset: Int, length: Int) -> ByteBuffer {
+        self.pattern.getSlice(at: offset % 251, length: length)!
+    }
+
+    func record(_ request: RecordedRequest) {
+        self.state.withLock { $0.requests.append(request) }
+    }
+
+    func handshakeFailed() {
+        self.state.withLock { $0.handshakeFailures += 1 }
+    }
+
+    /// Sets up a freshly accepted connection's pipeline.
+    func configureConnection(_ channel: any Channel) throws -> EventLoopFuture<Void> {
+        let id = self.state.withLock { state in
+            state.connectionCount += 1
+            defer { state.nextConnectionID += 1 }
+            return state.nextConnectionID
+        }
+        let connection = ConnectionInfo(id: id)
+        let sync = channel.pipeline.syncOperations
+        guard let sslContext else {
+            try self.configureHTTP1(sync, connection: connection)
+            return channel.eventLoop.makeSucceededVoidFuture()
+        }
+        try sync.addHandler(NIOSSLServerHandler(context: sslContext))
+        try sync.addHandler(TLSObserver(core: self, connection: connection))
+        guard self.http2 else {
+            try self.configureHTTP1(sync, connection: connection)
+            return channel.eventLoop.makeSucceededVoidFuture()
+        }
+        return channel.configureHTTP2SecureUpgrade(
+            h2ChannelConfigurator: { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try self.configureHTTP2(channel.pipeline.syncOperations, connection: connection)
+                }
+            },
+            http1ChannelConfigurator: { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try self.configureHTTP1(channel.pipeline.syncOperations, connection: connection)
+                }
+            }
+        )
+    }
+
+    private func configureHTTP1(_ sync: ChannelPipeline.SynchronousOperations, connection: ConnectionInfo) throws {
+        try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+        try sync.addHandler(HTTPHandler(core: self, connection: connection, isHTTP2: false))
+    }
+
+    private func configureHTTP2(_ sync: ChannelPipeline.SynchronousOperations, connection: ConnectionInfo) throws {
+        var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
+        // /length-mismatch sends fewer bytes than its content-length on purpose.
+        connectionConfiguration.contentLengthValidation = .disabled
+        _ = try sync.configureHTTP2Pipeline(
+            mode: .server,
+            connectionConfiguration: connectionConfiguration,
+            streamConfiguration: NIOHTTP2Handler.StreamConfiguration(),
+            inboundStreamInitializer: { stream in
+                stream.eventLoop.makeCompletedFuture {
+                    let streamSync = stream.pipeline.syncOperations
+                    try streamSync.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                    try streamSync.addHandler(HTTPHandler(core: self, connection: connection, isHTTP2: true))
+                }
+            }
+        )
+    }
+}
+
+/// One TCP connection: its ID and what its TLS handshake told.
+final class ConnectionInfo: Sendable {
+    let id: Int
+    private let peerCommonName = Mutex<String?>(nil)
+
+    init(id: Int) { self.id = id }
+
+    /// The subject CN of the client certificate, when the client presented one.
+    var clientCommonName: String? {
+        get { self.peerCommonName.withLock { $0 } }
+        set { self.peerCommonName.withLock { $0 = newValue } }
+    }
+}
+
+/// Sits after the TLS handler until the handshake completes: counts handshakes that
+/// fail (an error, or the connection ending first) and notes the client certificate.
+/// It takes itself out of the pipeline once the handshake is done.
+final class TLSObserver: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let core: ServerCore
+    private let connection: ConnectionInfo
+    private var settled = false
+
+    init(core: ServerCore, connection: ConnectionInfo) {
+        self.core = core
+        self.connection = connection
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? TLSUserEvent, case .handshakeCompleted = event, !self.settled {
+            self.settled = true
+            if let handler = try? context.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self),
+                let peer = handler.peerCertificate,
+                let certificate = try? Certificate(derEncoded: peer.toDERBytes())
+            {
+                self.connection.clientCommonName = Self.commonName(of: certificate.subject)
+            }
+            context.fireUserInboundEventTriggered(event)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        self.fail()
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.fail()
+        context.fireChannelInactive()
+    }
+
+    private func fail() {
+        guard !self.settled else { return }
+        self.settled = true
+        self.core.handshakeFailed()
+    }
+
+    static func commonName(of name: DistinguishedName) -> String? {
+        for rdn in name.reversed() {
+            for attribute in rdn where attribute.type == .RDNAttributeType.commonName {
+                return String(attribute.value) ?? attribute.value.description
+            }
+        }
+        return nil
+    }
+}
