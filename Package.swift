@@ -215,7 +215,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageTransportTests",
-            dependencies: ["WebImageCore", "WebImageTransport", "WebImageSecurity", "WebImageTestSupport"],
+            dependencies: ["WebImageCore", "WebImageTransport", "WebImageSecurity", "WebImageTestServer", "WebImageTestSupport"],
             path: "Tests/TransportTests",
             swiftSettings: strictSettings
         ),
