@@ -174,7 +174,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             path: "Tools/TestServer",
-            exclude: ["CZlib"],
+            exclude: ["CZlib", "README.md"],
             swiftSettings: strictSettings
         ),
 

@@ -337,4 +337,26 @@ struct LoopbackServerTests {
         let missing = try await curl(["-o", "/dev/null", "-w", "%{http_code}", server.url("/nothing/here").absoluteString], in: directory)
         #expect(missing.output == "404")
     }
+
+    @Test func uploadsAndConfigurationSwitches() async throws {
+        let authority = try TestCertificateAuthority()
+        let server = try await LoopbackServer.start(.init(tls: try authority.issue(), http2: false, recordsRequests: false))
+        defer { Task { try? await server.shutdown() } }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let caFile = try directory.write(authority.certificatePEM, to: "ca.pem")
+        let upload = try directory.write(String(repeating: "x", count: 2_000_000), to: "upload")
+
+        // curl sends "Expect: 100-continue" before a large body and waits a second for
+        // the answer unless the server gives it.
+        let start = ContinuousClock.now
+        let post = try await curl(
+            ["--cacert", caFile, "--data-binary", "@" + upload, "-w", "%{http_version} %{http_code}", "-o", "/dev/null", server.url("/status/201").absoluteString],
+            in: directory
+        )
+        #expect(post.output == "1.1 201", "\(post.errorOutput)")
+        #expect(ContinuousClock.now - start < .milliseconds(900))
+        #expect(server.requests.isEmpty)
+        #expect(server.connectionCount == 1)
+    }
 }

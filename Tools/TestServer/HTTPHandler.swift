@@ -86,7 +86,16 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let head):
             self.head = head
             self.keepAlive = self.isHTTP2 || head.isKeepAlive
-            self.core.record(RecordedRequest(head: head, isHTTP2: self.isHTTP2, connectionID: self.connection.id))
+            if self.core.recordsRequests {
+                self.core.record(RecordedRequest(head: head, isHTTP2: self.isHTTP2, connectionID: self.connection.id))
+            }
+            // A client that waits for "100 Continue" before its body (curl does for
+            // large uploads) is told to go on at once; the body is read and dropped.
+            if !self.isHTTP2, head.version.minor >= 1,
+                head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" })
+            {
+                context.writeAndFlush(self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+            }
         case .body:
             break
         case .end:

@@ -25,17 +25,23 @@ public final class LoopbackServer: Sendable {
         public var documentRoot: URL?
         /// With `tls`: ALPN offers h2 and http/1.1 (false: http/1.1 only).
         public var http2: Bool
+        /// Whether `requests` records anything. A benchmark that pushes millions of
+        /// requests through turns it off (or calls `resetRecords()` between rounds):
+        /// every record is kept until then.
+        public var recordsRequests: Bool
 
         public init(
             tls: TestIdentity? = nil,
             clientCertificateAuthority: TestCertificateAuthority? = nil,
             documentRoot: URL? = nil,
-            http2: Bool = true
+            http2: Bool = true,
+            recordsRequests: Bool = true
         ) {
             self.tls = tls
             self.clientCertificateAuthority = clientCertificateAuthority
             self.documentRoot = documentRoot
             self.http2 = http2
+            self.recordsRequests = recordsRequests
         }
     }
 
@@ -69,7 +75,8 @@ public final class LoopbackServer: Sendable {
             scheme: sslContext == nil ? "http" : "https",
             sslContext: sslContext,
             http2: configuration.http2,
-            documentRoot: configuration.documentRoot?.standardizedFileURL
+            documentRoot: configuration.documentRoot?.standardizedFileURL,
+            recordsRequests: configuration.recordsRequests
         )
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
@@ -123,7 +130,7 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Every request that reached HTTP since start (or the last `resetRecords()`), in
-    /// the order their heads arrived.
+    /// the order their heads arrived (empty when `recordsRequests` is off).
     public var requests: [RecordedRequest] { self.core.state.withLock { $0.requests } }
     /// TCP connections accepted, TLS handshake failures included.
     public var connectionCount: Int { self.core.state.withLock { $0.connectionCount } }

@@ -121,8 +121,8 @@ enum Routes {
         for (name, value) in query.pairs where name == "header" {
             guard let colon = value.firstIndex(of: ":") else { continue }
             headers.add(
-                name: String(value[..<colon]).trimmingCharacters(in: .whitespaces),
-                value: String(value[value.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                name: String(value[..<colon].trimmingSpaces()),
+                value: String(value[value.index(after: colon)...].trimmingSpaces())
             )
         }
         let status = HTTPResponseStatus(statusCode: code)
@@ -193,23 +193,23 @@ enum Routes {
 /// A query string: `a=b&c=d`, values percent-decoded ('+' stays '+').
 struct Query {
     let pairs: [(String, String)]
-    private let rawPairs: [(String, String)]
+    private let rawPairs: [(Substring, Substring)]
 
     init(_ string: Substring) {
         var pairs: [(String, String)] = []
-        var rawPairs: [(String, String)] = []
+        var rawPairs: [(Substring, Substring)] = []
         for item in string.split(separator: "&", omittingEmptySubsequences: true) {
             let name: Substring
             let value: Substring
-            if let equals = item.firstIndex(of: "=") {
+            if let equals = item.utf8.firstIndex(of: UInt8(ascii: "=")) {
                 name = item[..<equals]
-                value = item[item.index(after: equals)...]
+                value = item[item.utf8.index(after: equals)...]
             } else {
                 name = item
                 value = ""
             }
-            rawPairs.append((String(name), String(value)))
-            pairs.append((String(name).removingPercentEncoding ?? String(name), String(value).removingPercentEncoding ?? String(value)))
+            rawPairs.append((name, value))
+            pairs.append((percentDecoded(name), percentDecoded(value)))
         }
         self.pairs = pairs
         self.rawPairs = rawPairs
@@ -222,7 +222,7 @@ struct Query {
 
     /// The first value of `name` as sent (still percent-encoded).
     func raw(_ name: String) -> String? {
-        self.rawPairs.first { $0.0 == name }?.1
+        self.rawPairs.first { $0.0 == name }.map { String($0.1) }
     }
 
     func int(_ name: String) -> Int? {
@@ -230,10 +230,52 @@ struct Query {
     }
 }
 
+/// `%XX` escapes decoded (an invalid escape is kept as it is); no Foundation, as this
+/// runs for every request with a query.
+func percentDecoded(_ text: Substring) -> String {
+    let utf8 = text.utf8
+    guard utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+    func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+    let bytes = Array(utf8)
+    var decoded: [UInt8] = []
+    decoded.reserveCapacity(bytes.count)
+    var i = 0
+    while i < bytes.count {
+        if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count,
+            let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2])
+        {
+            decoded.append(high << 4 | low)
+            i += 3
+        } else {
+            decoded.append(bytes[i])
+            i += 1
+        }
+    }
+    return String(decoding: decoded, as: UTF8.self)
+}
+
 extension Substring {
-    /// The rest after `prefix`, or nil when it does not start so.
+    /// The rest after `prefix`, or nil when it does not start so (compared as UTF-8).
     @inline(__always)
-    func dropPrefix(_ prefix: String) -> Substring? {
-        self.hasPrefix(prefix) ? self.dropFirst(prefix.count) : nil
+    func dropPrefix(_ prefix: StaticString) -> Substring? {
+        let count = prefix.utf8CodeUnitCount
+        let matches = prefix.withUTF8Buffer { self.utf8.starts(with: $0) }
+        return matches ? Substring(self.utf8.dropFirst(count)) : nil
+    }
+
+    /// Without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> Substring {
+        let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = self.utf8.firstIndex(where: { !isSpace($0) }),
+            let last = self.utf8.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return Substring(self.utf8[first...last])
     }
 }

@@ -22,6 +22,7 @@ final class ServerCore: Sendable {
     let sslContext: NIOSSLContext?
     let http2: Bool
     let documentRoot: URL?
+    let recordsRequests: Bool
     let state = Mutex(State())
     /// Digest nonces this server handed out.
     let digestNonces = Mutex(Set<String>())
@@ -32,7 +33,8 @@ final class ServerCore: Sendable {
     let pattern: ByteBuffer
     static let patternChunk = 64 * 1024
 
-    init(scheme: String, sslContext: NIOSSLContext?, http2: Bool, documentRoot: URL?) {
+    init(scheme: String, sslContext: NIOSSLContext?, http2: Bool, documentRoot: URL?, recordsRequests: Bool) {
+        self.recordsRequests = recordsRequests
         self.scheme = scheme
         self.sslContext = sslContext
         self.http2 = http2
