@@ -65,7 +65,8 @@ struct ServerTrustTests {
 
             var optIn = TransportRequest(url: server.url("/bytes/10"))
             optIn.allowsInvalidCertificates = true
-            #expect(try await transport.data(for: optIn).data.count == 10)
+            let fetched1 = try await transport.data(for: optIn)
+            #expect(fetched1.data.count == 10)
             #expect(server.requests.count == 1)
         }
     }
@@ -78,7 +79,8 @@ struct ServerTrustTests {
             #expect(error?.trustFailure?.code == .hostMismatch)
             #expect(server.requests.isEmpty)
             let lax = transport(AnchoredTrustEvaluator(anchors: anchors, validateHost: false))
-            #expect(try await lax.data(for: TransportRequest(url: server.url("/bytes/5"))).data.count == 5)
+            let fetched2 = try await lax.data(for: TransportRequest(url: server.url("/bytes/5")))
+            #expect(fetched2.data.count == 5)
         }
     }
 
@@ -98,7 +100,8 @@ struct ServerTrustTests {
         try await withServer(.init(tls: identity)) { server in
             let pin = try PublicKeyPin("sha256//" + identity.publicKeySHA256Base64)
             let evaluator = PublicKeyPinningTrustEvaluator(pins: [pin], performsDefaultValidation: false)
-            #expect(try await transport(evaluator).data(for: TransportRequest(url: server.url("/bytes/7"))).data.count == 7)
+            let fetched3 = try await transport(evaluator).data(for: TransportRequest(url: server.url("/bytes/7")))
+            #expect(fetched3.data.count == 7)
         }
     }
 
@@ -125,10 +128,12 @@ struct ServerTrustTests {
             let leaf = WebImageCore.Certificate(derBytes: identity.certificateDER)
             let middle = WebImageCore.Certificate(derBytes: intermediate.certificateDER)
             let pinLeaf = CertificatePinningTrustEvaluator(certificates: [leaf], scope: .leaf, performsDefaultValidation: false)
-            #expect(try await transport(pinLeaf).data(for: TransportRequest(url: server.url("/bytes/1"))).data.count == 1)
+            let fetched4 = try await transport(pinLeaf).data(for: TransportRequest(url: server.url("/bytes/1")))
+            #expect(fetched4.data.count == 1)
 
             let pinMiddle = CertificatePinningTrustEvaluator(certificates: [middle], scope: .anyInChain, performsDefaultValidation: false)
-            #expect(try await transport(pinMiddle).data(for: TransportRequest(url: server.url("/bytes/1"))).data.count == 1)
+            let fetched5 = try await transport(pinMiddle).data(for: TransportRequest(url: server.url("/bytes/1")))
+            #expect(fetched5.data.count == 1)
 
             let middleAsLeaf = CertificatePinningTrustEvaluator(certificates: [middle], scope: .leaf, performsDefaultValidation: false)
             let error = await transferError(transport(middleAsLeaf), TransportRequest(url: server.url("/bytes/1")))
