@@ -98,7 +98,7 @@ extension TransportRequest {
         /// The whole transfer, redirects included. Default 15 s.
         public var total: Duration?
         /// No byte received for this long fails the transfer, however long it has run.
-        /// Default 10 s; libcurl measures it in whole seconds (rounded up).
+        /// Default 10 s; checked about every 100 ms.
         public var stall: Duration?
 
         public init(connect: Duration? = .seconds(10), total: Duration? = .seconds(15), stall: Duration? = .seconds(10)) {

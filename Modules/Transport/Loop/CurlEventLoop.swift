@@ -38,6 +38,10 @@ final class CurlEventLoop: @unchecked Sendable {
     private var authenticatedOrigins: [String: (ProtectionSpace, Credential)] = [:]
 
     private static let idleHandleLimit = 64
+    /// Transfers in the multi handle that have a stall timeout.
+    private var stallWatch = 0
+    private var lastStallCheck = ContinuousClock.now
+    private static let stallCheckInterval = Duration.milliseconds(100)
 
     init(environment: TransportEnvironment) {
         _ = CurlLibrary.initialised
@@ -54,7 +58,8 @@ final class CurlEventLoop: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in run() }
-        thread.name = "webimage.transport"
+        // Linux keeps 15 characters of a thread name.
+        thread.name = "webimage.curl"
         thread.start()
     }
 
@@ -98,9 +103,10 @@ final class CurlEventLoop: @unchecked Sendable {
                 finish(done, code)
                 finishedAny = true
             }
+            if checkStalls() { finishedAny = true }
             // A finished hop may have queued the next one: perform again before waiting.
             if finishedAny { continue }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            curl_multi_poll(multi, nil, 0, stallWatch > 0 ? Int32(Self.stallCheckInterval.milliseconds) : 1000, nil)
         }
         for handle in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
@@ -182,6 +188,29 @@ final class CurlEventLoop: @unchecked Sendable {
             return
         }
         state.isInMulti = true
+        if state.request.timeouts.stall != nil { stallWatch += 1 }
+    }
+
+    /// Fails the transfers that have received nothing for their stall timeout; at most
+    /// every ``stallCheckInterval``. Returns whether any was failed.
+    private func checkStalls() -> Bool {
+        guard stallWatch > 0 else { return false }
+        let now = ContinuousClock.now
+        guard now - lastStallCheck >= Self.stallCheckInterval else { return false }
+        lastStallCheck = now
+        var stalled: [TransferState] = []
+        for state in transfers.values where state.isInMulti {
+            if let limit = state.request.timeouts.stall, now - state.lastActivity > limit { stalled.append(state) }
+        }
+        for state in stalled {
+            let limit = state.request.timeouts.stall ?? .zero
+            if let easy = state.easy {
+                state.transactions.append(TransactionMetricsReader.read(
+                    easy, url: state.url, statusCode: state.currentResponse()?.statusCode, httpVersion: state.currentResponse()?.httpVersion))
+            }
+            complete(state, .failure(TransportError(.stalled, "nothing arrived for \(limit)", url: state.url)))
+        }
+        return !stalled.isEmpty
     }
 
     private func serveDataURL(_ state: TransferState) {
@@ -211,8 +240,7 @@ final class CurlEventLoop: @unchecked Sendable {
         wi_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &pointer)
         guard let pointer else { return }
         let state = Unmanaged<TransferState>.fromOpaque(pointer).takeUnretainedValue()
-        curl_multi_remove_handle(multi, easy)
-        state.isInMulti = false
+        removeFromMulti(state)
 
         let response = state.currentResponse()
         state.transactions.append(TransactionMetricsReader.read(
@@ -344,6 +372,13 @@ final class CurlEventLoop: @unchecked Sendable {
         "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(RedirectPlanner.effectivePort(url) ?? 0)"
     }
 
+    private func removeFromMulti(_ state: TransferState) {
+        guard state.isInMulti, let easy = state.easy else { return }
+        curl_multi_remove_handle(multi, easy)
+        state.isInMulti = false
+        if state.request.timeouts.stall != nil { stallWatch -= 1 }
+    }
+
     // MARK: Completion
 
     /// Ends a transfer: metrics gathered, handle given back, then the delegate told, once.
@@ -352,10 +387,7 @@ final class CurlEventLoop: @unchecked Sendable {
         state.isCompleted = true
         transfers[state.task.id] = nil
         if let easy = state.easy {
-            if state.isInMulti {
-                curl_multi_remove_handle(multi, easy)
-                state.isInMulti = false
-            }
+            removeFromMulti(state)
             curl_easy_reset(easy)
             if idleHandles.count < Self.idleHandleLimit { idleHandles.append(easy) } else { curl_easy_cleanup(easy) }
             state.easy = nil

@@ -71,10 +71,9 @@ enum EasyHandleSetup {
             // Redirects and retries share the one budget.
             wi_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int((total - elapsed).milliseconds)))
         }
-        if let stall = timeouts.stall {
-            wi_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
-            wi_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int((stall.milliseconds + 999) / 1000)))
-        }
+        // The stall timeout is the event loop's own (see CurlEventLoop.checkStalls):
+        // libcurl's low-speed limit averages over about five seconds, so it would notice
+        // a stall seconds late.
     }
 
     private static func headerList(for state: TransferState, configuration: TransportConfiguration) -> UnsafeMutablePointer<curl_slist>? {

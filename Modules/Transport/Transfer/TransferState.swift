@@ -45,6 +45,8 @@ final class TransferState: @unchecked Sendable {
     var challengesAnswered = 0
     var rejectedMethods: [AuthenticationMethod] = []
     var isInMulti = false
+    /// When a byte last arrived (or the hop started), for the stall timeout.
+    var lastActivity = ContinuousClock.now
     var isAwaitingChallenge = false
     var isCompleted = false
 
@@ -75,6 +77,7 @@ final class TransferState: @unchecked Sendable {
     /// A header line. Returns the bytes taken; anything else aborts the transfer.
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         if task.isCancelled { return 0 }
+        lastActivity = .now
         parser.consume(line)
         return line.count
     }
@@ -82,6 +85,7 @@ final class TransferState: @unchecked Sendable {
     /// Body bytes (decoded). Returns the bytes taken; anything else aborts the transfer.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if task.isCancelled { return 0 }
+        lastActivity = .now
         if !headDecided { decideHead() }
         if discarding {
             discardedBytes += bytes.count
@@ -201,6 +205,7 @@ final class TransferState: @unchecked Sendable {
         discardLimitReached = false
         trustFailure = nil
         evaluator = nil
+        lastActivity = .now
         errorBuffer[0] = 0
     }
 }

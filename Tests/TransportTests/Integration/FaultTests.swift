@@ -49,7 +49,7 @@ struct FaultTests {
             let started = ContinuousClock.now
             let error = await transferError(CurlTransport(), request)
             #expect(error?.code == .stalled)
-            #expect(ContinuousClock.now - started < .seconds(4))
+            #expect(ContinuousClock.now - started < .seconds(3))
         }
     }
 

@@ -109,7 +109,7 @@ struct ServerTrustTests {
     func pinMismatch() async throws {
         let other = try TestCertificateAuthority.selfSigned()
         try await withServer(.init(tls: ca.issue())) { server in
-            let evaluator = PublicKeyPinningTrustEvaluator(pins: [try PublicKeyPin(other.publicKeySHA256Base64)])
+            let evaluator = PublicKeyPinningTrustEvaluator(pins: [try PublicKeyPin(other.publicKeySHA256Base64)], performsDefaultValidation: false)
             let monitor = RecordingMonitor()
             let error = await transferError(transport(evaluator, monitor: monitor), TransportRequest(url: server.url("/bytes/10")))
             #expect(error?.code == .serverTrustFailed)
@@ -169,6 +169,41 @@ struct ServerTrustTests {
                 trustPolicy: trust, challengeHandler: CredentialChallengeHandler(defaultClientIdentity: identity)))
             let fetched = try await with.data(for: TransportRequest(url: server.url("/client-cert")))
             #expect(String(decoding: fetched.data, as: UTF8.self).contains("reader-7"))
+        }
+    }
+}
+
+@Suite("HTTP/2 over TLS")
+struct HTTP2Tests {
+    @Test("concurrent requests to one host share one multiplexed connection")
+    func multiplexing() async throws {
+        let ca = try TestCertificateAuthority()
+        try await withServer(.init(tls: ca.issue())) { server in
+            let transport = CurlTransport(configuration: .init(certificateAuthorityBundle: try caFile(ca)))
+            let versions = try await withThrowingTaskGroup(of: HTTPVersion?.self) { group in
+                for index in 0..<40 {
+                    group.addTask { try await transport.data(for: TransportRequest(url: server.url("/bytes/\(1000 + index)"))).response.httpVersion }
+                }
+                var seen: [HTTPVersion?] = []
+                for try await version in group { seen.append(version) }
+                return seen
+            }
+            #expect(versions.count == 40 && versions.allSatisfy { $0 == .http2 })
+            #expect(server.requests.allSatisfy { $0.httpVersion == "HTTP/2" })
+            #expect(Set(server.requests.map(\.connectionID)).count == 1)
+        }
+    }
+
+    @Test("preferring HTTP/1.1 keeps HTTP/1.1 over TLS")
+    func http1Preferred() async throws {
+        let ca = try TestCertificateAuthority()
+        try await withServer(.init(tls: ca.issue())) { server in
+            let transport = CurlTransport(configuration: .init(certificateAuthorityBundle: try caFile(ca)))
+            var request = TransportRequest(url: server.url("/bytes/10"))
+            request.preferredHTTPVersion = .http1_1
+            let fetched = try await transport.data(for: request)
+            #expect(fetched.response.httpVersion == .http1_1)
+            #expect(server.requests.first?.httpVersion == "HTTP/1.1")
         }
     }
 }

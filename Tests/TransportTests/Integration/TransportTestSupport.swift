@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import WebImageCore
 import WebImageTestServer
@@ -76,7 +79,8 @@ final class StreamingRecorder: TransferDelegate {
         var body = Data()
         var completion: TransferCompletion?
         var completions = 0
-        var threads: Set<String> = []
+        /// The threads events arrived on (pthread identities).
+        var threads: Set<UInt> = []
     }
 
     private let state = Mutex(Snapshot())
@@ -86,7 +90,7 @@ final class StreamingRecorder: TransferDelegate {
     func transfer(_ task: TransferTask, didReceive response: TransportResponse) {
         state.withLock {
             $0.response = response
-            $0.threads.insert(Thread.current.name ?? "?")
+            $0.threads.insert(UInt(pthread_self()))
         }
     }
 
@@ -95,7 +99,7 @@ final class StreamingRecorder: TransferDelegate {
             $0.chunks.append(bytes.count)
             $0.progress.append(progress)
             $0.body.append(contentsOf: bytes)
-            $0.threads.insert(Thread.current.name ?? "?")
+            $0.threads.insert(UInt(pthread_self()))
         }
     }
 
@@ -103,7 +107,7 @@ final class StreamingRecorder: TransferDelegate {
         state.withLock {
             $0.completion = completion
             $0.completions += 1
-            $0.threads.insert(Thread.current.name ?? "?")
+            $0.threads.insert(UInt(pthread_self()))
         }
         done.continuation.yield()
     }
