@@ -19,11 +19,13 @@ import WebImageCore
 /// ```
 public final class CurlTransport: Transporting {
     public let configuration: TransportConfiguration
+    private let environment: TransportEnvironment
     private let loop: CurlEventLoop
 
     public init(configuration: TransportConfiguration = .init()) {
         self.configuration = configuration
-        loop = CurlEventLoop(environment: TransportEnvironment(configuration))
+        environment = TransportEnvironment(configuration)
+        loop = CurlEventLoop(environment: environment)
         loop.start()
     }
 
@@ -34,7 +36,7 @@ public final class CurlTransport: Transporting {
     @discardableResult
     public func start(_ request: TransportRequest, delegate: any TransferDelegate) -> TransferTask {
         let task = TransferTask { [weak loop] task in loop?.post(.cancel(task.id)) }
-        let state = TransferState(task: task, request: request, delegate: delegate, environment: TransportEnvironment(configuration))
+        let state = TransferState(task: task, request: request, delegate: delegate, environment: environment)
         loop.post(.start(state))
         return task
     }

@@ -81,8 +81,10 @@ private final class BodyCollector: TransferDelegate, @unchecked Sendable {
 
     func transfer(_ task: TransferTask, didReceive response: TransportResponse) {
         self.response = response
-        if let expected = response.expectedContentLength, expected > 0, expected <= 256 << 20 {
-            data.reserveCapacity(Int(expected))
+        // Trust a Content-Length only so far: a lying server must not make us reserve
+        // gigabytes. Past 16 MiB the buffer grows as bytes arrive.
+        if let expected = response.expectedContentLength, expected > 0 {
+            data.reserveCapacity(Int(min(expected, 16 << 20)))
         }
     }
 
