@@ -14,15 +14,25 @@ struct ResponseHeadParser {
     private(set) var current: Head?
     private(set) var lastComplete: Head?
     private var isOpen = false
+    /// Header bytes seen on this hop, over every head.
+    private(set) var byteCount = 0
+
+    /// More header bytes than any real server sends: a hostile or broken server must not
+    /// grow the head without bound (libcurl limits single fields, not their number).
+    static let byteLimit = 256 * 1024
+    var isOverLimit: Bool { byteCount > Self.byteLimit }
 
     mutating func reset() {
         current = nil
         lastComplete = nil
         isOpen = false
+        byteCount = 0
     }
 
     /// One line, with or without its CRLF.
     mutating func consume(_ raw: UnsafeRawBufferPointer) {
+        byteCount += raw.count
+        guard !isOverLimit else { return }
         var end = raw.count
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])

@@ -79,6 +79,10 @@ final class TransferState: @unchecked Sendable {
         if task.isCancelled { return 0 }
         lastActivity = .now
         parser.consume(line)
+        if parser.isOverLimit {
+            failure = TransportError(.badResponse, "the response head is over \(ResponseHeadParser.byteLimit) bytes", url: url)
+            return 0
+        }
         return line.count
     }
 

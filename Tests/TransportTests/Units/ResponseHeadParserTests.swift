@@ -57,3 +57,25 @@ struct ResponseHeadParserTests {
         #expect(head.headers.values(for: "WWW-Authenticate") == ["Basic realm=\"a\"", "Digest realm=\"b\""])
     }
 }
+
+@Suite("Response head limits")
+struct ResponseHeadLimitTests {
+    @Test("a head growing past the byte limit is cut off, and the parser says so")
+    func overLimit() {
+        var parser = ResponseHeadParser()
+        let status = Array("HTTP/1.1 200 OK\r\n".utf8)
+        status.withUnsafeBytes { parser.consume($0) }
+        let field = Array("X-Filler: \(String(repeating: "a", count: 1000))\r\n".utf8)
+        var lines = 0
+        while !parser.isOverLimit {
+            field.withUnsafeBytes { parser.consume($0) }
+            lines += 1
+        }
+        #expect(lines > 200 && lines < 300)
+        let kept = parser.current?.headers.count ?? 0
+        field.withUnsafeBytes { parser.consume($0) }
+        #expect(parser.current?.headers.count == kept)
+        parser.reset()
+        #expect(!parser.isOverLimit)
+    }
+}
