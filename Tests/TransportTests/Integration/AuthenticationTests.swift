@@ -11,7 +11,7 @@ struct AuthenticationTests {
     @Test("without a challenge handler a 401 is an httpStatus error")
     func noHandler() async throws {
         try await withServer { server in
-            let error = await transferError(CurlTransport(), TransportRequest(url: server.url("/basic-auth/ann/secret")))
+            let error = await transferError(CurlTransport(), patientRequest(server.url("/basic-auth/ann/secret")))
             #expect(error?.code == .httpStatus)
             #expect(error?.statusCode == 401)
             #expect(error?.response?.headers["WWW-Authenticate"]?.hasPrefix("Basic") == true)
@@ -25,7 +25,7 @@ struct AuthenticationTests {
             let monitor = RecordingMonitor()
             let transport = CurlTransport(configuration: .init(challengeHandler: handler, eventMonitors: [monitor]))
             for path in ["/basic-auth/ann/secret", "/digest-auth/ann/secret"] {
-                let fetched = try await transport.data(for: TransportRequest(url: server.url(path)))
+                let fetched = try await transport.data(for: patientRequest(server.url(path)))
                 #expect(String(decoding: fetched.data, as: UTF8.self) == "authenticated ann", "\(path)")
             }
             #expect(monitor.events.contains(.challenge(.basic, .useCredential(Credential(user: "ann", password: "secret")))))
@@ -40,7 +40,7 @@ struct AuthenticationTests {
             let transport = CurlTransport(configuration: .init(challengeHandler: handler))
             for path in ["/basic-auth/ann/secret", "/digest-auth/ann/secret"] {
                 server.resetRecords()
-                let error = await transferError(transport, TransportRequest(url: server.url(path)))
+                let error = await transferError(transport, patientRequest(server.url(path)))
                 #expect(error?.code == .httpStatus, "\(path)")
                 #expect(error?.statusCode == 401)
                 #expect(server.requests.count <= 4, "\(path): \(server.requests.count) requests")
@@ -53,7 +53,7 @@ struct AuthenticationTests {
         try await withServer { server in
             let handler = CredentialChallengeHandler(onChallenge: { _ in .useCredential(Credential(user: "ann", password: "nope")) })
             let error = await transferError(
-                CurlTransport(configuration: .init(challengeHandler: handler)), TransportRequest(url: server.url("/basic-auth/ann/secret")))
+                CurlTransport(configuration: .init(challengeHandler: handler)), patientRequest(server.url("/basic-auth/ann/secret")))
             #expect(error?.code == .authenticationFailed)
             #expect(server.requests.count == AuthenticationChallenge.maximumAttempts + 1)
         }
@@ -68,7 +68,7 @@ struct AuthenticationTests {
                 return challenge.previousFailureCount < 1 ? .useCredential(Credential(user: "ann", password: "bad")) : .cancel
             })
             let error = await transferError(
-                CurlTransport(configuration: .init(challengeHandler: handler)), TransportRequest(url: server.url("/basic-auth/ann/secret")))
+                CurlTransport(configuration: .init(challengeHandler: handler)), patientRequest(server.url("/basic-auth/ann/secret")))
             #expect(error?.code == .cancelled)
             #expect(counts.withLock { $0 } == [0, 1])
         }
@@ -79,11 +79,18 @@ struct AuthenticationTests {
         try await withServer { server in
             let handler = CredentialChallengeHandler(credential: Credential(user: "ann", password: "secret"))
             let transport = CurlTransport(configuration: .init(challengeHandler: handler))
-            _ = try await transport.data(for: TransportRequest(url: server.url("/basic-auth/ann/secret")))
+            _ = try await transport.data(for: patientRequest(server.url("/basic-auth/ann/secret")))
             let before = server.requests.count
-            _ = try await transport.data(for: TransportRequest(url: server.url("/basic-auth/ann/secret")))
+            _ = try await transport.data(for: patientRequest(server.url("/basic-auth/ann/secret")))
             #expect(server.requests.count == before + 1)
             #expect(server.requests.last?.header("Authorization")?.hasPrefix("Basic ") == true)
         }
     }
+}
+
+/// The challenge handler runs on Swift's cooperative pool, which the rest of the suite
+/// (corpus decoding) can keep busy for seconds on a small machine: these requests get a
+/// budget that a busy pool cannot use up, so they test authentication, not scheduling.
+private func patientRequest(_ url: URL) -> TransportRequest {
+    TransportRequest(url: url, timeouts: .init(connect: .seconds(60), total: .seconds(120), stall: .seconds(60)))
 }
