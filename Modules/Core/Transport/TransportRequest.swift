@@ -39,6 +39,11 @@ public struct TransportRequest: Sendable {
     /// transport's trust policy for this request. Only for development servers.
     public var allowsInvalidCertificates: Bool
     public var proxy: Proxy
+    /// A credential for this request alone, offered when the server answers 401 for the
+    /// request's own origin, before any challenge handler is asked. It is never sent
+    /// preemptively, never to another origin after a redirect, and never remembered for
+    /// other requests (a server may fetch for many users through one transport).
+    public var credential: Credential?
     /// HTTP/2 is negotiated over TLS (ALPN) unless this is `.http1_1`; plain-text HTTP is
     /// always HTTP/1.1.
     public var preferredHTTPVersion: PreferredHTTPVersion
@@ -55,7 +60,8 @@ public struct TransportRequest: Sendable {
         usesCookies: Bool = false,
         allowsInvalidCertificates: Bool = false,
         proxy: Proxy = .environment,
-        preferredHTTPVersion: PreferredHTTPVersion = .http2
+        preferredHTTPVersion: PreferredHTTPVersion = .http2,
+        credential: Credential? = nil
     ) {
         self.url = url
         self.method = method
@@ -69,6 +75,7 @@ public struct TransportRequest: Sendable {
         self.allowsInvalidCertificates = allowsInvalidCertificates
         self.proxy = proxy
         self.preferredHTTPVersion = preferredHTTPVersion
+        self.credential = credential
     }
 }
 

@@ -171,7 +171,7 @@ final class CurlEventLoop: @unchecked Sendable {
         state.resetForNextHop()
         let origin = Self.origin(of: state.url)
         var authentication = state.credential.map { ($0.space, $0.credential) }
-        if authentication == nil, !state.request.headers.contains("Authorization") {
+        if authentication == nil, state.request.credential == nil, !state.request.headers.contains("Authorization") {
             authentication = authenticatedOrigins[origin]
         }
         if let error = EasyHandleSetup.configure(easy, for: state, authentication: authentication) {
@@ -305,6 +305,7 @@ final class CurlEventLoop: @unchecked Sendable {
         if hop.crossesOrigin {
             state.sendsAuthorizationHeader = false
             state.credential = nil
+            state.mayOfferRequestCredential = false
         }
         startHop(state)
     }
@@ -312,7 +313,6 @@ final class CurlEventLoop: @unchecked Sendable {
     // MARK: Authentication challenges
 
     private func askChallengeHandler(_ state: TransferState, _ response: TransportResponse) {
-        guard let handler = environment.configuration.challengeHandler else { return }
         let offered = AuthenticationChallengeParser.parse(response.headers.values(for: "WWW-Authenticate"))
             .filter { !state.rejectedMethods.contains($0.method) }
         guard let first = offered.first else {
@@ -332,6 +332,15 @@ final class CurlEventLoop: @unchecked Sendable {
         let challenge = AuthenticationChallenge(
             protectionSpace: space, previousFailureCount: refused == nil ? 0 : state.failedCredentialCount,
             failureResponse: response, proposedCredential: refused)
+        if state.mayOfferRequestCredential, let own = state.request.credential {
+            state.mayOfferRequestCredential = false
+            answer(state, challenge, .useCredential(own), isRequestCredential: true)
+            return
+        }
+        guard let handler = environment.configuration.challengeHandler else {
+            complete(state, .failure(TransportError(.httpStatus, "the server answered 401", url: state.url, response: response)))
+            return
+        }
         state.isAwaitingChallenge = true
         Task { [self] in
             let disposition = await handler.handle(challenge)
@@ -339,8 +348,12 @@ final class CurlEventLoop: @unchecked Sendable {
         }
     }
 
-    private func answer(_ state: TransferState, _ challenge: AuthenticationChallenge, _ disposition: ChallengeDisposition) {
+    private func answer(
+        _ state: TransferState, _ challenge: AuthenticationChallenge, _ disposition: ChallengeDisposition,
+        isRequestCredential: Bool = false
+    ) {
         guard !state.isCompleted else { return }
+        state.usesRequestCredential = isRequestCredential
         state.isAwaitingChallenge = false
         if environment.hasMonitors {
             for monitor in environment.monitors { monitor.transfer(state.task, didReceive: challenge, disposition: disposition) }
@@ -364,7 +377,7 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private func rememberCredential(of state: TransferState) {
-        guard let used = state.credential else { return }
+        guard let used = state.credential, !state.usesRequestCredential else { return }
         authenticatedOrigins[Self.origin(of: state.url)] = (used.space, used.credential)
     }
 

@@ -42,6 +42,11 @@ final class TransferState: @unchecked Sendable {
     var redirectCount = 0
     var credential: (space: ProtectionSpace, credential: Credential)?
     var failedCredentialCount = 0
+    /// The request's own credential may still be offered: not yet tried, and no redirect
+    /// to another origin since.
+    var mayOfferRequestCredential = true
+    /// The credential in use is the request's own: never remembered for the origin.
+    var usesRequestCredential = false
     var challengesAnswered = 0
     var rejectedMethods: [AuthenticationMethod] = []
     var isInMulti = false
@@ -162,7 +167,8 @@ final class TransferState: @unchecked Sendable {
         {
             return .redirect(hop, response)
         }
-        if response.statusCode == 401, environment.configuration.challengeHandler != nil,
+        if response.statusCode == 401,
+           environment.configuration.challengeHandler != nil || (mayOfferRequestCredential && request.credential != nil),
            response.headers.contains("WWW-Authenticate")
         {
             return .challenge(response)

@@ -33,6 +33,40 @@ struct AuthenticationTests {
         }
     }
 
+    @Test("a request's own credential answers the challenge without a handler, and is never remembered")
+    func requestCredential() async throws {
+        try await withServer { server in
+            let transport = CurlTransport()
+            for path in ["/basic-auth/ann/secret", "/digest-auth/ann/secret"] {
+                var request = patientRequest(server.url(path))
+                request.credential = Credential(user: "ann", password: "secret")
+                let fetched = try await transport.data(for: request)
+                #expect(String(decoding: fetched.data, as: UTF8.self) == "authenticated ann", "\(path)")
+            }
+            // Another request to the same origin, without it, gets the 401.
+            let error = await transferError(transport, patientRequest(server.url("/basic-auth/ann/secret")))
+            #expect(error?.statusCode == 401)
+            var wrong = patientRequest(server.url("/basic-auth/ann/secret"))
+            wrong.credential = Credential(user: "ann", password: "wrong")
+            let refused = await transferError(transport, wrong)
+            #expect(refused?.statusCode == 401, "offered once, then the 401 is the answer")
+        }
+    }
+
+    @Test("a request's own credential is never offered to another origin after a redirect")
+    func requestCredentialStaysHome() async throws {
+        try await withServer { other in
+            try await withServer { server in
+                let target = other.url("/basic-auth/ann/secret").absoluteString
+                var request = patientRequest(server.url("/redirect-to?url=\(target)"))
+                request.credential = Credential(user: "ann", password: "secret")
+                let error = await transferError(CurlTransport(), request)
+                #expect(error?.statusCode == 401)
+                #expect(other.requests.allSatisfy { $0.header("Authorization") == nil })
+            }
+        }
+    }
+
     @Test("a wrong credential is offered once, then the 401 ends the transfer")
     func wrongCredential() async throws {
         try await withServer { server in
