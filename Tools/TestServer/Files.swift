@@ -10,7 +10,8 @@ import Darwin
 
 /// GET|HEAD /files/<relative path>: the document root's files with validators.
 enum Files {
-    static func plan(relativePath: Substring, head: HTTPRequestHead, documentRoot: URL?) -> ResponsePlan {
+    /// `?chunk=<k>&interval_ms=<t>` drips the file k bytes at a time, one piece every t ms.
+    static func plan(relativePath: Substring, query: Query, head: HTTPRequestHead, documentRoot: URL?) -> ResponsePlan {
         guard let root = documentRoot else { return Routes.notFound() }
         guard head.method == .GET || head.method == .HEAD else {
             var headers = HTTPHeaders()
@@ -59,6 +60,10 @@ enum Files {
         }
         var buffer = ByteBufferAllocator().buffer(capacity: data.count)
         buffer.writeBytes(data)
+        if let chunk = query.int("chunk"), chunk > 0 {
+            let interval = TimeAmount.milliseconds(Int64(max(0, query.int("interval_ms") ?? 0)))
+            return ResponsePlan(status: .ok, headers: headers, body: .drip(total: size, chunk: chunk, interval: interval, source: buffer))
+        }
         return ResponsePlan(status: .ok, headers: headers, body: .buffer(buffer))
     }
 

@@ -17,8 +17,9 @@ struct ResponsePlan {
         case buffer(ByteBuffer)
         /// `count` pattern bytes (byte i = i % 251), then `ending`.
         case pattern(count: Int, then: Ending)
-        /// `total` pattern bytes, `chunk` at a time, one chunk every `interval`.
-        case drip(total: Int, chunk: Int, interval: TimeAmount)
+        /// `total` bytes, `chunk` at a time, one chunk every `interval`: from `source` when
+        /// given, else pattern bytes.
+        case drip(total: Int, chunk: Int, interval: TimeAmount, source: ByteBuffer? = nil)
     }
 
     enum Ending {
@@ -171,9 +172,9 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .pattern(let count, let ending):
             self.pump = (0, count, ending)
             self.writePump(context: context)
-        case .drip(let total, let chunk, let interval):
+        case .drip(let total, let chunk, let interval, let source):
             context.flush()
-            self.drip(sent: 0, total: total, chunk: max(1, chunk), interval: interval, context: context)
+            self.drip(sent: 0, total: total, chunk: max(1, chunk), interval: interval, source: source, context: context)
         }
     }
 
@@ -195,7 +196,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private func drip(sent: Int, total: Int, chunk: Int, interval: TimeAmount, context: ChannelHandlerContext) {
+    private func drip(sent: Int, total: Int, chunk: Int, interval: TimeAmount, source: ByteBuffer?, context: ChannelHandlerContext) {
         guard sent < total else {
             self.finish(.end, context: context)
             return
@@ -204,6 +205,12 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.scheduled = nil
             guard self.isActive else { return }
             let length = min(chunk, total - sent)
+            if let source, let slice = source.getSlice(at: source.readerIndex + sent, length: length) {
+                context.write(self.wrapOutboundOut(.body(.byteBuffer(slice))), promise: nil)
+                context.flush()
+                self.drip(sent: sent + length, total: total, chunk: chunk, interval: interval, source: source, context: context)
+                return
+            }
             var offset = sent
             while offset < sent + length {
                 let piece = min(ServerCore.patternChunk, sent + length - offset)
@@ -211,7 +218,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                 offset += piece
             }
             context.flush()
-            self.drip(sent: sent + length, total: total, chunk: chunk, interval: interval, context: context)
+            self.drip(sent: sent + length, total: total, chunk: chunk, interval: interval, source: nil, context: context)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NIOCore
 import NIOHTTP1
 
@@ -21,13 +22,16 @@ enum Routes {
             return patternResponse(declared: count, sent: count, ending: .end)
         }
         if let rest = path.dropPrefix("/files/") {
-            return Files.plan(relativePath: rest, head: head, documentRoot: core.documentRoot)
+            return Files.plan(relativePath: rest, query: query, head: head, documentRoot: core.documentRoot)
         }
         if let rest = path.dropPrefix("/status/") {
             return status(rest, query: query)
         }
         if let rest = path.dropPrefix("/redirect/") {
             return redirectChain(rest, query: query, core: core)
+        }
+        if let rest = path.dropPrefix("/flaky/") {
+            return flaky(String(rest), query: query, core: core)
         }
         if let rest = path.dropPrefix("/basic-auth/") {
             return Auth.basic(rest, head: head)
@@ -130,6 +134,23 @@ enum Routes {
             return ResponsePlan(status: status, headers: headers)
         }
         return .text(status, "status \(code)", headers: headers)
+    }
+
+    /// /flaky/<name>: the first `failures` requests for `name` get `status` (default 503),
+    /// with `Retry-After: <retry_after>` when given; later ones get `bytes` pattern bytes.
+    static func flaky(_ name: String, query: Query, core: ServerCore) -> ResponsePlan {
+        let seen = core.flakyCounts.withLock { counts -> Int in
+            counts[name, default: 0] += 1
+            return counts[name]!
+        }
+        guard seen > max(0, query.int("failures") ?? 1) else {
+            let code = query.int("status") ?? 503
+            var headers = HTTPHeaders()
+            if let after = query.raw("retry_after") { headers.add(name: "retry-after", value: String(after)) }
+            return .text(HTTPResponseStatus(statusCode: code), "flaky \(seen)", headers: headers)
+        }
+        let count = max(0, query.int("bytes") ?? 100)
+        return patternResponse(declared: count, sent: count, ending: .end)
     }
 
     /// /redirect/<n>: n-1 ... 0, then "redirected".

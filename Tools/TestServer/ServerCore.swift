@@ -24,6 +24,8 @@ final class ServerCore: Sendable {
     let documentRoot: URL?
     let recordsRequests: Bool
     let state = Mutex(State())
+    /// Requests seen per /flaky/<name>.
+    let flakyCounts = Mutex([String: Int]())
     /// Digest nonces this server handed out.
     let digestNonces = Mutex(Set<String>())
     private let baseURL = Mutex("")
