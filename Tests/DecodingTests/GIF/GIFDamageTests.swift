@@ -119,7 +119,7 @@ struct GIFDamageTests {
         let data = file.data
         let start = ContinuousClock.now
         #expect(Self.code { () throws(ImageDecodingError) in _ = try GIFDecoder().decode(data) } == .tooLarge)
-        #expect(ContinuousClock.now - start < .milliseconds(200))
+        #expect(ContinuousClock.now - start < .seconds(2), "far less than a decode at that size; generous for a loaded machine")
     }
 
     @Test("errors name the GIF format")

@@ -40,7 +40,7 @@ struct JPEGErrorTests {
         let data = try Corpus.data("jpeg/derived/testorig_sof_65500x65500.jpg")
         let start = ContinuousClock.now
         #expect(throws: ImageDecodingError.self) { try decoder.decode(data) }
-        #expect(ContinuousClock.now - start < .milliseconds(200))
+        #expect(ContinuousClock.now - start < .seconds(2), "far less than a decode at that size; generous for a loaded machine")
     }
 
     @Test("a missing EOI after complete scan data still gives every pixel")

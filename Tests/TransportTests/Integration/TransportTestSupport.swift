@@ -33,6 +33,28 @@ func transferError(_ transport: CurlTransport, _ request: TransportRequest) asyn
     }
 }
 
+/// The error a transfer failed with, and how long it took until the transport delivered
+/// the completion (measured on its thread, so a busy cooperative pool cannot stretch it).
+func timedTransferError(_ transport: CurlTransport, _ request: TransportRequest) async -> (error: TransportError?, elapsed: Duration) {
+    let recorder = StreamingRecorder()
+    let started = ContinuousClock.now
+    transport.start(request, delegate: recorder)
+    let completion = await recorder.completion()
+    let elapsed = recorder.snapshot.completedAt! - started
+    if case .failure(let error) = completion.result { return (error, elapsed) }
+    return (nil, elapsed)
+}
+
+/// Notes when transfers complete, on the transport's thread.
+final class CompletionClock: TransportEventMonitor {
+    private let instants = Mutex<[ContinuousClock.Instant]>([])
+    var completions: [ContinuousClock.Instant] { instants.withLock { $0 } }
+
+    func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
+        instants.withLock { $0.append(ContinuousClock.now) }
+    }
+}
+
 /// The bytes the server's /bytes/<n> route sends.
 func patternBytes(_ count: Int) -> Data {
     Data((0..<count).map { UInt8($0 % 251) })
@@ -78,6 +100,9 @@ final class StreamingRecorder: TransferDelegate {
         var progress: [TransferProgress] = []
         var body = Data()
         var completion: TransferCompletion?
+        /// When the completion arrived, on the transport's thread: a busy test pool
+        /// cannot stretch it.
+        var completedAt: ContinuousClock.Instant?
         var completions = 0
         /// The threads events arrived on (pthread identities).
         var threads: Set<UInt> = []
@@ -106,6 +131,7 @@ final class StreamingRecorder: TransferDelegate {
     func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
         state.withLock {
             $0.completion = completion
+            $0.completedAt = ContinuousClock.now
             $0.completions += 1
             $0.threads.insert(UInt(pthread_self()))
         }
