@@ -1,0 +1,47 @@
+import Foundation
+
+/// What makes two downloads the same download, so that they share one transfer.
+///
+/// More than the URL: the method, every request header (so requests that differ in
+/// Authorization, Accept, Range or any other header never share a response), the
+/// credential, the validators of a conditional request, the certificate choice, and for a
+/// progressive download the options its partial images are decoded with. It is made from
+/// the request before the downloader's request modifier runs: a modifier must change
+/// equal requests in equal ways (signing a URL, adding a token), which is what they do.
+public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
+    public let url: String
+    public let method: TransportRequest.Method
+    /// The request's headers, names lowercased, sorted.
+    public let headers: [String]
+    public let credential: Credential?
+    public let validators: TransportRequest.Validators?
+    public let allowsInvalidCertificates: Bool
+    /// The partial images' decode options, for a progressive download only.
+    public let progressiveDecodeOptions: DecodeOptions?
+
+    public init(
+        url: URL, method: TransportRequest.Method = .get, headers: HTTPHeaders = [:], credential: Credential? = nil,
+        validators: TransportRequest.Validators? = nil, allowsInvalidCertificates: Bool = false,
+        progressiveDecodeOptions: DecodeOptions? = nil
+    ) {
+        self.url = url.absoluteString
+        self.method = method
+        self.headers = headers.map { "\($0.name.lowercased()): \($0.value)" }.sorted()
+        self.credential = credential
+        self.validators = validators
+        self.allowsInvalidCertificates = allowsInvalidCertificates
+        self.progressiveDecodeOptions = progressiveDecodeOptions
+    }
+
+    /// The URL, then what else sets the key apart (never a password).
+    public var description: String {
+        var parts = [url]
+        if method != .get { parts.append(method.rawValue) }
+        if !headers.isEmpty { parts.append("\(headers.count) headers") }
+        if let credential { parts.append("user \(credential.user)") }
+        if validators != nil { parts.append("conditional") }
+        if allowsInvalidCertificates { parts.append("any certificate") }
+        if progressiveDecodeOptions != nil { parts.append("progressive") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,36 @@
+/// The async forms of ``ImageDownloading``.
+extension ImageDownloading {
+    /// Downloads `request` and returns the body. Cancelling the calling task cancels this
+    /// subscriber (and the transfer, when it was the last one).
+    public func download(_ request: DownloadRequest) async throws(DownloadError) -> DownloadResult {
+        let result = await events(for: request).result()
+        return try result.get()
+    }
+
+    /// The events of one download as an async sequence: progress and partial images as
+    /// they come, then the result, then the end. A slow reader sees the newest events:
+    /// older progress and partial images are dropped, never the result. Ending the iteration early, or cancelling its task, cancels the
+    /// subscriber.
+    public func events(for request: DownloadRequest) -> AsyncStream<DownloadEvent> {
+        let (stream, continuation) = AsyncStream<DownloadEvent>.makeStream(bufferingPolicy: .bufferingNewest(2))
+        let token = download(request, delivery: .immediate) { event in
+            continuation.yield(event)
+            if event.isCompletion { continuation.finish() }
+        }
+        continuation.onTermination = { _ in token.cancel() }
+        return stream
+    }
+}
+
+extension AsyncStream {
+    /// The completion at the end of a download's events (cancelled when the stream ended
+    /// without one, which only cancellation does).
+    func result() async -> Result<DownloadResult, DownloadError> where Element == DownloadEvent {
+        // A cancelled task ends the iteration, which ends the stream and so cancels the
+        // subscriber.
+        for await event in self {
+            if case .completed(let result) = event { return result }
+        }
+        return .failure(.cancelled)
+    }
+}
