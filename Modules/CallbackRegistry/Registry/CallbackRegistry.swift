@@ -1,0 +1,108 @@
+import Synchronization
+import WebImageCore
+
+/// Subscribers per resource key, with fan-out of progress, partial results and exactly
+/// one completion each: the default ``CallbackRegistering``.
+///
+/// One lock guards the bookkeeping (which subscribers a key has); it is never held while
+/// a subscriber's code runs, so handlers may add or remove subscribers freely. Each
+/// subscriber has its own mailbox, so a slow subscriber on a queue never holds up the
+/// producer or the other subscribers.
+///
+/// ```swift
+/// let registry = CallbackRegistry<URL, Never, Data, MyError>()
+/// let subscription = registry.add(to: url, delivery: .queue(.main), whenAbandoned: { task.cancel() }) { event in
+///     if case .completed(let result) = event { print(result) }
+/// }
+/// if subscription.isFirst { /* start the work for url */ }
+/// ```
+public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable, Success: Sendable, Failure: Error>:
+    CallbackRegistering, Sendable
+{
+    public typealias Event = SubscriberEvent<Partial, Success, Failure>
+    private typealias Mailbox = SubscriberMailbox<Partial, Success, Failure>
+
+    private struct Entry {
+        var subscribers: [UInt64: Mailbox]
+        let whenAbandoned: @Sendable () -> Void
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var keyOfToken: [UInt64: Key] = [:]
+        var nextID: UInt64 = 1
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    @discardableResult
+    public func add(
+        to key: Key,
+        delivery: CallbackDelivery,
+        whenAbandoned: @escaping @Sendable () -> Void,
+        handler: @escaping @Sendable (Event) -> Void
+    ) -> Subscription {
+        let mailbox = Mailbox(delivery: delivery, handler: handler)
+        return state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.keyOfToken[id] = key
+            if state.entries[key] != nil {
+                state.entries[key]!.subscribers[id] = mailbox
+                return Subscription(token: SubscriptionToken(id: id), isFirst: false)
+            }
+            state.entries[key] = Entry(subscribers: [id: mailbox], whenAbandoned: whenAbandoned)
+            return Subscription(token: SubscriptionToken(id: id), isFirst: true)
+        }
+    }
+
+    @discardableResult
+    public func remove(_ token: SubscriptionToken, failure: Failure) -> Bool {
+        let removed = state.withLock { state -> (Mailbox, (@Sendable () -> Void)?)? in
+            guard let key = state.keyOfToken.removeValue(forKey: token.id),
+                  let mailbox = state.entries[key]?.subscribers.removeValue(forKey: token.id)
+            else { return nil }
+            guard state.entries[key]!.subscribers.isEmpty else { return (mailbox, nil) }
+            return (mailbox, state.entries.removeValue(forKey: key)!.whenAbandoned)
+        }
+        guard let (mailbox, whenAbandoned) = removed else { return false }
+        mailbox.post(.completed(.failure(failure)))
+        whenAbandoned?()
+        return true
+    }
+
+    public func publishProgress(received: Int64, expected: Int64?, for key: Key) {
+        for mailbox in mailboxes(of: key) { mailbox.post(.progress(received: received, expected: expected)) }
+    }
+
+    public func publishPartial(_ partial: Partial, for key: Key) {
+        for mailbox in mailboxes(of: key) { mailbox.post(.partial(partial)) }
+    }
+
+    @discardableResult
+    public func finish(_ key: Key, with result: Result<Success, Failure>) -> Int {
+        let finished = state.withLock { state -> [Mailbox] in
+            guard let entry = state.entries.removeValue(forKey: key) else { return [] }
+            for id in entry.subscribers.keys { state.keyOfToken[id] = nil }
+            return Array(entry.subscribers.values)
+        }
+        let event = Event.completed(result)
+        for mailbox in finished { mailbox.post(event) }
+        return finished.count
+    }
+
+    public func subscriberCount(for key: Key) -> Int {
+        state.withLock { $0.entries[key]?.subscribers.count ?? 0 }
+    }
+
+    public var keyCount: Int { state.withLock { $0.entries.count } }
+
+    /// How many subscribers there are over all keys.
+    public var subscriberCount: Int { state.withLock { $0.keyOfToken.count } }
+
+    private func mailboxes(of key: Key) -> [Mailbox] {
+        state.withLock { state in state.entries[key].map { Array($0.subscribers.values) } ?? [] }
+    }
+}

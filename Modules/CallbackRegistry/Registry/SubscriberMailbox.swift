@@ -1,0 +1,84 @@
+import Synchronization
+import WebImageCore
+
+/// One subscriber's events on their way to its handler.
+///
+/// Posting never waits for the handler: the event joins a small mailbox, and whoever finds
+/// the mailbox idle drains it where the subscriber's ``CallbackDelivery`` says. So events
+/// arrive in order, one at a time, even when several threads post at once or a handler
+/// posts to itself (a handler that cancels its own subscription gets the completion after
+/// it returns). A subscriber that is behind keeps only the newest progress and the newest
+/// partial result. After the completion the mailbox is closed: later events are dropped
+/// and the handler is released.
+final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Error>: Sendable {
+    typealias Event = SubscriberEvent<Partial, Success, Failure>
+    typealias Handler = @Sendable (Event) -> Void
+
+    private struct State {
+        var pending: [Event] = []
+        var isDraining = false
+        var isClosed = false
+        var handler: Handler?
+    }
+
+    private let delivery: CallbackDelivery
+    private let state: Mutex<State>
+
+    init(delivery: CallbackDelivery, handler: @escaping Handler) {
+        self.delivery = delivery
+        self.state = Mutex(State(handler: handler))
+    }
+
+    /// Hands `event` over. Returns `false` when the mailbox was already closed (the
+    /// subscriber had its completion).
+    @discardableResult
+    func post(_ event: Event) -> Bool {
+        let (accepted, startsDrain) = state.withLock { state -> (Bool, Bool) in
+            guard !state.isClosed else { return (false, false) }
+            switch event {
+            case .progress:
+                if case .progress = state.pending.last {
+                    state.pending[state.pending.count - 1] = event
+                    return (true, false)
+                }
+            case .partial:
+                if case .partial = state.pending.last {
+                    state.pending[state.pending.count - 1] = event
+                    return (true, false)
+                }
+            case .completed:
+                state.isClosed = true
+            }
+            state.pending.append(event)
+            guard !state.isDraining else { return (true, false) }
+            state.isDraining = true
+            return (true, true)
+        }
+        if startsDrain { delivery.run { self.drain() } }
+        return accepted
+    }
+
+    /// Whether the completion has been posted.
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    private func drain() {
+        while true {
+            let next = state.withLock { state -> ([Event], Handler?)? in
+                guard !state.pending.isEmpty else {
+                    state.isDraining = false
+                    return nil
+                }
+                var batch: [Event] = []
+                swap(&batch, &state.pending)
+                let handler = state.handler
+                // The completion is in this batch: let go of the handler (and whatever it
+                // captured) as soon as it has run.
+                if state.isClosed { state.handler = nil }
+                return (batch, handler)
+            }
+            guard let (batch, handler) = next else { return }
+            guard let handler else { continue }
+            for event in batch { handler(event) }
+        }
+    }
+}

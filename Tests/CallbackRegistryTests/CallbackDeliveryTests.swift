@@ -1,0 +1,78 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import WebImageCallbackRegistry
+import WebImageCore
+
+@Suite("Delivery: where and in what order subscribers hear")
+struct CallbackDeliveryTests {
+    let registry = CallbackRegistry<String, String, Int, TestFailure>()
+
+    @Test("a queue subscriber is called on its queue, in order")
+    func onTheChosenQueue() async {
+        let queue = DispatchQueue(label: "subscriber")
+        let marker = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: marker, value: 7)
+        let onQueue = Mutex<[Bool]>([])
+        let log = EventLog()
+        registry.add(to: "k", delivery: .queue(queue), whenAbandoned: {}) { event in
+            onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: marker) == 7) }
+            log.handler(event)
+        }
+        registry.publishPartial("one", for: "k")
+        registry.finish("k", with: .success(1))
+        #expect(await log.completion() == .success(1))
+        #expect(onQueue.withLock { $0 } == [true, true])
+        guard case .partial("one") = log.all.first else {
+            Issue.record("the partial comes first: \(log.all)")
+            return
+        }
+    }
+
+    @Test("a blocked subscriber never blocks the producer, and then sees the newest progress, not a backlog")
+    func slowSubscriberGetsLatest() async {
+        let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "slow")
+        let slow = EventLog()
+        registry.add(to: "k", delivery: .queue(queue), whenAbandoned: {}) { event in
+            if case .progress(1, _) = event {
+                entered.signal()
+                gate.wait()
+            }
+            slow.handler(event)
+        }
+        let fast = EventLog()
+        registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: fast.handler)
+
+        registry.publishProgress(received: 1, expected: 1000, for: "k")
+        entered.wait()
+        // The slow subscriber is stuck in its first callback; the producer goes on.
+        for received in 2...1000 { registry.publishProgress(received: Int64(received), expected: 1000, for: "k") }
+        registry.finish("k", with: .success(0))
+        #expect(fast.all.count == 1001, "an immediate subscriber hears every event")
+        gate.signal()
+        #expect(await slow.completion() == .success(0))
+        let progress = slow.all.compactMap { if case .progress(let received, _) = $0 { received } else { nil } }
+        #expect(progress == [1, 1000], "only the first (in flight) and the newest")
+    }
+
+    @Test("cancel and finish racing on many threads: exactly one completion per subscriber")
+    func raceCancelAndFinish() async {
+        let registry = self.registry
+        for round in 0..<200 {
+            let key = "k\(round)"
+            let logs = (0..<8).map { _ in EventLog() }
+            let tokens = logs.map { registry.add(to: key, delivery: .immediate, whenAbandoned: {}, handler: $0.handler).token }
+            await withTaskGroup(of: Void.self) { group in
+                for token in tokens { group.addTask { registry.remove(token, failure: .cancelled) } }
+                group.addTask { registry.finish(key, with: .success(round)) }
+            }
+            for log in logs {
+                #expect(log.completions.count == 1)
+            }
+        }
+        #expect(registry.keyCount == 0)
+        #expect(registry.subscriberCount == 0)
+    }
+}

@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import WebImageCallbackRegistry
+import WebImageCore
+
+@Suite("CallbackRegistry: subscribers per key")
+struct CallbackRegistryTests {
+    let registry = CallbackRegistry<String, String, Int, TestFailure>()
+
+    @Test("the first subscriber of a key starts the work; later ones join it")
+    func firstAndJoiners() {
+        let first = registry.add(to: "a", delivery: .immediate, whenAbandoned: {}, handler: { _ in })
+        let second = registry.add(to: "a", delivery: .immediate, whenAbandoned: {}, handler: { _ in })
+        let other = registry.add(to: "b", delivery: .immediate, whenAbandoned: {}, handler: { _ in })
+        #expect(first.isFirst)
+        #expect(!second.isFirst)
+        #expect(other.isFirst)
+        #expect(Set([first.token, second.token, other.token]).count == 3)
+        #expect(registry.subscriberCount(for: "a") == 2)
+        #expect(registry.keyCount == 2)
+    }
+
+    @Test("progress, partial results and the completion reach every subscriber, completion last")
+    func fanOut() {
+        let logs = (0..<3).map { _ in EventLog() }
+        for log in logs { registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: log.handler) }
+        registry.publishProgress(received: 10, expected: 100, for: "k")
+        registry.publishPartial("scan 1", for: "k")
+        #expect(registry.finish("k", with: .success(42)) == 3)
+        for log in logs {
+            #expect(log.all.count == 3)
+            guard case .progress(10, 100) = log.all[0], case .partial("scan 1") = log.all[1] else {
+                Issue.record("unexpected events \(log.all)")
+                continue
+            }
+            #expect(log.completions == [.success(42)])
+        }
+        #expect(registry.keyCount == 0)
+        #expect(registry.subscriberCount == 0)
+    }
+
+    @Test("after a finish the key is free: the next subscriber starts new work and nothing old reaches it")
+    func finishFreesKey() {
+        registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: { _ in })
+        registry.finish("k", with: .success(1))
+        let log = EventLog()
+        let again = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: log.handler)
+        #expect(again.isFirst)
+        #expect(log.all.isEmpty)
+        #expect(registry.finish("missing", with: .success(0)) == 0)
+    }
+
+    @Test("removing a token completes that subscriber only, with the failure given")
+    func removeOne() {
+        let stays = EventLog(), leaves = EventLog()
+        registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: stays.handler)
+        let token = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: leaves.handler).token
+        #expect(registry.remove(token, failure: .cancelled))
+        #expect(!registry.remove(token, failure: .cancelled), "a second removal finds nothing")
+        registry.publishProgress(received: 1, expected: nil, for: "k")
+        registry.finish("k", with: .success(7))
+        #expect(leaves.completions == [.failure(.cancelled)])
+        #expect(leaves.all.count == 1, "nothing after its completion")
+        #expect(stays.completions == [.success(7)])
+    }
+
+    @Test("the owner hears once when the last subscriber leaves, and never after a finish")
+    func abandonment() {
+        let abandoned = Counter()
+        let a = registry.add(to: "k", delivery: .immediate, whenAbandoned: { abandoned.increment() }, handler: { _ in })
+        let b = registry.add(to: "k", delivery: .immediate, whenAbandoned: { Issue.record("only the first's handler is kept") }, handler: { _ in })
+        registry.remove(a.token, failure: .cancelled)
+        #expect(abandoned.count == 0)
+        registry.remove(b.token, failure: .cancelled)
+        #expect(abandoned.count == 1)
+        #expect(registry.keyCount == 0)
+
+        let finished = Counter()
+        let c = registry.add(to: "j", delivery: .immediate, whenAbandoned: { finished.increment() }, handler: { _ in })
+        registry.finish("j", with: .success(0))
+        #expect(!registry.remove(c.token, failure: .cancelled), "too late: it already had its result")
+        #expect(finished.count == 0)
+    }
+
+    @Test("a handler may cancel itself and add subscribers: no deadlock, its completion comes after it returns")
+    func reentrantHandler() {
+        let log = EventLog()
+        let tokenBox = Mutex<SubscriptionToken?>(nil)
+        let inside = Atomic<Bool>(false)
+        let registry = self.registry
+        let token = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}) { event in
+            if case .progress = event {
+                inside.store(true, ordering: .relaxed)
+                if let token = tokenBox.withLock({ $0 }) { registry.remove(token, failure: .cancelled) }
+                registry.add(to: "other", delivery: .immediate, whenAbandoned: {}, handler: { _ in })
+                #expect(!log.all.contains { $0.isCompletion }, "the completion waits for this handler to return")
+                inside.store(false, ordering: .relaxed)
+            }
+            if event.isCompletion {
+                let stillInside = inside.load(ordering: .relaxed)
+                #expect(!stillInside)
+            }
+            log.handler(event)
+        }.token
+        tokenBox.withLock { $0 = token }
+        registry.publishProgress(received: 1, expected: nil, for: "k")
+        #expect(log.completions == [.failure(.cancelled)])
+        #expect(registry.subscriberCount(for: "other") == 1)
+    }
+
+    @Test("a subscriber's handler is released after its completion")
+    func handlerReleased() {
+        final class Capture: Sendable {}
+        weak var weakCapture: Capture?
+        do {
+            let capture = Capture()
+            weakCapture = capture
+            registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: { _ in _ = capture })
+        }
+        #expect(weakCapture != nil, "held while subscribed")
+        registry.finish("k", with: .success(1))
+        #expect(weakCapture == nil)
+    }
+}
