@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "WebImageCache", targets: ["WebImageCache"]),
         .library(name: "WebImageTransport", targets: ["WebImageTransport"]),
         .library(name: "WebImageSecurity", targets: ["WebImageSecurity"]),
+        .library(name: "WebImageCallbackRegistry", targets: ["WebImageCallbackRegistry"]),
+        .library(name: "WebImageOperations", targets: ["WebImageOperations"]),
         // Developer tooling: generates sample images with the C encoders for tests,
         // benchmarks and the `webimage` program. Apps do not need it.
         .library(name: "WebImageFixtures", targets: ["WebImageFixtures"]),
@@ -73,8 +75,7 @@ let package = Package(
         .target(
             name: "CWebImageDecoding",
             dependencies: ["CLibPNG", "CLibJPEG", "CGIFLib"],
-            path: "Modules/Decoding/C/CWebImageDecoding",
-            cSettings: [.unsafeFlags(["-O2"])]
+            path: "Modules/Decoding/C/CWebImageDecoding"
         ),
         .target(
             name: "WebImageDecoding",
@@ -110,8 +111,7 @@ let package = Package(
         .target(
             name: "CWebImageTransport",
             dependencies: ["CLibCurl", "COpenSSL"],
-            path: "Modules/Transport/C/CWebImageTransport",
-            cSettings: [.unsafeFlags(["-O2"])]
+            path: "Modules/Transport/C/CWebImageTransport"
         ),
         .target(
             name: "WebImageTransport",
@@ -127,6 +127,22 @@ let package = Package(
             dependencies: ["WebImageCore"],
             path: "Modules/Security",
             exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: CallbackRegistry: subscribers per key, fan-out, composite event monitor.
+        .target(
+            name: "WebImageCallbackRegistry",
+            dependencies: ["WebImageCore"],
+            path: "Modules/CallbackRegistry",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Operations: the download queue, its operations and the downloader.
+        .target(
+            name: "WebImageOperations",
+            dependencies: ["WebImageCore"],
+            path: "Modules/Operations",
             swiftSettings: strictSettings
         ),
 
@@ -223,6 +239,21 @@ let package = Package(
             name: "WebImageSecurityTests",
             dependencies: ["WebImageCore", "WebImageSecurity"],
             path: "Tests/SecurityTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageCallbackRegistryTests",
+            dependencies: ["WebImageCore", "WebImageCallbackRegistry"],
+            path: "Tests/CallbackRegistryTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageOperationsTests",
+            dependencies: [
+                "WebImageCore", "WebImageOperations", "WebImageCallbackRegistry", "WebImageTransport",
+                "WebImageDecoding", "WebImageFixtures", "WebImageTestServer", "WebImageTestSupport",
+            ],
+            path: "Tests/OperationsTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,80 @@
+import WebImageCore
+
+/// Changes or rejects a request just before each attempt is sent: sign the URL, add a
+/// fresh token. It may suspend (to refresh a token) and may throw; a throw or a `nil`
+/// ends the download with ``DownloadError/requestRejected(reason:)`` and nothing is sent.
+public typealias RequestModifier = @Sendable (TransportRequest) async throws -> TransportRequest?
+
+/// Looks at each response head before the body is read, and may change it or refuse it
+/// (throw) — for example to refuse a body that is not an image. A refusal stops the
+/// transfer and ends the download with ``DownloadError/responseRejected(reason:response:)``.
+/// Runs on the transport's thread: keep it quick.
+public typealias ResponseModifier = @Sendable (TransportResponse) throws -> TransportResponse
+
+extension ImageDownloader {
+    /// What every download of one downloader shares.
+    public struct Configuration: Sendable {
+        /// Headers sent with every request; a request's own headers win. The transport
+        /// adds its Accept (the formats we decode) and User-Agent when neither sets them.
+        public var defaultHeaders: HTTPHeaders
+        /// The whole-transfer timeout of each attempt (15 s like the peers); a request's
+        /// ``DownloadRequest/timeout`` wins.
+        public var timeout: Duration
+        /// Downloads running at once (6 like the peers); more wait in the queue.
+        public var maximumConcurrentDownloads: Int
+        public var executionOrder: ExecutionOrder
+        /// Off (``RetryPolicy/none``) unless set here, or per request.
+        public var retryPolicy: RetryPolicy
+        /// Larger bodies fail with `bodyTooLarge` (64 MiB by default).
+        public var maximumBodySize: Int64?
+        public var requestModifier: RequestModifier?
+        public var responseModifier: ResponseModifier?
+        /// The decoders that make partial images of a ``DownloadOptions/progressive``
+        /// download, chosen by the first bytes. Empty: no partial images.
+        public var progressiveDecoders: [any ImageDecoding]
+        /// Sees the whole lifecycle; give a `CompositeDownloadEventMonitor` for several.
+        public var eventMonitor: (any DownloadEventMonitor)?
+
+        public init(
+            defaultHeaders: HTTPHeaders = [:],
+            timeout: Duration = .seconds(15),
+            maximumConcurrentDownloads: Int = 6,
+            executionOrder: ExecutionOrder = .fifo,
+            retryPolicy: RetryPolicy = .none,
+            maximumBodySize: Int64? = 64 << 20,
+            requestModifier: RequestModifier? = nil,
+            responseModifier: ResponseModifier? = nil,
+            progressiveDecoders: [any ImageDecoding] = [],
+            eventMonitor: (any DownloadEventMonitor)? = nil
+        ) {
+            self.defaultHeaders = defaultHeaders
+            self.timeout = timeout
+            self.maximumConcurrentDownloads = maximumConcurrentDownloads
+            self.executionOrder = executionOrder
+            self.retryPolicy = retryPolicy
+            self.maximumBodySize = maximumBodySize
+            self.requestModifier = requestModifier
+            self.responseModifier = responseModifier
+            self.progressiveDecoders = progressiveDecoders
+            self.eventMonitor = eventMonitor
+        }
+    }
+}
+
+/// Ready-made response modifiers.
+public enum ResponseModifiers {
+    /// Refuses a response whose Content-Type is present and is not `image/*` (an HTML
+    /// error page served with 200, say). A missing Content-Type passes: the decoder sniffs
+    /// the bytes anyway.
+    public static let requireImageContentType: ResponseModifier = { response in
+        if let type = response.mimeType, !type.hasPrefix("image/") {
+            throw NotAnImage(contentType: type)
+        }
+        return response
+    }
+
+    struct NotAnImage: Error, CustomStringConvertible {
+        let contentType: String
+        var description: String { "Content-Type \(contentType) is not an image" }
+    }
+}

@@ -1,0 +1,109 @@
+import Synchronization
+import WebImageCore
+
+/// Turns download requests into bytes (SDWebImage's downloader, for Swift 6 on Linux):
+/// identical requests share one transfer, transfers wait their turn in a prioritised
+/// ``DownloadQueue``, and every subscriber gets exactly one completion.
+///
+/// It meets the transport and the registry only through Core's protocols; the `WebImage`
+/// umbrella composes it with the libcurl transport and the default registry:
+///
+/// ```swift
+/// let downloader = ImageDownloader(transport: CurlTransport(), registry: CallbackRegistry())
+/// let result = try await downloader.download(DownloadRequest(url: url))
+/// ```
+///
+/// Coalescing: requests with an equal ``DownloadKey`` (URL, headers, credential,
+/// validators, certificate choice, progressive options) share one transfer. A request
+/// that joins a waiting download with a higher priority raises it. Cancelling a token
+/// completes that subscriber with ``DownloadError/cancelled`` at once; the transfer stops
+/// when its last subscriber leaves.
+public final class ImageDownloader: ImageDownloading {
+    public let configuration: Configuration
+    /// The queue the downloads wait in: suspend, resume, counts, concurrency.
+    public let queue: DownloadQueue
+    private let context: DownloaderContext
+    private let operations = Mutex<[DownloadKey: DownloadOperation]>([:])
+
+    public init(
+        transport: any Transporting,
+        registry: any CallbackRegistering<DownloadKey, DecodedImage, DownloadResult, DownloadError>,
+        configuration: Configuration = .init()
+    ) {
+        self.configuration = configuration
+        self.queue = DownloadQueue(
+            maximumConcurrentOperations: configuration.maximumConcurrentDownloads, order: configuration.executionOrder)
+        self.context = DownloaderContext(transport: transport, registry: registry, queue: queue, configuration: configuration)
+    }
+
+    @discardableResult
+    public func download(
+        _ request: DownloadRequest, delivery: CallbackDelivery = .immediate,
+        handler: @escaping @Sendable (DownloadEvent) -> Void
+    ) -> DownloadToken {
+        let request = withDefaultHeaders(request)
+        let key = Self.key(for: request)
+        let candidate = DownloadOperation(key: key, request: request, context: context) { [weak self] ended in
+            self?.forget(ended)
+        }
+        let registry = context.registry
+        let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.stop() }, handler: handler)
+        let token = DownloadToken(key: key, subscription: subscription.token) { [context] in
+            if registry.remove(subscription.token, failure: .cancelled) {
+                context.notify { $0.download(key, subscriberDidCancel: subscription.token) }
+            }
+        }
+        let priority = request.effectivePriority
+        if subscription.isFirst {
+            operations.withLock { $0[key] = candidate }
+            context.notify { $0.downloadWasQueued(key, priority: priority) }
+            candidate.enqueue()
+        } else {
+            operations.withLock { $0[key] }?.raisePriority(to: priority)
+            let subscribers = registry.subscriberCount(for: key)
+            context.notify { $0.download(key, didCoalesce: priority, subscribers: subscribers) }
+        }
+        return token
+    }
+
+    /// Stops every download; their subscribers get ``DownloadError/cancelled``.
+    public func cancelAll() {
+        for operation in operations.withLock({ Array($0.values) }) { operation.stop() }
+    }
+
+    /// Downloads holding a queue slot now.
+    public var currentDownloadCount: Int { queue.runningCount }
+
+    /// Downloads under way or waiting (one per distinct key, however many subscribers).
+    public var activeDownloadCount: Int { operations.withLock { $0.count } }
+
+    /// Stops starting downloads; those running go on.
+    public func suspend() { queue.suspend() }
+
+    public func resume() { queue.resume() }
+
+    /// The key under which `request` would share a transfer.
+    public static func key(for request: DownloadRequest) -> DownloadKey {
+        DownloadKey(
+            url: request.url, headers: request.headers, credential: request.credential,
+            validators: request.options.contains(.revalidate) ? request.validators : nil,
+            allowsInvalidCertificates: request.options.contains(.allowInvalidCertificates),
+            progressiveDecodeOptions: request.options.contains(.progressive) ? request.progressiveDecodeOptions : nil)
+    }
+
+    private func withDefaultHeaders(_ request: DownloadRequest) -> DownloadRequest {
+        guard !configuration.defaultHeaders.isEmpty else { return request }
+        var merged = request
+        var headers = configuration.defaultHeaders
+        for name in Set(request.headers.map { $0.name.lowercased() }) { headers.remove(name) }
+        for (name, value) in request.headers { headers.add(name, value) }
+        merged.headers = headers
+        return merged
+    }
+
+    private func forget(_ operation: DownloadOperation) {
+        operations.withLock { operations in
+            if operations[operation.key] === operation { operations[operation.key] = nil }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+import WebImageCore
+
+/// Receives one attempt's transfer: keeps the body, passes the head through the response
+/// modifier, and reports the end to its operation.
+final class AttemptDelegate: TransferDelegate {
+    private struct State {
+        var body = Data()
+        var response: TransportResponse?
+        var rejection: DownloadError?
+    }
+
+    /// The most reserved up front for a declared length; a lying Content-Length cannot
+    /// make us allocate more before the bytes exist.
+    private static let reservationCap = 16 << 20
+
+    private let operation: DownloadOperation
+    private let attempt: Int
+    private let queued: QueuedOperation
+    private let state = Mutex(State())
+
+    init(operation: DownloadOperation, attempt: Int, queued: QueuedOperation) {
+        self.operation = operation
+        self.attempt = attempt
+        self.queued = queued
+    }
+
+    func transfer(_ task: TransferTask, didReceive response: TransportResponse) {
+        switch operation.didReceive(response) {
+        case .success(let accepted):
+            state.withLock { state in
+                state.response = accepted
+                if let length = accepted.expectedContentLength, length > 0 {
+                    state.body.reserveCapacity(Int(min(length, Int64(Self.reservationCap))))
+                }
+            }
+        case .failure(let rejection):
+            state.withLock { $0.rejection = rejection }
+            task.cancel()
+        }
+    }
+
+    func transfer(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer, progress: TransferProgress) {
+        state.withLock { $0.body.append(contentsOf: bytes) }
+        operation.didReceive(bytes, progress: progress)
+    }
+
+    func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
+        let (body, accepted, rejection) = state.withLock { state in
+            defer { state.body = Data() }
+            return (state.body, state.response, state.rejection)
+        }
+        let outcome: Result<(TransportResponse, Data), DownloadError>
+        if let rejection {
+            outcome = .failure(rejection)
+        } else {
+            switch completion.result {
+            case .success(let response): outcome = .success((accepted ?? response, body))
+            case .failure(let error): outcome = .failure(DownloadError(error))
+            }
+        }
+        operation.attemptDidEnd(attempt, queued: queued, outcome: outcome, metrics: completion.metrics)
+    }
+}

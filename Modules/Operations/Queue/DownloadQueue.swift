@@ -1,0 +1,199 @@
+import Synchronization
+import WebImageCore
+
+/// A queue of downloads: at most ``maximumConcurrentOperations`` run at once (default 6,
+/// like the peers), the waiting ones start by priority and then in the ``order`` chosen.
+///
+/// Start, finish, cancel and priority changes are O(log n) under one lock that is never
+/// held while an operation's work runs. The work of an operation starts on the thread
+/// that freed its slot (the one that added it, finished another, resumed the queue or
+/// raised the limit), so it must only start something and return: a transfer, a task.
+public final class DownloadQueue: Sendable {
+    private struct Record {
+        var state: QueuedOperation.State
+        var priority: DownloadPriority
+        var generation: UInt64 = 0
+        let sequence: UInt64
+        var holdsSlot = false
+    }
+
+    private struct State {
+        var heap: QueueOrderHeap
+        var records: [UInt64: Record] = [:]
+        var pendingCount = 0
+        var runningCount = 0
+        var maximumConcurrent: Int
+        var isSuspended = false
+        var isStarting = false
+        var nextSequence: UInt64 = 0
+        var running: [UInt64: QueuedOperation] = [:]
+    }
+
+    private let state: Mutex<State>
+    private static let ids = Atomic<UInt64>(0)
+
+    /// - Parameters:
+    ///   - maximumConcurrentOperations: at least 1.
+    public init(maximumConcurrentOperations: Int = 6, order: ExecutionOrder = .fifo) {
+        state = Mutex(State(heap: QueueOrderHeap(order: order), maximumConcurrent: max(1, maximumConcurrentOperations)))
+    }
+
+    /// How many operations may run at once. Raising it starts waiting ones at once;
+    /// lowering it lets the running ones finish.
+    public var maximumConcurrentOperations: Int {
+        get { state.withLock { $0.maximumConcurrent } }
+        set {
+            state.withLock { $0.maximumConcurrent = max(1, newValue) }
+            startWaiting()
+        }
+    }
+
+    /// The order of equal priorities. Changing it reorders the waiting operations.
+    public var order: ExecutionOrder {
+        get { state.withLock { $0.heap.order } }
+        set {
+            state.withLock { state in
+                let records = state.records
+                state.heap.reorder(newValue) { entry in
+                    records[entry.operation.id].map { $0.state == .pending && $0.generation == entry.generation } ?? false
+                }
+            }
+        }
+    }
+
+    /// Adds an operation at `priority`; it starts when a slot is free.
+    ///
+    /// - Parameters:
+    ///   - work: starts the work and returns; the work calls ``QueuedOperation/finish()``
+    ///     when it is done, also after a cancellation.
+    ///   - onCancel: stops the work of a running operation; called by
+    ///     ``QueuedOperation/cancel()`` only when it was running.
+    @discardableResult
+    public func add(
+        priority: DownloadPriority = .normal,
+        onCancel: @escaping @Sendable () -> Void = {},
+        work: @escaping @Sendable (QueuedOperation) -> Void
+    ) -> QueuedOperation {
+        let id = Self.ids.wrappingAdd(1, ordering: .relaxed).newValue
+        let operation = QueuedOperation(id: id, queue: self, work: work, onCancel: onCancel)
+        state.withLock { state in
+            let sequence = state.nextSequence
+            state.nextSequence += 1
+            state.records[id] = Record(state: .pending, priority: priority, sequence: sequence)
+            state.pendingCount += 1
+            state.heap.push(.init(priority: priority, sequence: sequence, generation: 0, operation: operation))
+        }
+        startWaiting()
+        return operation
+    }
+
+    /// Stops starting operations; the running ones go on.
+    public func suspend() { state.withLock { $0.isSuspended = true } }
+
+    /// Starts operations again.
+    public func resume() {
+        state.withLock { $0.isSuspended = false }
+        startWaiting()
+    }
+
+    public var isSuspended: Bool { state.withLock { $0.isSuspended } }
+
+    /// Cancels every waiting and running operation.
+    public func cancelAll() {
+        let operations = state.withLock { state in
+            Array(state.running.values) + state.heap.entries.map(\.operation)
+        }
+        for operation in Set(operations) { operation.cancel() }
+    }
+
+    /// Operations holding a slot now (running, or cancelled and winding down).
+    public var runningCount: Int { state.withLock { $0.runningCount } }
+
+    /// Operations waiting for a slot.
+    public var pendingCount: Int { state.withLock { $0.pendingCount } }
+
+    // MARK: Transitions (owned as QueuedOperation documents)
+
+    func state(of operation: QueuedOperation) -> QueuedOperation.State {
+        if let current = state.withLock({ $0.records[operation.id]?.state }) { return current }
+        return operation.ending.load(ordering: .acquiring) == 2 ? .cancelled : .finished
+    }
+
+    func priority(of operation: QueuedOperation) -> DownloadPriority {
+        state.withLock { $0.records[operation.id]?.priority } ?? .normal
+    }
+
+    func raisePriority(of operation: QueuedOperation, to priority: DownloadPriority) {
+        state.withLock { state in
+            guard var record = state.records[operation.id], record.state == .pending, priority > record.priority else { return }
+            record.priority = priority
+            record.generation += 1
+            state.records[operation.id] = record
+            state.heap.push(.init(priority: priority, sequence: record.sequence, generation: record.generation, operation: operation))
+        }
+    }
+
+    /// pending or running -> cancelled. Returns whether it was running.
+    func cancel(_ operation: QueuedOperation) -> Bool {
+        state.withLock { state in
+            guard var record = state.records[operation.id] else { return false }
+            switch record.state {
+            case .pending:
+                // Its heap entry goes stale; the record goes now.
+                state.pendingCount -= 1
+                state.records[operation.id] = nil
+                operation.ending.store(2, ordering: .releasing)
+                if state.pendingCount == 0 { state.heap.removeAll() }
+                return false
+            case .running:
+                record.state = .cancelled
+                state.records[operation.id] = record
+                return true
+            case .finished, .cancelled:
+                return false
+            }
+        }
+    }
+
+    /// running (or cancelled while running) -> finished; frees the slot.
+    func finish(_ operation: QueuedOperation) {
+        let freed = state.withLock { state -> Bool in
+            guard let record = state.records[operation.id], record.holdsSlot else { return false }
+            state.records[operation.id] = nil
+            operation.ending.store(record.state == .cancelled ? 2 : 1, ordering: .releasing)
+            state.running[operation.id] = nil
+            state.runningCount -= 1
+            return true
+        }
+        if freed { startWaiting() }
+    }
+
+    /// Starts waiting operations while there are free slots. One thread at a time runs
+    /// this loop; another that frees a slot meanwhile leaves the start to it, so an
+    /// operation that finishes as it starts never makes the stack grow.
+    private func startWaiting() {
+        while true {
+            let next = state.withLock { state -> QueuedOperation? in
+                guard !state.isStarting else { return nil }
+                guard !state.isSuspended, state.runningCount < state.maximumConcurrent else { return nil }
+                while let entry = state.heap.pop() {
+                    guard var record = state.records[entry.operation.id], record.state == .pending,
+                          record.generation == entry.generation
+                    else { continue }
+                    record.state = .running
+                    record.holdsSlot = true
+                    state.records[entry.operation.id] = record
+                    state.pendingCount -= 1
+                    state.runningCount += 1
+                    state.running[entry.operation.id] = entry.operation
+                    state.isStarting = true
+                    return entry.operation
+                }
+                return nil
+            }
+            guard let next else { return }
+            next.work(next)
+            state.withLock { $0.isStarting = false }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageCallbackRegistry
+import WebImageCore
+import WebImageDecoding
+import WebImageFixtures
+import WebImageOperations
+import WebImageTestServer
+import WebImageTestSupport
+import WebImageTransport
+
+@Suite("ImageDownloader on the real transport, against the loopback server")
+struct DownloaderIntegrationTests {
+    func downloader(_ configuration: ImageDownloader.Configuration = .init()) -> ImageDownloader {
+        ImageDownloader(transport: CurlTransport(), registry: DownloadRegistry(), configuration: configuration)
+    }
+
+    @Test("500 requests for one URL make one transfer; every subscriber gets the body")
+    func coalescing() async throws {
+        try await withServer { server in
+            let downloader = downloader()
+            let url = server.url("/slow-first-byte?ms=500")
+            let logs = (0..<500).map { _ in DownloadLog() }
+            for log in logs { downloader.download(DownloadRequest(url: url), handler: log.handler) }
+            for log in logs { #expect(await log.result().data == Data("slow".utf8)) }
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test("requests with different Authorization headers each make their own transfer")
+    func authorizationApart() async throws {
+        try await withServer { server in
+            let downloader = downloader()
+            let url = server.url("/headers")
+            let a = DownloadLog(), b = DownloadLog()
+            downloader.download(DownloadRequest(url: url, headers: ["Authorization": "Bearer a"]), handler: a.handler)
+            downloader.download(DownloadRequest(url: url, headers: ["Authorization": "Bearer b"]), handler: b.handler)
+            let seenA = String(decoding: try await a.result().get().data, as: UTF8.self)
+            let seenB = String(decoding: try await b.result().get().data, as: UTF8.self)
+            #expect(seenA.lowercased().contains("authorization: bearer a"))
+            #expect(seenB.lowercased().contains("authorization: bearer b"))
+            #expect(server.requests.count == 2)
+        }
+    }
+
+    @Test("a 503 with Retry-After is retried after the wait, and the download succeeds")
+    func retryAfter() async throws {
+        try await withServer { server in
+            let downloader = downloader(.init(retryPolicy: .init(maximumRetries: 3, baseDelay: .milliseconds(10))))
+            let started = ContinuousClock.now
+            let result = try await downloader.download(DownloadRequest(url: server.url("/flaky/a?failures=2&status=503&retry_after=1&bytes=300")))
+            #expect(result.attempts == 3)
+            #expect(result.data.count == 300)
+            #expect(server.requests.count == 3)
+            #expect(ContinuousClock.now - started >= .milliseconds(1900), "two Retry-After waits of a second")
+        }
+    }
+
+    @Test("a per-request credential answers Basic and Digest challenges; a wrong one ends in 401")
+    func requestCredential() async throws {
+        try await withServer { server in
+            let downloader = downloader()
+            let right = Credential(user: "ann", password: "secret")
+            for path in ["/basic-auth/ann/secret", "/digest-auth/ann/secret"] {
+                let result = try await downloader.download(DownloadRequest(url: server.url(path), credential: right))
+                #expect(String(decoding: result.data, as: UTF8.self) == "authenticated ann", "\(path)")
+            }
+            let wrong = DownloadLog()
+            downloader.download(DownloadRequest(url: server.url("/basic-auth/ann/secret"), credential: Credential(user: "ann", password: "no")), handler: wrong.handler)
+            #expect(await wrong.result().error?.statusCode == 401)
+            // Never remembered for requests without it.
+            let none = DownloadLog()
+            downloader.download(DownloadRequest(url: server.url("/basic-auth/ann/secret")), handler: none.handler)
+            #expect(await none.result().error?.statusCode == 401)
+        }
+    }
+
+    @Test("a progressive JPEG dripping in gives full-size partial images before the result")
+    func progressive() async throws {
+        let directory = try TemporaryDirectory()
+        let bitmap = try SyntheticImage.photo(width: 320, height: 240)
+        let jpeg = try JPEGFixtureEncoder(quality: 90, progressive: true).encode(bitmap)
+        try jpeg.write(to: directory.url.appendingPathComponent("photo.jpg"))
+        try await withServer(.init(documentRoot: directory.url)) { server in
+            let downloader = downloader(.init(progressiveDecoders: ImageDecoderRegistry.standard.decoders))
+            let log = DownloadLog()
+            downloader.download(
+                DownloadRequest(url: server.url("/files/photo.jpg?chunk=\(jpeg.count / 12)&interval_ms=40"), options: [.progressive]),
+                handler: log.handler)
+            let body = try await log.result().get().data
+            #expect(body == jpeg)
+            let partials = log.partialImages
+            #expect(!partials.isEmpty)
+            for image in partials {
+                #expect(image.isPartial)
+                #expect(image.bitmap.width == 320 && image.bitmap.height == 240)
+            }
+            let progress = log.all.compactMap { if case .progress(let received, _) = $0 { received } else { nil } }
+            #expect(progress.last == Int64(jpeg.count))
+        }
+    }
+
+    @Test("cancelling the only subscriber stops the transfer mid-body")
+    func cancelMidBody() async throws {
+        try await withServer { server in
+            let monitor = LifecycleMonitor()
+            let downloader = downloader(.init(eventMonitor: monitor))
+            let log = DownloadLog()
+            let gotBytes = AsyncStream<Void>.makeStream()
+            let token = downloader.download(DownloadRequest(url: server.url("/drip?bytes=100000&chunk=1000&interval_ms=100"))) { event in
+                if case .progress = event { gotBytes.continuation.yield() }
+                log.handler(event)
+            }
+            for await _ in gotBytes.stream { break }
+            token.cancel()
+            #expect(await log.result().error?.isCancelled == true)
+            for _ in 0..<500 where downloader.currentDownloadCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(downloader.currentDownloadCount == 0, "the transfer ended and freed its slot")
+            let counts = await monitor.settled()
+            #expect(counts.stopped == 1)
+            #expect(counts.finished == 1)
+        }
+    }
+
+    @Test("the image content-type check lets images through and refuses the rest")
+    func contentTypeCheck() async throws {
+        let directory = try TemporaryDirectory()
+        let png = try PNGFixtureEncoder().encode(try SyntheticImage.photo(width: 8, height: 8))
+        try png.write(to: directory.url.appendingPathComponent("a.png"))
+        try await withServer(.init(documentRoot: directory.url)) { server in
+            let downloader = downloader(.init(responseModifier: ResponseModifiers.requireImageContentType))
+            let image = try await downloader.download(DownloadRequest(url: server.url("/files/a.png")))
+            #expect(image.data == png)
+            let refused = DownloadLog()
+            downloader.download(DownloadRequest(url: server.url("/bytes/100")), handler: refused.handler)
+            guard case .responseRejected = await refused.result().error else {
+                Issue.record("expected responseRejected")
+                return
+            }
+        }
+    }
+}

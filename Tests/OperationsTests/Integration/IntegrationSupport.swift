@@ -1,0 +1,39 @@
+import Foundation
+import Synchronization
+import WebImageCore
+import WebImageTestServer
+
+/// A loopback server for one test, shut down when the test's scope ends.
+func withServer<R>(
+    _ configuration: LoopbackServer.Configuration = .init(),
+    _ body: (LoopbackServer) async throws -> R
+) async throws -> R {
+    let server = try await LoopbackServer.start(configuration)
+    do {
+        let result = try await body(server)
+        try await server.shutdown()
+        return result
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+}
+
+/// Counts the downloads a downloader queued and finished, to prove none is left behind.
+final class LifecycleMonitor: DownloadEventMonitor {
+    private let counts = Mutex((queued: 0, coalesced: 0, finished: 0, stopped: 0, started: 0))
+
+    func downloadWasQueued(_ key: DownloadKey, priority: DownloadPriority) { counts.withLock { $0.queued += 1 } }
+    func download(_ key: DownloadKey, didCoalesce priority: DownloadPriority, subscribers: Int) { counts.withLock { $0.coalesced += 1 } }
+    func downloadDidStart(_ key: DownloadKey, request: TransportRequest, attempt: Int) { counts.withLock { $0.started += 1 } }
+    func downloadDidStop(_ key: DownloadKey) { counts.withLock { $0.stopped += 1 } }
+    func download(_ key: DownloadKey, didFinish result: Result<DownloadResult, DownloadError>, subscribers: Int) {
+        counts.withLock { $0.finished += 1 }
+    }
+
+    /// The counts once every event sent so far has arrived.
+    func settled() async -> (queued: Int, coalesced: Int, finished: Int, stopped: Int, started: Int) {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        return counts.withLock { $0 }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+import WebImageCore
+
+/// A transport whose transfers the test completes by hand: for the downloader's logic
+/// alone. The integration tests use the real transport.
+final class ScriptedTransport: Transporting {
+    struct Transfer: Sendable {
+        let request: TransportRequest
+        let task: TransferTask
+        let delegate: any TransferDelegate
+    }
+
+    private let state = Mutex<(transfers: [Transfer], cancelled: Int)>(([], 0))
+    private let started = AsyncStream<Void>.makeStream()
+    /// Answers each transfer as it starts, when set (on the starting thread).
+    let autoAnswer: (@Sendable (TransportRequest) -> (Int, Data))?
+
+    init(autoAnswer: (@Sendable (TransportRequest) -> (Int, Data))? = nil) {
+        self.autoAnswer = autoAnswer
+    }
+
+    var transfers: [Transfer] { state.withLock { $0.transfers } }
+    var cancelledCount: Int { state.withLock { $0.cancelled } }
+
+    func start(_ request: TransportRequest, delegate: any TransferDelegate) -> TransferTask {
+        let task = TransferTask { [weak self] task in self?.cancelled(task) }
+        state.withLock { $0.transfers.append(Transfer(request: request, task: task, delegate: delegate)) }
+        started.continuation.yield()
+        if let autoAnswer {
+            let (status, body) = autoAnswer(request)
+            respond(task, status: status, body: body)
+        }
+        return task
+    }
+
+    /// Waits until `count` transfers have started.
+    func waitForTransfers(_ count: Int) async {
+        while transfers.count < count {
+            for await _ in started.stream { break }
+        }
+    }
+
+    /// Answers `task` with a status and body, then completes it.
+    func respond(_ task: TransferTask, status: Int = 200, headers: HTTPHeaders = [:], body: Data) {
+        guard let transfer = transfers.first(where: { $0.task == task }) else { return }
+        let response = TransportResponse(url: transfer.request.url, statusCode: status, headers: headers, httpVersion: .http1_1)
+        if status >= 400 {
+            complete(transfer, .failure(TransportError(.httpStatus, "status \(status)", url: transfer.request.url, response: response)))
+            return
+        }
+        transfer.delegate.transfer(task, didReceive: response)
+        guard !task.isCancelled else { return }
+        body.withUnsafeBytes { bytes in
+            transfer.delegate.transfer(task, didReceive: bytes, progress: TransferProgress(received: Int64(body.count), expected: Int64(body.count)))
+        }
+        complete(transfer, .success(response))
+    }
+
+    /// Fails `task` with `code`.
+    func fail(_ task: TransferTask, _ code: TransportError.Code) {
+        guard let transfer = transfers.first(where: { $0.task == task }) else { return }
+        complete(transfer, .failure(TransportError(code, "scripted", url: transfer.request.url)))
+    }
+
+    private func cancelled(_ task: TransferTask) {
+        state.withLock { $0.cancelled += 1 }
+        guard let transfer = transfers.first(where: { $0.task == task }) else { return }
+        complete(transfer, .failure(TransportError(.cancelled, "cancelled", url: transfer.request.url)))
+    }
+
+    private func complete(_ transfer: Transfer, _ result: Result<TransportResponse, TransportError>) {
+        transfer.delegate.transfer(transfer.task, didComplete: TransferCompletion(result: result, metrics: TransferMetrics(transactions: [], totalDuration: .zero, redirectCount: 0)))
+    }
+}
