@@ -179,6 +179,7 @@ let package = Package(
             name: "WebImageTestServer",
             dependencies: [
                 "CZlib",
+                "WebImageCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

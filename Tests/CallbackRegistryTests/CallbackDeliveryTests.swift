@@ -14,7 +14,7 @@ struct CallbackDeliveryTests {
         let queue = DispatchQueue(label: "subscriber")
         let marker = DispatchSpecificKey<Int>()
         queue.setSpecific(key: marker, value: 7)
-        let onQueue = Mutex<[Bool]>([])
+        let onQueue = Locked<[Bool]>([])
         let log = EventLog()
         registry.add(to: "k", delivery: .queue(queue), whenAbandoned: {}) { event in
             onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: marker) == 7) }

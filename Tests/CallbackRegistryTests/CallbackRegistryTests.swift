@@ -87,7 +87,7 @@ struct CallbackRegistryTests {
     @Test("a handler may cancel itself and add subscribers: no deadlock, its completion comes after it returns")
     func reentrantHandler() {
         let log = EventLog()
-        let tokenBox = Mutex<SubscriptionToken?>(nil)
+        let tokenBox = Locked<SubscriptionToken?>(nil)
         let inside = Atomic<Bool>(false)
         let registry = self.registry
         let token = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}) { event in

@@ -11,8 +11,8 @@ struct CompositeDownloadEventMonitorTests {
         let queue: DispatchQueue
         let marker = DispatchSpecificKey<String>()
         let name: String
-        let events = Mutex<[String]>([])
-        let onQueue = Mutex<[Bool]>([])
+        let events = Locked<[String]>([])
+        let onQueue = Locked<[Bool]>([])
 
         init(name: String) {
             self.name = name

@@ -11,7 +11,7 @@ typealias TestRegistryEvent = SubscriberEvent<String, Int, TestFailure>
 
 /// Keeps what one subscriber heard, in order.
 final class EventLog: Sendable {
-    private let events = Mutex<[TestRegistryEvent]>([])
+    private let events = Locked<[TestRegistryEvent]>([])
     private let ended = AsyncStream<Void>.makeStream()
 
     var all: [TestRegistryEvent] { events.withLock { $0 } }

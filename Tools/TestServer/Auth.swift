@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import WebImageCore
 
 /// /basic-auth/<user>/<password> and /digest-auth/<user>/<password>.
 enum Auth {

@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import Synchronization
+import WebImageCore
 
 /// A real HTTP/1.1 (and, over TLS, HTTP/2) server on 127.0.0.1 for tests, benchmarks
 /// and tools, on SwiftNIO with one event-loop thread of its own.
@@ -48,7 +49,7 @@ public final class LoopbackServer: Sendable {
     let core: ServerCore
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
-    private let isShutDown = Mutex(false)
+    private let isShutDown = Locked(false)
 
     /// The TCP port the server listens on (127.0.0.1).
     public let port: Int

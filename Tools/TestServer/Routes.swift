@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
 import NIOCore
 import NIOHTTP1
+import Synchronization
+import WebImageCore
 
 /// The routes: each request head becomes a `ResponsePlan`.
 enum Routes {

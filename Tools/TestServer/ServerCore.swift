@@ -6,6 +6,7 @@ import NIOSSL
 import NIOTLS
 import SwiftASN1
 import Synchronization
+import WebImageCore
 import X509
 
 /// What every connection of one server shares: configuration, the records, and the
@@ -23,12 +24,12 @@ final class ServerCore: Sendable {
     let http2: Bool
     let documentRoot: URL?
     let recordsRequests: Bool
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Requests seen per /flaky/<name>.
-    let flakyCounts = Mutex([String: Int]())
+    let flakyCounts = Locked([String: Int]())
     /// Digest nonces this server handed out.
-    let digestNonces = Mutex(Set<String>())
-    private let baseURL = Mutex("")
+    let digestNonces = Locked(Set<String>())
+    private let baseURL = Locked("")
 
     /// `patternChunk + 251` bytes with byte i = i % 251: any run of up to `patternChunk`
     /// pattern bytes starting at offset o is the slice at o % 251 (no copy).
@@ -126,7 +127,7 @@ final class ServerCore: Sendable {
 /// One TCP connection: its ID and what its TLS handshake told.
 final class ConnectionInfo: Sendable {
     let id: Int
-    private let peerCommonName = Mutex<String?>(nil)
+    private let peerCommonName = Locked<String?>(nil)
 
     init(id: Int) { self.id = id }
 

@@ -47,7 +47,7 @@ public final class DiskCache: DataCaching, Sendable {
     public let queue: DispatchQueue
     let layout: DiskLayout
     let names: DiskEntryNames
-    let state = Mutex(State())
+    let state = Locked(State())
     let temporaryCounter = Atomic<UInt64>(0)
 
     /// Reads refresh a file's access date only when it is older than this, so a hot

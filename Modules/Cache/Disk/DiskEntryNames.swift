@@ -12,7 +12,7 @@ final class DiskEntryNames: Sendable {
 
     private let layout: DiskLayout
     private let limit: Int
-    private let memo = Mutex<[CacheKey: Location]>([:])
+    private let memo = Locked<[CacheKey: Location]>([:])
 
     init(_ layout: DiskLayout, limit: Int = 4_096) {
         self.layout = layout

@@ -38,7 +38,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
     // the client's module. The shards sit in one buffer rather than one object each, so a lookup retains and
     // releases no shard object: two atomic operations saved on every hit, and no
     // reference count shared by the threads that use one shard.
-    @usableFromInline let shards: UnsafeMutablePointer<Mutex<LRUSegment<Key, Value>>>
+    @usableFromInline let shards: UnsafeMutablePointer<Locked<LRUSegment<Key, Value>>>
     @usableFromInline let shardCount: Int
     @usableFromInline let shardMask: Int
     /// The shard is the top bits of the key's hash (the shard's index uses the low ones).
@@ -59,7 +59,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
         let count = configuration.effectiveShardCount
         shards = .allocate(capacity: count)
         for index in 0..<count {
-            (shards + index).initialize(to: Mutex(LRUSegment(
+            (shards + index).initialize(to: Locked(LRUSegment(
                 costLimit: MemoryCacheConfiguration.share(of: configuration.costLimit, part: index, of: count),
                 countLimit: MemoryCacheConfiguration.share(of: configuration.countLimit, part: index, of: count)
             )))

@@ -33,7 +33,7 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
         var nextID: UInt64 = 1
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

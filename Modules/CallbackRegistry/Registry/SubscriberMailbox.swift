@@ -22,11 +22,11 @@ final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Err
     }
 
     private let delivery: CallbackDelivery
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(delivery: CallbackDelivery, handler: @escaping Handler) {
         self.delivery = delivery
-        self.state = Mutex(State(handler: handler))
+        self.state = Locked(State(handler: handler))
     }
 
     /// Hands `event` over. Returns `false` when the mailbox was already closed (the

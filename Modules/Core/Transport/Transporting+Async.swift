@@ -51,7 +51,7 @@ private final class BodyCollector: TransferDelegate, @unchecked Sendable {
     // The buffer is touched only from the transport's thread, one event at a time.
     private var data = Data()
     private var response: TransportResponse?
-    private let state = Mutex<(continuation: CheckedContinuation<Result<FetchedData, TransportError>, Never>?, task: TransferTask?, cancelled: Bool)>((nil, nil, false))
+    private let state = Locked<(continuation: CheckedContinuation<Result<FetchedData, TransportError>, Never>?, task: TransferTask?, cancelled: Bool)>((nil, nil, false))
     private let completion: (@Sendable (Result<FetchedData, TransportError>) -> Void)?
 
     init(completion: (@Sendable (Result<FetchedData, TransportError>) -> Void)? = nil) {

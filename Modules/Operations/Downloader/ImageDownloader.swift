@@ -23,7 +23,7 @@ public final class ImageDownloader: ImageDownloading {
     /// The queue the downloads wait in: suspend, resume, counts, concurrency.
     public let queue: DownloadQueue
     private let context: DownloaderContext
-    private let operations = Mutex<[DownloadKey: DownloadOperation]>([:])
+    private let operations = Locked<[DownloadKey: DownloadOperation]>([:])
 
     public init(
         transport: any Transporting,

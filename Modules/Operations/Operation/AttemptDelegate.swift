@@ -18,7 +18,7 @@ final class AttemptDelegate: TransferDelegate {
     private let operation: DownloadOperation
     private let attempt: Int
     private let queued: QueuedOperation
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(operation: DownloadOperation, attempt: Int, queued: QueuedOperation) {
         self.operation = operation

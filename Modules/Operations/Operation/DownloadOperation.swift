@@ -29,7 +29,7 @@ final class DownloadOperation: Sendable {
     let request: DownloadRequest
     private let context: DownloaderContext
     private let onEnd: @Sendable (DownloadOperation) -> Void
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let feeder: ProgressiveFeeder?
 
     init(key: DownloadKey, request: DownloadRequest, context: DownloaderContext, onEnd: @escaping @Sendable (DownloadOperation) -> Void) {
@@ -37,7 +37,7 @@ final class DownloadOperation: Sendable {
         self.request = request
         self.context = context
         self.onEnd = onEnd
-        self.state = Mutex(State(priority: request.effectivePriority))
+        self.state = Locked(State(priority: request.effectivePriority))
         if request.options.contains(.progressive), !context.configuration.progressiveDecoders.isEmpty {
             let registry = context.registry
             feeder = ProgressiveFeeder(

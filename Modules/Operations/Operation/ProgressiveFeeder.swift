@@ -27,8 +27,8 @@ final class ProgressiveFeeder: Sendable {
     private let decoders: [any ImageDecoding]
     private let options: DecodeOptions
     private let publish: @Sendable (DecodedImage) -> Void
-    private let pending = Mutex(Pending())
-    private let decoding = Mutex(Decoding())
+    private let pending = Locked(Pending())
+    private let decoding = Locked(Decoding())
     private let queue = DispatchQueue(label: "webimage.progressive")
 
     init(decoders: [any ImageDecoding], options: DecodeOptions, publish: @escaping @Sendable (DecodedImage) -> Void) {

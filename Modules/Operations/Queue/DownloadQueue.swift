@@ -29,13 +29,13 @@ public final class DownloadQueue: Sendable {
         var running: [UInt64: QueuedOperation] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private static let ids = Atomic<UInt64>(0)
 
     /// - Parameters:
     ///   - maximumConcurrentOperations: at least 1.
     public init(maximumConcurrentOperations: Int = 6, order: ExecutionOrder = .fifo) {
-        state = Mutex(State(heap: QueueOrderHeap(order: order), maximumConcurrent: max(1, maximumConcurrentOperations)))
+        state = Locked(State(heap: QueueOrderHeap(order: order), maximumConcurrent: max(1, maximumConcurrentOperations)))
     }
 
     /// How many operations may run at once. Raising it starts waiting ones at once;

@@ -24,7 +24,7 @@ public final class CredentialStore: Sendable {
         var global: Credential?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty store.
     public init() {}

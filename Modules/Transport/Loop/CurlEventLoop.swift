@@ -25,7 +25,7 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private let environment: TransportEnvironment
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     private let multi: UnsafeMutableRawPointer
     private let cookieShare: UnsafeMutableRawPointer?
 

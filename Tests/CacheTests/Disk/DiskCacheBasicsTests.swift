@@ -156,7 +156,7 @@ struct DiskCacheBasicsTests {
         let directory = try TemporaryDirectory()
         let cache = DiskCache.testCache(in: directory)
         let reads: [Data?] = await withCheckedContinuation { continuation in
-            let collected = Mutex<[Data?]>([])
+            let collected = Locked<[Data?]>([])
             for index in 0..<20 {
                 cache.store(Data([UInt8(index)]), metadata: metadata, forKey: "ordered") { _ in }
                 cache.response(forKey: "ordered") { response in

@@ -9,7 +9,7 @@ import Glibc
 
 /// A clock the test moves by hand, so that dates and eviction orders are exact.
 final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+    private let current = Locked(Date(timeIntervalSince1970: 1_700_000_000))
     var now: Date { current.withLock { $0 } }
     func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }

@@ -5,7 +5,7 @@ import WebImageCore
 
 /// A clock the tests move by hand, for time to live.
 final class ManualClock: Sendable {
-    private let time = Mutex<Int64>(1_000_000_000)
+    private let time = Locked<Int64>(1_000_000_000)
     var now: Int64 { time.withLock { $0 } }
     func advance(by duration: Duration) {
         let parts = duration.components

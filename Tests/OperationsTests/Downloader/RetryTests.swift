@@ -82,7 +82,7 @@ struct DownloaderRetryTests {
 
 /// Collects retry events from the monitor's queue.
 final class RetryMonitor: DownloadEventMonitor {
-    private let attempts = Mutex<[Int]>([])
+    private let attempts = Locked<[Int]>([])
 
     func download(_ key: DownloadKey, willRetryAfter delay: Duration, error: TransportError, attempt: Int) {
         attempts.withLock { $0.append(attempt) }

@@ -15,14 +15,14 @@ struct CoalescingStressTests {
         let cancelRequested = Atomic<Bool>(false)
         let completions = Atomic<Int>(0)
         let eventsAfterCompletion = Atomic<Int>(0)
-        let outcome = Mutex<Result<Int, DownloadError>?>(nil)
+        let outcome = Locked<Result<Int, DownloadError>?>(nil)
         init(index: Int) { self.index = index }
     }
 
     /// What the subscribing and cancelling threads share.
     final class Book: Sendable {
         let remaining: Atomic<Int>
-        let tokens = Mutex<[Int: DownloadToken]>([:])
+        let tokens = Locked<[Int: DownloadToken]>([:])
         let done = AsyncStream<Void>.makeStream()
         init(count: Int) { remaining = Atomic(count) }
     }
@@ -43,7 +43,7 @@ struct CoalescingStressTests {
                 for lane in 0..<4 {
                     group.addTask {
                         for subscriber in subscribers where subscriber.index % 4 == lane {
-                            let url = server.url("/drip?bytes=\(1000 + subscriber.index % 100)&chunk=500&interval_ms=20&u=\(subscriber.index % 100)")
+                            let url = server.url("/drip?bytes=\(1000 + subscriber.index % 100)&chunk=500&interval_ms=50&u=\(subscriber.index % 100)")
                             let token = downloader.download(DownloadRequest(url: url)) { event in
                                 if subscriber.completions.load(ordering: .acquiring) > 0 {
                                     subscriber.eventsAfterCompletion.add(1, ordering: .relaxed)
@@ -87,7 +87,11 @@ struct CoalescingStressTests {
                     Issue.record("no outcome for \(subscriber.index)")
                 }
             }
-            #expect(cancelledByUs > 2000, "about a third were cancelled: \(cancelledByUs), \(lostRace) too late")
+            // About a third were asked to cancel; each either won (cancelled) or came too
+            // late (its download had finished), never anything else.
+            let asked = subscribers.filter { $0.cancelRequested.load(ordering: .acquiring) }.count
+            #expect(cancelledByUs + lostRace == asked)
+            #expect(asked > 2500 && cancelledByUs > 0, "\(asked) asked, \(cancelledByUs) cancelled, \(lostRace) too late")
             #expect(registry.keyCount == 0)
             #expect(registry.subscriberCount == 0)
             for _ in 0..<500 where downloader.currentDownloadCount > 0 || downloader.activeDownloadCount > 0 {

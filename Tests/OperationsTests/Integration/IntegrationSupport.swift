@@ -21,7 +21,7 @@ func withServer<R>(
 
 /// Counts the downloads a downloader queued and finished, to prove none is left behind.
 final class LifecycleMonitor: DownloadEventMonitor {
-    private let counts = Mutex((queued: 0, coalesced: 0, finished: 0, stopped: 0, started: 0))
+    private let counts = Locked((queued: 0, coalesced: 0, finished: 0, stopped: 0, started: 0))
 
     func downloadWasQueued(_ key: DownloadKey, priority: DownloadPriority) { counts.withLock { $0.queued += 1 } }
     func download(_ key: DownloadKey, didCoalesce priority: DownloadPriority, subscribers: Int) { counts.withLock { $0.coalesced += 1 } }

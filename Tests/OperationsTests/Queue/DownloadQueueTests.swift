@@ -6,8 +6,8 @@ import WebImageOperations
 
 /// Records the order operations start in; each holds its slot until released.
 final class StartLog: Sendable {
-    private let started = Mutex<[String]>([])
-    private let held = Mutex<[String: QueuedOperation]>([:])
+    private let started = Locked<[String]>([])
+    private let held = Locked<[String: QueuedOperation]>([:])
     var order: [String] { started.withLock { $0 } }
 
     func work(_ name: String) -> @Sendable (QueuedOperation) -> Void {
@@ -157,7 +157,7 @@ struct QueuedOperationStateTests {
     func cancelRunning() {
         let queue = DownloadQueue(maximumConcurrentOperations: 1)
         let log = StartLog()
-        let heard = Mutex(0)
+        let heard = Locked(0)
         let running = queue.add(onCancel: { heard.withLock { $0 += 1 } }, work: log.work("running"))
         queue.add(work: log.work("next"))
         running.cancel()
@@ -174,7 +174,7 @@ struct QueuedOperationStateTests {
     func cancelAll() {
         let queue = DownloadQueue(maximumConcurrentOperations: 2)
         let log = StartLog()
-        let heard = Mutex(0)
+        let heard = Locked(0)
         let operations = (0..<5).map { i in queue.add(onCancel: { heard.withLock { $0 += 1 } }, work: log.work("\(i)")) }
         queue.cancelAll()
         #expect(heard.withLock { $0 } == 2)
@@ -188,7 +188,7 @@ struct QueuedOperationStateTests {
     @Test("100,000 operations that finish as they start run in order without growing the stack")
     func synchronousFinishers() {
         let queue = DownloadQueue(maximumConcurrentOperations: 1)
-        let count = Mutex(0)
+        let count = Locked(0)
         queue.suspend()
         for _ in 0..<100_000 {
             queue.add { operation in
@@ -204,7 +204,7 @@ struct QueuedOperationStateTests {
     @Test("operations added and finished from many threads all run, never more than the limit at once, and the queue ends empty")
     func manyThreads() async {
         final class Tally: Sendable {
-            let counts = Mutex((ran: 0, running: 0, peak: 0))
+            let counts = Locked((ran: 0, running: 0, peak: 0))
         }
         let queue = DownloadQueue(maximumConcurrentOperations: 3)
         let tally = Tally()

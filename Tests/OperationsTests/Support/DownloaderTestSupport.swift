@@ -8,7 +8,7 @@ typealias DownloadRegistry = CallbackRegistry<DownloadKey, DecodedImage, Downloa
 
 /// Keeps what one download subscriber heard.
 final class DownloadLog: Sendable {
-    private let events = Mutex<[DownloadEvent]>([])
+    private let events = Locked<[DownloadEvent]>([])
     private let ended = AsyncStream<Void>.makeStream()
 
     var all: [DownloadEvent] { events.withLock { $0 } }

@@ -11,7 +11,7 @@ final class ScriptedTransport: Transporting {
         let delegate: any TransferDelegate
     }
 
-    private let state = Mutex<(transfers: [Transfer], cancelled: Int)>(([], 0))
+    private let state = Locked<(transfers: [Transfer], cancelled: Int)>(([], 0))
     private let started = AsyncStream<Void>.makeStream()
     /// Answers each transfer as it starts, when set (on the starting thread).
     let autoAnswer: (@Sendable (TransportRequest) -> (Int, Data))?

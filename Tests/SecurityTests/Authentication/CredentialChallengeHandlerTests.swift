@@ -61,7 +61,7 @@ struct CredentialChallengeHandlerTests {
 
     @Test("the hook is asked first; nil falls through to the rules")
     func hook() async {
-        let asked = Mutex(0)
+        let asked = Locked(0)
         let handler = CredentialChallengeHandler(credential: alice) { challenge in
             asked.withLock { $0 += 1 }
             switch challenge.protectionSpace.host {

@@ -64,7 +64,7 @@ struct RecordingEvaluator: ServerTrustEvaluating {
     let log: Log
 
     final class Log: Sendable {
-        private let entries = Mutex<[String]>([])
+        private let entries = Locked<[String]>([])
         var names: [String] { entries.withLock { $0 } }
         func append(_ name: String) { entries.withLock { $0.append(name) } }
     }

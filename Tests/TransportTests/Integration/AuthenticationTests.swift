@@ -96,7 +96,7 @@ struct AuthenticationTests {
     @Test("the handler sees the failure count rise, and its cancel ends the transfer as cancelled")
     func failureCountAndCancel() async throws {
         try await withServer { server in
-            let counts = Mutex<[Int]>([])
+            let counts = Locked<[Int]>([])
             let handler = CredentialChallengeHandler(onChallenge: { challenge in
                 counts.withLock { $0.append(challenge.previousFailureCount) }
                 return challenge.previousFailureCount < 1 ? .useCredential(Credential(user: "ann", password: "bad")) : .cancel

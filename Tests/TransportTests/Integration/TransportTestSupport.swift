@@ -47,7 +47,7 @@ func timedTransferError(_ transport: CurlTransport, _ request: TransportRequest)
 
 /// Notes when transfers complete, on the transport's thread.
 final class CompletionClock: TransportEventMonitor {
-    private let instants = Mutex<[ContinuousClock.Instant]>([])
+    private let instants = Locked<[ContinuousClock.Instant]>([])
     var completions: [ContinuousClock.Instant] { instants.withLock { $0 } }
 
     func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
@@ -72,7 +72,7 @@ final class RecordingMonitor: TransportEventMonitor {
         case completed(Bool)
     }
 
-    private let recorded = Mutex<[Event]>([])
+    private let recorded = Locked<[Event]>([])
     var events: [Event] { recorded.withLock { $0 } }
 
     func transferDidStart(_ task: TransferTask, request: TransportRequest) { append(.started(request.url)) }
@@ -108,7 +108,7 @@ final class StreamingRecorder: TransferDelegate {
         var threads: Set<UInt> = []
     }
 
-    private let state = Mutex(Snapshot())
+    private let state = Locked(Snapshot())
     private let done = AsyncStream<Void>.makeStream()
     var snapshot: Snapshot { state.withLock { $0 } }
 
