@@ -9,6 +9,11 @@ import WebImageCore
 /// subscriber has its own mailbox, so a slow subscriber on a queue never holds up the
 /// producer or the other subscribers.
 ///
+/// The hot paths are prespecialized for the downloader's types (`DownloadKey`,
+/// `DecodedImage`, `DownloadResult`, `DownloadError`): the downloader reaches the registry
+/// through an existential, where the compiler cannot specialize, and unspecialized
+/// generic code spends most of its time looking up type metadata.
+///
 /// ```swift
 /// let registry = CallbackRegistry<URL, Never, Data, MyError>()
 /// let subscription = registry.add(to: url, delivery: .queue(.main), whenAbandoned: { task.cancel() }) { event in
@@ -37,6 +42,7 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
 
     public init() {}
 
+    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
     public func add(
         to key: Key,
@@ -58,6 +64,7 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
         }
     }
 
+    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
     public func remove(_ token: SubscriptionToken, failure: Failure) -> Bool {
         let removed = state.withLock { state -> (Mailbox, (@Sendable () -> Void)?)? in
@@ -73,14 +80,17 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
         return true
     }
 
+    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     public func publishProgress(received: Int64, expected: Int64?, for key: Key) {
         for mailbox in mailboxes(of: key) { mailbox.post(.progress(received: received, expected: expected)) }
     }
 
+    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     public func publishPartial(_ partial: Partial, for key: Key) {
         for mailbox in mailboxes(of: key) { mailbox.post(.partial(partial)) }
     }
 
+    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
     public func finish(_ key: Key, with result: Result<Success, Failure>) -> Int {
         let finished = state.withLock { state -> [Mailbox] in
@@ -102,6 +112,7 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
     /// How many subscribers there are over all keys.
     public var subscriberCount: Int { state.withLock { $0.keyOfToken.count } }
 
+    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     private func mailboxes(of key: Key) -> [Mailbox] {
         state.withLock { state in state.entries[key].map { Array($0.subscribers.values) } ?? [] }
     }

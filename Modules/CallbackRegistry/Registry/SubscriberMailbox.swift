@@ -24,6 +24,7 @@ final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Err
     private let delivery: CallbackDelivery
     private let state: Locked<State>
 
+    @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     init(delivery: CallbackDelivery, handler: @escaping Handler) {
         self.delivery = delivery
         self.state = Locked(State(handler: handler))
@@ -31,36 +32,62 @@ final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Err
 
     /// Hands `event` over. Returns `false` when the mailbox was already closed (the
     /// subscriber had its completion).
+    @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
     func post(_ event: Event) -> Bool {
-        let (accepted, startsDrain) = state.withLock { state -> (Bool, Bool) in
-            guard !state.isClosed else { return (false, false) }
+        let decision = state.withLock { state -> Decision in
+            guard !state.isClosed else { return .dropped }
+            if event.isCompletion { state.isClosed = true }
+            // The common case: nobody is delivering and nothing waits. Hand this one
+            // straight to the handler, without queueing it.
+            if !state.isDraining, state.pending.isEmpty, case .immediate = delivery, let handler = state.handler {
+                state.isDraining = true
+                if state.isClosed { state.handler = nil }
+                return .deliverNow(handler)
+            }
             switch event {
             case .progress:
                 if case .progress = state.pending.last {
                     state.pending[state.pending.count - 1] = event
-                    return (true, false)
+                    return .queued
                 }
             case .partial:
                 if case .partial = state.pending.last {
                     state.pending[state.pending.count - 1] = event
-                    return (true, false)
+                    return .queued
                 }
             case .completed:
-                state.isClosed = true
+                break
             }
             state.pending.append(event)
-            guard !state.isDraining else { return (true, false) }
+            guard !state.isDraining else { return .queued }
             state.isDraining = true
-            return (true, true)
+            return .startDrain
         }
-        if startsDrain { delivery.run { self.drain() } }
-        return accepted
+        switch decision {
+        case .dropped:
+            return false
+        case .queued:
+            return true
+        case .deliverNow(let handler):
+            handler(event)
+            drain()
+            return true
+        case .startDrain:
+            delivery.run { self.drain() }
+            return true
+        }
+    }
+
+    private enum Decision {
+        case dropped, queued, startDrain
+        case deliverNow(Handler)
     }
 
     /// Whether the completion has been posted.
     var isClosed: Bool { state.withLock { $0.isClosed } }
 
+    @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     private func drain() {
         while true {
             let next = state.withLock { state -> ([Event], Handler?)? in
