@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 //
-// Benchmarks for swift-web-image: each decode hot path beside the bare C library call
-// on the same bytes, in the same run. A nested package so that depending on
+// Benchmarks for swift-web-image: each hot path (decode, cache, transport, registry,
+// queue) beside the bare C library call or a peer, in the same run. A nested package so that depending on
 // swift-web-image never pulls in benchmark code. Run with `make bench`.
 
 import PackageDescription
@@ -32,10 +32,17 @@ let package = Package(
             pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"])]
         ),
-        // The baselines themselves: the shortest C that decodes each format to RGBA.
+        .systemLibrary(
+            name: "CBaselineCurl",
+            path: "Sources/CBaselineCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // The baselines themselves: the shortest C that decodes each format to RGBA, and
+        // a bare libcurl multi loop.
         .target(
             name: "CBaselines",
-            dependencies: ["CTurboJPEG", "CBaselinePNG", "CBaselineGIF"],
+            dependencies: ["CTurboJPEG", "CBaselinePNG", "CBaselineGIF", "CBaselineCurl"],
             path: "Sources/CBaselines"
         ),
         .executableTarget(
@@ -45,6 +52,10 @@ let package = Package(
                 .product(name: "WebImageDecoding", package: "swift-web-image"),
                 .product(name: "WebImageCache", package: "swift-web-image"),
                 .product(name: "WebImageFixtures", package: "swift-web-image"),
+                .product(name: "WebImageTransport", package: "swift-web-image"),
+                .product(name: "WebImageCallbackRegistry", package: "swift-web-image"),
+                .product(name: "WebImageOperations", package: "swift-web-image"),
+                .product(name: "WebImageTestServer", package: "swift-web-image"),
                 "CBaselines",
             ],
             path: "Sources/WebImageBenchmarks",

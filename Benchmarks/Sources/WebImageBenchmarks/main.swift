@@ -1,6 +1,7 @@
-// WebImageBenchmarks: our decoders beside the bare C library calls, interleaved in
-// one run, reported as ratios. See Benchmarks/README.md.
+// WebImageBenchmarks: our hot paths beside the bare C library calls or a peer,
+// interleaved in one run, reported as ratios. See Benchmarks/README.md.
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,7 +33,12 @@ do {
     print("")
 
     var results: [CaseResult] = []
+    // The network cases run against a loopback server started for this run.
+    let server = try LoopbackBench.start()
+    defer { LoopbackBench.stop(server) }
     let allCases = Cases.all(fixtures, rounds: rounds) + MemoryCacheCases.all() + (try DiskCacheCases.all())
+        + CoalescingCases.registryCases() + CoalescingCases.queueCases()
+        + TransportCases.all(server: server) + CoalescingCases.coalescingCases(server: server)
     for benchmark in allCases where options.only.map({ benchmark.name.contains($0) }) ?? true {
         let result = try harness.measure(benchmark)
         results.append(result)
@@ -42,6 +48,9 @@ do {
     print("\nMedian wall-clock of \(rounds) interleaved rounds (order reversed each round):\n")
     Report.printTable(results)
     MemoryCacheCases.printSummary(results)
+    if results.contains(where: { $0.name.hasPrefix("Coalescing") }) {
+        print("Coalescing: the server saw \(CoalescingCases.lastTransferCount.load(ordering: .relaxed)) transfer(s) for 10,000 requests (checked every round).\n")
+    }
     let speedup = Report.printSpeedup(
         full: results.first { $0.name.hasPrefix("JPEG 4000x3000 full") },
         eighth: results.first { $0.name.contains("(1/8)") }

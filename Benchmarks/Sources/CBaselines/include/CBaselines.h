@@ -27,4 +27,10 @@ int bl_png_decode(const uint8_t *data, size_t size,
 int bl_gif_decode(const uint8_t *data, size_t size,
                   bl_allocator allocate, void *context, int *width, int *height);
 
+/// libcurl's multi interface, the least a client can do: every URL added at once,
+/// CURLMOPT_MAX_HOST_CONNECTIONS = `max_host_connections`, bodies counted and dropped,
+/// curl_multi_perform and curl_multi_poll until all are done. Returns the number of
+/// transfers that ended with status 200, and the body bytes in `bytes`.
+int bl_curl_fetch_all(const char *const *urls, int count, int max_host_connections, long long *bytes);
+
 #endif
