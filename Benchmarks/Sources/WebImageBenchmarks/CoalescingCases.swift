@@ -159,7 +159,7 @@ enum CoalescingCases {
             lastTransferCount.store(transfers, ordering: .relaxed)
         }
         return [
-            BenchmarkCase(name: "Coalescing: 10,000 requests for one URL (100 ms server)", contenders: [
+            BenchmarkCase(name: TransportCases.names[3], contenders: [
                 Contender(name: "ours, 10,000 subscribers") { try run(subscribers: 10_000) },
                 Contender(name: "ours, 1 subscriber") { try run(subscribers: 1) },
             ], imagesPerRun: 1, rounds: 7),

@@ -20,8 +20,8 @@ enum Report {
     }
 
     static func printTable(_ results: [CaseResult]) {
-        let header = [pad("case", 34), pad("ours ms", 10, right: true), pad("bare C ms", 10, right: true),
-                      pad("ours/bare", 10, right: true), pad("ours img/s", 11, right: true), pad("bare img/s", 11, right: true)]
+        let header = [pad("case", 34), pad("ours ms", 10, right: true), pad("base ms", 10, right: true),
+                      pad("ours/base", 10, right: true), pad("ours /s", 11, right: true), pad("base /s", 11, right: true)]
         print(header.joined(separator: " "))
         print(String(repeating: "-", count: 91))
         for result in results {
@@ -37,7 +37,8 @@ enum Report {
             ].joined(separator: " "))
             for extra in 2..<medians.count {
                 print("  \(result.contenders[extra]): \(milliseconds(medians[extra])) ms, "
-                    + "\(String(format: "%.2f", medians[extra] / medians[1]))x the \(result.contenders[1]) time into PixelStorage")
+                    + "\(String(format: "%.2f", medians[extra] / medians[1]))x the \(result.contenders[1]) time, "
+                    + "\(String(format: "%.2f", medians[extra] / medians[0]))x ours")
             }
         }
         print("")

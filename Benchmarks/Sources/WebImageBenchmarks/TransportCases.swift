@@ -29,14 +29,21 @@ enum TransportCases {
         }
     }
 
+    /// The names of the network cases (these and the coalescing one), to skip starting
+    /// the server when `--only` selects none of them.
+    static let names = [
+        "HTTP/1.1 1000 x 15 KB, 6 connections", "HTTP/1.1 1000 x 15 KB, 1 connection", "HTTP/1.1 100 x 2 MB, 6 connections",
+        "Coalescing: 10,000 requests for one URL (100 ms server)",
+    ]
+
     static func all(server: LoopbackServer) -> [BenchmarkCase] {
         let small = (0..<1000).map { server.url("/bytes/15000?i=\($0)") }
         let large = (0..<100).map { server.url("/bytes/2000000?i=\($0)") }
         return [
-            BenchmarkCase(name: "HTTP/1.1 1000 x 15 KB, 6 connections", contenders: contenders(small, 15000, connections: 6), imagesPerRun: small.count),
-            BenchmarkCase(name: "HTTP/1.1 1000 x 15 KB, 1 connection", contenders: contenders(small, 15000, connections: 1), imagesPerRun: small.count),
+            BenchmarkCase(name: names[0], contenders: contenders(small, 15000, connections: 6), imagesPerRun: small.count),
+            BenchmarkCase(name: names[1], contenders: contenders(small, 15000, connections: 1), imagesPerRun: small.count),
             BenchmarkCase(
-                name: "HTTP/1.1 100 x 2 MB, 6 connections", contenders: contenders(large, 2_000_000, connections: 6),
+                name: names[2], contenders: contenders(large, 2_000_000, connections: 6),
                 imagesPerRun: large.count, rounds: 5),
         ]
     }
