@@ -70,11 +70,13 @@ final class DownloadOperation: Sendable {
         // The queue may start the attempt before `add` returns: the attempt keeps its
         // own handle, this one is kept only for a download still waiting.
         let queued = context.queue.add(priority: priority) { [self] queued in startAttempt(queued) }
-        let stopped = state.withLock { state -> Bool in
+        let (stopped, current) = state.withLock { state -> (Bool, DownloadPriority) in
             if state.phase == .waiting, state.queued == nil { state.queued = queued }
-            return state.isStopped
+            return (state.isStopped, state.priority)
         }
         if stopped { queued.cancel() }
+        // A joiner raised the priority while this was being queued.
+        if current > priority { queued.raisePriority(to: current) }
     }
 
     /// A new subscriber asked with `priority`: a waiting download moves up.
