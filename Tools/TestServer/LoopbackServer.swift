@@ -148,6 +148,23 @@ public final class LoopbackServer: Sendable {
         }
     }
 
+    /// Starts a server, runs `body` with it, and shuts it down whether `body` returns or
+    /// throws: one server per test.
+    public static func withServer<R>(
+        _ configuration: Configuration = .init(),
+        _ body: (LoopbackServer) async throws -> R
+    ) async throws -> R {
+        let server = try await start(configuration)
+        do {
+            let result = try await body(server)
+            try await server.shutdown()
+            return result
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+    }
+
     /// Closes the listening socket and every connection, and stops the event loop.
     /// Calling it again does nothing.
     public func shutdown() async throws {

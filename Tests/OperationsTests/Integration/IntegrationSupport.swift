@@ -8,15 +8,7 @@ func withServer<R>(
     _ configuration: LoopbackServer.Configuration = .init(),
     _ body: (LoopbackServer) async throws -> R
 ) async throws -> R {
-    let server = try await LoopbackServer.start(configuration)
-    do {
-        let result = try await body(server)
-        try await server.shutdown()
-        return result
-    } catch {
-        try? await server.shutdown()
-        throw error
-    }
+    try await LoopbackServer.withServer(configuration, body)
 }
 
 /// Counts the downloads a downloader queued and finished, to prove none is left behind.
