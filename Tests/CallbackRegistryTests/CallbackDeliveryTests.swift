@@ -30,6 +30,28 @@ struct CallbackDeliveryTests {
         }
     }
 
+    @Test("a main-actor subscriber is called on the main actor's queue, in order")
+    func onTheMainActor() async {
+        // The main actor runs its jobs on the main queue (whichever thread drains it).
+        let marker = DispatchSpecificKey<Int>()
+        DispatchQueue.main.setSpecific(key: marker, value: 1)
+        let onMain = Locked<[Bool]>([])
+        let log = EventLog()
+        registry.add(to: "k", delivery: .mainActor, whenAbandoned: {}) { event in
+            onMain.withLock { $0.append(DispatchQueue.getSpecific(key: marker) == 1) }
+            log.handler(event)
+        }
+        registry.publishProgress(received: 1, expected: 3, for: "k")
+        registry.publishPartial("one", for: "k")
+        registry.finish("k", with: .success(3))
+        #expect(await log.completion() == .success(3))
+        #expect(onMain.withLock { $0 }.allSatisfy { $0 })
+        guard case .progress(1, 3) = log.all.first, log.all.last?.isCompletion == true else {
+            Issue.record("in order, completion last: \(log.all)")
+            return
+        }
+    }
+
     @Test("a blocked subscriber never blocks the producer, and then sees the newest progress, not a backlog")
     func slowSubscriberGetsLatest() async {
         let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)

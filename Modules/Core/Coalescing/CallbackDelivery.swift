@@ -14,6 +14,9 @@ public enum CallbackDelivery: Sendable {
     /// Asynchronously on `queue`. Give a serial queue (a concurrent one still gets the
     /// events in order, because the next is submitted only after the last returned).
     case queue(DispatchQueue)
+    /// On the main actor, for main-actor state. Needs something to run the main actor: an
+    /// app's main loop, or an `async` main (`@main` with `static func main() async`).
+    case mainActor
 
     /// Runs `work` where this delivery says.
     @inlinable
@@ -21,6 +24,7 @@ public enum CallbackDelivery: Sendable {
         switch self {
         case .immediate: work()
         case .queue(let queue): queue.async(execute: work)
+        case .mainActor: Task { @MainActor in work() }
         }
     }
 }
