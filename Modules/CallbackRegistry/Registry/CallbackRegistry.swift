@@ -55,8 +55,10 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
             let id = state.nextID
             state.nextID += 1
             state.keyOfToken[id] = key
-            if state.entries[key] != nil {
-                state.entries[key]!.subscribers[id] = mailbox
+            // One hash of the key, however long it is to hash (a DownloadKey holds the URL
+            // and every header).
+            if let index = state.entries.index(forKey: key) {
+                state.entries.values[index].subscribers[id] = mailbox
                 return Subscription(token: SubscriptionToken(id: id), isFirst: false)
             }
             state.entries[key] = Entry(subscribers: [id: mailbox], whenAbandoned: whenAbandoned)
@@ -93,13 +95,13 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
     @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
     public func finish(_ key: Key, with result: Result<Success, Failure>) -> Int {
-        let finished = state.withLock { state -> [Mailbox] in
-            guard let entry = state.entries.removeValue(forKey: key) else { return [] }
+        let finished = state.withLock { state -> [UInt64: Mailbox] in
+            guard let entry = state.entries.removeValue(forKey: key) else { return [:] }
             for id in entry.subscribers.keys { state.keyOfToken[id] = nil }
-            return Array(entry.subscribers.values)
+            return entry.subscribers
         }
         let event = Event.completed(result)
-        for mailbox in finished { mailbox.post(event) }
+        for mailbox in finished.values { mailbox.post(event) }
         return finished.count
     }
 
@@ -113,7 +115,9 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
     public var subscriberCount: Int { state.withLock { $0.keyOfToken.count } }
 
     @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
-    private func mailboxes(of key: Key) -> [Mailbox] {
-        state.withLock { state in state.entries[key].map { Array($0.subscribers.values) } ?? [] }
+    /// The key's subscribers, as a snapshot that shares the table's storage (no copy
+    /// unless the table changes while it is held): progress is published per chunk.
+    private func mailboxes(of key: Key) -> Dictionary<UInt64, Mailbox>.Values {
+        state.withLock { state in (state.entries[key]?.subscribers ?? [:]).values }
     }
 }
