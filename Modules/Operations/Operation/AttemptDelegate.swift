@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import WebImageCore
 
-/// Receives one attempt's transfer: keeps the body, passes the head through the response
-/// modifier, and reports the end to its operation.
+/// Receives one attempt's transfer: keeps the body, feeds the attempt's partial-image
+/// maker, passes the head through the response modifier, and reports the end to its
+/// operation.
 final class AttemptDelegate: TransferDelegate {
     private struct State {
         var body = Data()
@@ -18,12 +19,14 @@ final class AttemptDelegate: TransferDelegate {
     private let operation: DownloadOperation
     private let attempt: Int
     private let queued: QueuedOperation
+    private let feeder: ProgressiveFeeder?
     private let state = Locked(State())
 
-    init(operation: DownloadOperation, attempt: Int, queued: QueuedOperation) {
+    init(operation: DownloadOperation, attempt: Int, queued: QueuedOperation, feeder: ProgressiveFeeder?) {
         self.operation = operation
         self.attempt = attempt
         self.queued = queued
+        self.feeder = feeder
     }
 
     func transfer(_ task: TransferTask, didReceive response: TransportResponse) {
@@ -43,7 +46,8 @@ final class AttemptDelegate: TransferDelegate {
 
     func transfer(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer, progress: TransferProgress) {
         state.withLock { $0.body.append(contentsOf: bytes) }
-        operation.didReceive(bytes, progress: progress)
+        operation.didReceive(progress)
+        feeder?.feed(bytes)
     }
 
     func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {

@@ -23,6 +23,9 @@ final class DownloadOperation: Sendable {
         var queued: QueuedOperation?
         var transfer: TransferTask?
         var modifier: Task<Void, Never>?
+        /// The current attempt's partial-image maker: a retry starts the body again, so
+        /// it starts a new one.
+        var feeder: ProgressiveFeeder?
     }
 
     let key: DownloadKey
@@ -30,7 +33,6 @@ final class DownloadOperation: Sendable {
     private let context: DownloaderContext
     private let onEnd: @Sendable (DownloadOperation) -> Void
     private let state: Locked<State>
-    private let feeder: ProgressiveFeeder?
 
     init(key: DownloadKey, request: DownloadRequest, context: DownloaderContext, onEnd: @escaping @Sendable (DownloadOperation) -> Void) {
         self.key = key
@@ -38,14 +40,15 @@ final class DownloadOperation: Sendable {
         self.context = context
         self.onEnd = onEnd
         self.state = Locked(State(priority: request.effectivePriority))
-        if request.options.contains(.progressive), !context.configuration.progressiveDecoders.isEmpty {
-            let registry = context.registry
-            feeder = ProgressiveFeeder(
-                decoders: context.configuration.progressiveDecoders, options: request.progressiveDecodeOptions,
-                publish: { [key] image in registry.publishPartial(image, for: key) })
-        } else {
-            feeder = nil
-        }
+    }
+
+    /// A fresh partial-image maker for a progressive download, else `nil`.
+    private func makeFeeder() -> ProgressiveFeeder? {
+        guard request.options.contains(.progressive), !context.configuration.progressiveDecoders.isEmpty else { return nil }
+        let registry = context.registry
+        return ProgressiveFeeder(
+            decoders: context.configuration.progressiveDecoders, options: request.progressiveDecodeOptions,
+            publish: { [key] image in registry.publishPartial(image, for: key) })
     }
 
     /// The retry policy that applies: the request's, the downloader's, or the default
@@ -107,20 +110,23 @@ final class DownloadOperation: Sendable {
     // MARK: Attempts
 
     private func startAttempt(_ queued: QueuedOperation) {
-        let attempt = state.withLock { state -> Int? in
+        let feeder = makeFeeder()
+        let started = state.withLock { state -> (Int, ProgressiveFeeder?)? in
             guard !state.isStopped, state.phase == .waiting else { return nil }
             state.queued = queued
             state.attempt += 1
             state.phase = context.configuration.requestModifier == nil ? .transferring : .modifying
-            return state.attempt
+            defer { state.feeder = feeder }
+            return (state.attempt, state.feeder)
         }
-        guard let attempt else {
+        guard let (attempt, previousFeeder) = started else {
             queued.finish()
             return
         }
+        previousFeeder?.close()
         let transportRequest = makeTransportRequest()
         guard let modifier = context.configuration.requestModifier else {
-            send(transportRequest, attempt: attempt, queued: queued)
+            send(transportRequest, attempt: attempt, queued: queued, feeder: feeder)
             return
         }
         let task = Task { [self] in
@@ -134,7 +140,7 @@ final class DownloadOperation: Sendable {
             }
             guard proceed else { return }  // stop() ended it
             switch outcome {
-            case .success(.some(let modified)): send(modified, attempt: attempt, queued: queued)
+            case .success(.some(let modified)): send(modified, attempt: attempt, queued: queued, feeder: feeder)
             case .success(.none): end(.failure(.requestRejected(reason: "the request modifier returned nil")))
             case .failure(let error): end(.failure(.requestRejected(reason: String(describing: error))))
             }
@@ -142,9 +148,9 @@ final class DownloadOperation: Sendable {
         state.withLock { state in if state.phase == .modifying { state.modifier = task } }
     }
 
-    private func send(_ request: TransportRequest, attempt: Int, queued: QueuedOperation) {
+    private func send(_ request: TransportRequest, attempt: Int, queued: QueuedOperation, feeder: ProgressiveFeeder?) {
         context.notify { [key] in $0.downloadDidStart(key, request: request, attempt: attempt) }
-        let delegate = AttemptDelegate(operation: self, attempt: attempt, queued: queued)
+        let delegate = AttemptDelegate(operation: self, attempt: attempt, queued: queued, feeder: feeder)
         let transfer = context.transport.start(request, delegate: delegate)
         let stopped = state.withLock { state -> Bool in
             if state.phase == .transferring { state.transfer = transfer }
@@ -175,9 +181,8 @@ final class DownloadOperation: Sendable {
         }
     }
 
-    func didReceive(_ bytes: UnsafeRawBufferPointer, progress: TransferProgress) {
+    func didReceive(_ progress: TransferProgress) {
         context.registry.publishProgress(received: progress.received, expected: progress.expected, for: key)
-        feeder?.feed(bytes)
     }
 
     func attemptDidEnd(
@@ -225,15 +230,18 @@ final class DownloadOperation: Sendable {
     /// Ends the operation once: frees its slot, forgets it, and completes every
     /// subscriber still present.
     func end(_ result: Result<DownloadResult, DownloadError>) {
-        let ending = state.withLock { state -> (QueuedOperation?, Bool)? in
+        let ending = state.withLock { state -> (QueuedOperation?, ProgressiveFeeder?, Bool)? in
             guard state.phase != .ended else { return nil }
             state.phase = .ended
             state.transfer = nil
             state.modifier = nil
-            defer { state.queued = nil }
-            return (state.queued, state.isStopped)
+            defer {
+                state.queued = nil
+                state.feeder = nil
+            }
+            return (state.queued, state.feeder, state.isStopped)
         }
-        guard let (queued, stopped) = ending else { return }
+        guard let (queued, feeder, stopped) = ending else { return }
         feeder?.close()
         queued?.finish()
         onEnd(self)
