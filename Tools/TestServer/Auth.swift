@@ -1,9 +1,8 @@
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Synchronization
-import WebImageCore
 
 /// /basic-auth/<user>/<password> and /digest-auth/<user>/<password>.
 enum Auth {
@@ -44,7 +43,7 @@ enum Auth {
             return .text(.ok, "authenticated \(user)")
         }
         let nonce = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-        core.digestNonces.withLock { _ = $0.insert(nonce) }
+        core.digestNonces.withLockedValue { _ = $0.insert(nonce) }
         var headers = HTTPHeaders()
         headers.add(
             name: "www-authenticate",
@@ -62,7 +61,7 @@ enum Auth {
         core: ServerCore
     ) -> Bool {
         guard p["username"] == user, p["realm"] == digestRealm,
-            let nonce = p["nonce"], core.digestNonces.withLock({ $0.contains(nonce) }),
+            let nonce = p["nonce"], core.digestNonces.withLockedValue({ $0.contains(nonce) }),
             p["qop"]?.lowercased() == "auth",
             let nc = p["nc"], let cnonce = p["cnonce"], let uri = p["uri"], let response = p["response"]
         else { return false }

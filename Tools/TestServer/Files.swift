@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import enum WebImageCore.HTTPDate
 
 #if canImport(Glibc)
 import Glibc

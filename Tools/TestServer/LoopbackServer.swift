@@ -1,9 +1,8 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
-import Synchronization
-import WebImageCore
 
 /// A real HTTP/1.1 (and, over TLS, HTTP/2) server on 127.0.0.1 for tests, benchmarks
 /// and tools, on SwiftNIO with one event-loop thread of its own.
@@ -49,7 +48,7 @@ public final class LoopbackServer: Sendable {
     let core: ServerCore
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
-    private let isShutDown = Locked(false)
+    private let isShutDown = NIOLockedValueBox(false)
 
     /// The TCP port the server listens on (127.0.0.1).
     public let port: Int
@@ -132,16 +131,16 @@ public final class LoopbackServer: Sendable {
 
     /// Every request that reached HTTP since start (or the last `resetRecords()`), in
     /// the order their heads arrived (empty when `recordsRequests` is off).
-    public var requests: [RecordedRequest] { self.core.state.withLock { $0.requests } }
+    public var requests: [RecordedRequest] { self.core.state.withLockedValue { $0.requests } }
     /// TCP connections accepted, TLS handshake failures included.
-    public var connectionCount: Int { self.core.state.withLock { $0.connectionCount } }
+    public var connectionCount: Int { self.core.state.withLockedValue { $0.connectionCount } }
     /// TLS connections that ended (error or close) before their handshake completed.
-    public var tlsHandshakeFailures: Int { self.core.state.withLock { $0.handshakeFailures } }
+    public var tlsHandshakeFailures: Int { self.core.state.withLockedValue { $0.handshakeFailures } }
 
     /// Forgets the recorded requests and zeroes the counters. Connection IDs go on
     /// counting, so they stay unique.
     public func resetRecords() {
-        self.core.state.withLock {
+        self.core.state.withLockedValue {
             $0.requests.removeAll(keepingCapacity: true)
             $0.connectionCount = 0
             $0.handshakeFailures = 0
@@ -168,7 +167,7 @@ public final class LoopbackServer: Sendable {
     /// Closes the listening socket and every connection, and stops the event loop.
     /// Calling it again does nothing.
     public func shutdown() async throws {
-        let first = self.isShutDown.withLock { done in
+        let first = self.isShutDown.withLockedValue { done in
             defer { done = true }
             return !done
         }
@@ -178,7 +177,7 @@ public final class LoopbackServer: Sendable {
     }
 
     deinit {
-        let first = self.isShutDown.withLock { done in
+        let first = self.isShutDown.withLockedValue { done in
             defer { done = true }
             return !done
         }

@@ -1,8 +1,7 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Synchronization
-import WebImageCore
 
 /// The routes: each request head becomes a `ResponsePlan`.
 enum Routes {
@@ -140,7 +139,7 @@ enum Routes {
     /// /flaky/<name>: the first `failures` requests for `name` get `status` (default 503),
     /// with `Retry-After: <retry_after>` when given; later ones get `bytes` pattern bytes.
     static func flaky(_ name: String, query: Query, core: ServerCore) -> ResponsePlan {
-        let seen = core.flakyCounts.withLock { counts -> Int in
+        let seen = core.flakyCounts.withLockedValue { counts -> Int in
             counts[name, default: 0] += 1
             return counts[name]!
         }

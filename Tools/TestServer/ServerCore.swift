@@ -1,12 +1,11 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
 import NIOSSL
 import NIOTLS
 import SwiftASN1
-import Synchronization
-import WebImageCore
 import X509
 
 /// What every connection of one server shares: configuration, the records, and the
@@ -24,12 +23,12 @@ final class ServerCore: Sendable {
     let http2: Bool
     let documentRoot: URL?
     let recordsRequests: Bool
-    let state = Locked(State())
+    let state = NIOLockedValueBox(State())
     /// Requests seen per /flaky/<name>.
-    let flakyCounts = Locked([String: Int]())
+    let flakyCounts = NIOLockedValueBox([String: Int]())
     /// Digest nonces this server handed out.
-    let digestNonces = Locked(Set<String>())
-    private let baseURL = Locked("")
+    let digestNonces = NIOLockedValueBox(Set<String>())
+    private let baseURL = NIOLockedValueBox("")
 
     /// `patternChunk + 251` bytes with byte i = i % 251: any run of up to `patternChunk`
     /// pattern bytes starting at offset o is the slice at o % 251 (no copy).
@@ -50,8 +49,8 @@ final class ServerCore: Sendable {
         self.pattern = buffer
     }
 
-    var baseURLString: String { self.baseURL.withLock { $0 } }
-    func setBaseURL(_ string: String) { self.baseURL.withLock { $0 = string } }
+    var baseURLString: String { self.baseURL.withLockedValue { $0 } }
+    func setBaseURL(_ string: String) { self.baseURL.withLockedValue { $0 = string } }
 
     /// `length` (at most `patternChunk`) pattern bytes starting at stream offset `offset`.
     @inline(__always)
@@ -60,16 +59,16 @@ final class ServerCore: Sendable {
     }
 
     func record(_ request: RecordedRequest) {
-        self.state.withLock { $0.requests.append(request) }
+        self.state.withLockedValue { $0.requests.append(request) }
     }
 
     func handshakeFailed() {
-        self.state.withLock { $0.handshakeFailures += 1 }
+        self.state.withLockedValue { $0.handshakeFailures += 1 }
     }
 
     /// Sets up a freshly accepted connection's pipeline.
     func configureConnection(_ channel: any Channel) throws -> EventLoopFuture<Void> {
-        let id = self.state.withLock { state in
+        let id = self.state.withLockedValue { state in
             state.connectionCount += 1
             defer { state.nextConnectionID += 1 }
             return state.nextConnectionID
@@ -127,14 +126,14 @@ final class ServerCore: Sendable {
 /// One TCP connection: its ID and what its TLS handshake told.
 final class ConnectionInfo: Sendable {
     let id: Int
-    private let peerCommonName = Locked<String?>(nil)
+    private let peerCommonName = NIOLockedValueBox<String?>(nil)
 
     init(id: Int) { self.id = id }
 
     /// The subject CN of the client certificate, when the client presented one.
     var clientCommonName: String? {
-        get { self.peerCommonName.withLock { $0 } }
-        set { self.peerCommonName.withLock { $0 = newValue } }
+        get { self.peerCommonName.withLockedValue { $0 } }
+        set { self.peerCommonName.withLockedValue { $0 = newValue } }
     }
 }
 

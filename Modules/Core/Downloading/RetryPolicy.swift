@@ -79,12 +79,8 @@ public struct RetryPolicy: Sendable, Hashable {
     static func retryAfter(_ value: String, now: Date) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(trimmed) { return seconds >= 0 ? .seconds(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
-        let interval = max(0, date.timeIntervalSince(now))
+        guard let seconds = HTTPDate.parse(trimmed) else { return nil }
+        let interval = max(0, Double(seconds) - now.timeIntervalSince1970)
         return .milliseconds(Int64(interval * 1000))
     }
 }

@@ -4,12 +4,13 @@ import Glibc
 import Darwin
 #endif
 
-/// IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), the only form HTTP/1.1 sends.
-enum HTTPDate {
+/// HTTP dates (RFC 9110): IMF-fixdate, "Sun, 06 Nov 1994 08:49:37 GMT", the only form
+/// HTTP/1.1 senders write. For Retry-After, Last-Modified and the test server.
+public enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    static func format(secondsSince1970 seconds: Int) -> String {
+    public static func format(secondsSince1970 seconds: Int) -> String {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
@@ -19,7 +20,7 @@ enum HTTPDate {
     }
 
     /// Seconds since 1970 of an IMF-fixdate; nil for any other form.
-    static func parse(_ string: String) -> Int? {
+    public static func parse(_ string: String) -> Int? {
         let fields = string.split(separator: " ")
         guard fields.count == 6, fields[5] == "GMT",
             let day = Int32(fields[1]),
