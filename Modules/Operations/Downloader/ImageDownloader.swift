@@ -47,7 +47,7 @@ public final class ImageDownloader: ImageDownloading {
             self?.forget(ended)
         }
         let registry = context.registry
-        let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.stop() }, handler: handler)
+        let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.abandon() }, handler: handler)
         let token = DownloadToken(key: key, subscription: subscription.token) { [context] in
             if registry.remove(subscription.token, failure: .cancelled) {
                 context.notify { $0.download(key, subscriberDidCancel: subscription.token) }

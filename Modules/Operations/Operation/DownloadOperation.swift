@@ -33,6 +33,11 @@ final class DownloadOperation: Sendable {
     private let context: DownloaderContext
     private let onEnd: @Sendable (DownloadOperation) -> Void
     private let state: Locked<State>
+    /// Every subscriber left and the registry forgot the key. From then on this
+    /// operation publishes nothing under the key: a new subscriber may already have
+    /// started a new operation for it, whose subscribers must not see this one's
+    /// progress or its cancellation.
+    private let abandoned = Atomic<Bool>(false)
 
     init(key: DownloadKey, request: DownloadRequest, context: DownloaderContext, onEnd: @escaping @Sendable (DownloadOperation) -> Void) {
         self.key = key
@@ -48,7 +53,9 @@ final class DownloadOperation: Sendable {
         let registry = context.registry
         return ProgressiveFeeder(
             decoders: context.configuration.progressiveDecoders, options: request.progressiveDecodeOptions,
-            publish: { [key] image in registry.publishPartial(image, for: key) })
+            publish: { [key, weak self] image in
+                if let self, !self.abandoned.load(ordering: .relaxed) { registry.publishPartial(image, for: key) }
+            })
     }
 
     /// The retry policy that applies: the request's, the downloader's, or the default
@@ -90,6 +97,13 @@ final class DownloadOperation: Sendable {
             return state.queued
         }
         queued?.raisePriority(to: priority)
+    }
+
+    /// The registry's `whenAbandoned`: the last subscriber left, so stop, and say nothing
+    /// more under the key.
+    func abandon() {
+        abandoned.store(true, ordering: .relaxed)
+        stop()
     }
 
     /// Stops the work: nobody wants it any more, or everything is cancelled. Subscribers
@@ -182,6 +196,7 @@ final class DownloadOperation: Sendable {
     }
 
     func didReceive(_ progress: TransferProgress) {
+        guard !abandoned.load(ordering: .relaxed) else { return }
         context.registry.publishProgress(received: progress.received, expected: progress.expected, for: key)
     }
 
@@ -246,7 +261,7 @@ final class DownloadOperation: Sendable {
         queued?.finish()
         onEnd(self)
         let final: Result<DownloadResult, DownloadError> = stopped ? .failure(.cancelled) : result
-        let subscribers = context.registry.finish(key, with: final)
+        let subscribers = abandoned.load(ordering: .relaxed) ? 0 : context.registry.finish(key, with: final)
         if stopped { context.notify { [key] in $0.downloadDidStop(key) } }
         context.notify { [key] in $0.download(key, didFinish: final, subscribers: subscribers) }
     }
