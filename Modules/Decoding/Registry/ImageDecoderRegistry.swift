@@ -59,3 +59,6 @@ public struct ImageDecoderRegistry: Sendable {
         SniffingIncrementalDecoder(registry: self, options: options)
     }
 }
+
+/// The Manager finds decoders through Core's protocol.
+extension ImageDecoderRegistry: ImageDecoderProviding {}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Picks the decoder for some bytes: what the Manager needs from the Decoding module.
+///
+/// `ImageDecoderRegistry` in WebImageDecoding is the standard one (PNG, JPEG, GIF); give
+/// your own to add formats or to change which decoder wins.
+public protocol ImageDecoderProviding: Sendable {
+    /// The decoder for a file starting with `header` (at least
+    /// ``ImageFormat/sniffLength`` bytes when there are that many).
+    ///
+    /// - Throws: ``ImageDecodingError`` `empty`, `unsupported` (a format known but with
+    ///   no decoder) or `unknownFormat`.
+    func decoder(for header: Data) throws(ImageDecodingError) -> any ImageDecoding
+}
+
+extension ImageDecoderProviding {
+    /// Decodes a whole file with the decoder its first bytes call for.
+    public func decodeImage(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
+        try decoder(for: data).decode(data, options: options)
+    }
+}

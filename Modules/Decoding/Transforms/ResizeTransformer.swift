@@ -1,0 +1,66 @@
+import WebImageCore
+
+/// Scales an image to fit in, or to fill, a box; never enlarges.
+///
+/// - ``Mode-swift.enum/fit``: the whole image, aspect ratio kept, as large as fits in the box.
+/// - ``Mode-swift.enum/fill``: the box's aspect ratio, the centre of the image cut to it,
+///   as large as fills the box.
+///
+/// An image already smaller than the box keeps its pixels (a fill still cuts it to the
+/// box's aspect ratio): enlarging adds bytes, not detail. Scaling averages areas, with
+/// alpha weighting. Animated images have every frame scaled.
+///
+/// ```swift
+/// let thumbnail = ImageRequest(url: url, context: .init(transformers: [ResizeTransformer(width: 200, height: 200, mode: .fill)]))
+/// ```
+public struct ResizeTransformer: ImageTransforming, Hashable {
+    public enum Mode: String, Sendable, Hashable {
+        case fit
+        case fill
+    }
+
+    public let size: PixelSize
+    public let mode: Mode
+
+    /// A box of `width` x `height` pixels (each at least 1).
+    public init(width: Int, height: Int, mode: Mode = .fit) {
+        precondition(width > 0 && height > 0, "a resize box needs a positive size")
+        size = PixelSize(width: width, height: height)
+        self.mode = mode
+    }
+
+    public var identifier: String { "resize(\(mode.rawValue),\(size))" }
+
+    public func transform(_ image: DecodedImage) throws(ImageDecodingError) -> DecodedImage {
+        let plan = self.plan(for: image.size)
+        return try RegionResampler.apply(plan.region, target: plan.target, to: image)
+    }
+
+    /// The source region read and the size it becomes, for an image of `source`.
+    public func plan(for source: PixelSize) -> (region: PixelRect, target: PixelSize) {
+        let whole = PixelRect(x: 0, y: 0, width: source.width, height: source.height)
+        let scaleX = Double(size.width) / Double(source.width)
+        let scaleY = Double(size.height) / Double(source.height)
+        switch mode {
+        case .fit:
+            let scale = min(1, scaleX, scaleY)
+            return (whole, scaled(source, by: scale))
+        case .fill:
+            // Cut the centre to the box's aspect ratio, then scale that down to the box.
+            let cover = max(scaleX, scaleY)
+            let cutWidth = min(source.width, max(1, Int((Double(size.width) / cover).rounded())))
+            let cutHeight = min(source.height, max(1, Int((Double(size.height) / cover).rounded())))
+            let region = PixelRect(
+                x: (source.width - cutWidth) / 2, y: (source.height - cutHeight) / 2, width: cutWidth, height: cutHeight)
+            let target = PixelSize(width: min(size.width, cutWidth), height: min(size.height, cutHeight))
+            return (region, target)
+        }
+    }
+
+    private func scaled(_ source: PixelSize, by scale: Double) -> PixelSize {
+        guard scale < 1 else { return source }
+        return PixelSize(
+            width: min(source.width, max(1, Int((Double(source.width) * scale).rounded()))),
+            height: min(source.height, max(1, Int((Double(source.height) * scale).rounded()))))
+    }
+}
