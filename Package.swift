@@ -25,6 +25,9 @@ let package = Package(
         .library(name: "WebImageSecurity", targets: ["WebImageSecurity"]),
         .library(name: "WebImageCallbackRegistry", targets: ["WebImageCallbackRegistry"]),
         .library(name: "WebImageOperations", targets: ["WebImageOperations"]),
+        .library(name: "WebImageManager", targets: ["WebImageManager"]),
+        // Everything above composed with the defaults: what most apps depend on.
+        .library(name: "WebImage", targets: ["WebImage"]),
         // Developer tooling: generates sample images with the C encoders for tests,
         // benchmarks and the `webimage` program. Apps do not need it.
         .library(name: "WebImageFixtures", targets: ["WebImageFixtures"]),
@@ -143,6 +146,25 @@ let package = Package(
             name: "WebImageOperations",
             dependencies: ["WebImageCore"],
             path: "Modules/Operations",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Manager: the pipeline, the failed-URL set, the prefetcher.
+        .target(
+            name: "WebImageManager",
+            dependencies: ["WebImageCore"],
+            path: "Modules/Manager",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: WebImage: the umbrella that composes the defaults and re-exports the modules.
+        .target(
+            name: "WebImage",
+            dependencies: [
+                "WebImageCore", "WebImageDecoding", "WebImageCache", "WebImageTransport", "WebImageSecurity",
+                "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager",
+            ],
+            path: "Modules/WebImage",
             swiftSettings: strictSettings
         ),
 

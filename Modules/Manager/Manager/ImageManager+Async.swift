@@ -1,0 +1,80 @@
+import Foundation
+import Synchronization
+import WebImageCore
+
+extension ImageManager {
+    /// Loads `request` and returns the response; cancelling the calling task cancels the
+    /// load. A memory hit returns on the caller's executor, without a task or a hop.
+    nonisolated(nonsending)
+    public func response(for request: ImageRequest) async throws(ImageLoadError) -> ImageResponse {
+        let request = request.keyed(by: configuration.cacheKeyFilter)
+        if let early = earlyResult(for: request) { return try early.get() }
+        let holder = TokenHolder()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageResponse, ImageLoadError>, Never>) in
+                let token = subscribe(request, delivery: .immediate) { event in
+                    if case .completed(let result) = event { continuation.resume(returning: result) }
+                }
+                holder.hold(token)
+            }
+        } onCancel: {
+            holder.cancel()
+        }
+        return try result.get()
+    }
+
+    /// The decoded image for `request` (``ImageLoadOptions/returnDataWithoutDecoding`` is
+    /// ignored here: this call always decodes).
+    nonisolated(nonsending)
+    public func image(for request: ImageRequest) async throws(ImageLoadError) -> DecodedImage {
+        var request = request
+        if request.options.contains(.returnDataWithoutDecoding) {
+            request = ImageRequest(
+                url: request.url, options: request.options.subtracting(.returnDataWithoutDecoding), context: request.context)
+        }
+        guard let image = try await response(for: request).image else {
+            preconditionFailure("a load that decodes delivers an image")
+        }
+        return image
+    }
+
+    /// The decoded image at `url`.
+    nonisolated(nonsending)
+    public func image(for url: URL, options: ImageLoadOptions = []) async throws(ImageLoadError) -> DecodedImage {
+        try await image(for: ImageRequest(url: url, options: options))
+    }
+
+    /// The load's events as they happen: progress, partial images, then the result, after
+    /// which the sequence ends. A consumer that falls behind misses progress and partial
+    /// images, never the result. Ending the iteration early cancels the load.
+    public func events(for request: ImageRequest) -> AsyncStream<ImageLoadEvent> {
+        let (stream, continuation) = AsyncStream<ImageLoadEvent>.makeStream(bufferingPolicy: .bufferingNewest(2))
+        let token = loadImage(with: request, delivery: .immediate) { event in
+            continuation.yield(event)
+            if event.isCompletion { continuation.finish() }
+        }
+        continuation.onTermination = { _ in token.cancel() }
+        return stream
+    }
+}
+
+/// Hands a load's token to a cancellation handler that may run before the token exists.
+private final class TokenHolder: Sendable {
+    private let state = Locked<(token: ImageLoadToken?, cancelled: Bool)>((nil, false))
+
+    func hold(_ token: ImageLoadToken) {
+        let cancelled = state.withLock { state in
+            state.token = token
+            return state.cancelled
+        }
+        if cancelled { token.cancel() }
+    }
+
+    func cancel() {
+        let token = state.withLock { state in
+            state.cancelled = true
+            return state.token
+        }
+        token?.cancel()
+    }
+}

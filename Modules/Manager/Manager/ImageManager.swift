@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+import WebImageCore
+
+/// Loads images: the SDWebImageManager role. One load runs
+/// key -> failed-URL set -> memory -> disk -> download -> decode -> transform -> store
+/// -> deliver, and reports where the image came from.
+///
+/// It sees the other modules only through Core's protocols; the `WebImage` umbrella
+/// builds one with the defaults (libcurl transport, PNG/JPEG/GIF decoders, memory and
+/// disk caches):
+///
+/// ```swift
+/// let manager = ImageManager(configuration: WebImageConfiguration())   // import WebImage
+/// let image = try await manager.image(for: url)
+/// ```
+///
+/// Sharing work: loads of the same decoded variant (same ``ImageRequest/imageKey`` and
+/// same behaviour options) share one pipeline run, so the bytes are decoded once however
+/// many wait; different variants of one URL share the download (the downloader
+/// coalesces) and decode once each.
+///
+/// Delivery: every load gets progress, partial images (with
+/// ``ImageLoadOptions/progressiveLoad``) and exactly one result, in that order, through
+/// the ``CallbackDelivery`` it asked for. A memory hit completes before `loadImage`
+/// returns when the delivery is `.immediate`.
+///
+/// Cancellation: a cancelled load completes with ``ImageLoadError/cancelled`` at once and
+/// gets nothing more. When the last load sharing a run leaves, the run stops at its
+/// current stage: the disk read's result is dropped, the download is cancelled (unless
+/// another load shares it), no decode, transform or store starts.
+public final class ImageManager: Sendable {
+    /// The callback registry type the manager fans events out with (`CallbackRegistry()`
+    /// from WebImageCallbackRegistry).
+    public typealias Registry = any CallbackRegistering<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
+
+    public let configuration: Configuration
+    public let downloader: any ImageDownloading
+    public let decoders: any ImageDecoderProviding
+    public let memoryCache: (any MemoryCaching<CacheKey, DecodedImage>)?
+    public let diskCache: (any DataCaching)?
+    /// URLs not fetched again for a while because they failed permanently.
+    public let failedURLs: FailedURLSet
+    private let registry: Registry
+    private let individualLoads = Atomic<UInt64>(1)
+
+    /// A manager over the given parts; leave a cache out to go without it.
+    public init(
+        downloader: any ImageDownloading,
+        decoders: any ImageDecoderProviding,
+        registry: Registry,
+        memoryCache: (any MemoryCaching<CacheKey, DecodedImage>)?,
+        diskCache: (any DataCaching)?,
+        configuration: Configuration = .init()
+    ) {
+        self.downloader = downloader
+        self.decoders = decoders
+        self.registry = registry
+        self.memoryCache = memoryCache
+        self.diskCache = diskCache
+        self.configuration = configuration
+        self.failedURLs = FailedURLSet(retryInterval: configuration.failedURLRetryInterval)
+    }
+
+    /// Starts a load; `handler` gets its events on `delivery`.
+    ///
+    /// - Returns: a token that cancels this load only (others sharing its work go on).
+    @discardableResult
+    public func loadImage(
+        with request: ImageRequest, delivery: CallbackDelivery = .immediate,
+        handler: @escaping @Sendable (ImageLoadEvent) -> Void
+    ) -> ImageLoadToken {
+        let request = request.keyed(by: configuration.cacheKeyFilter)
+        if let early = earlyResult(for: request) {
+            delivery.run { handler(.completed(early)) }
+            return ImageLoadToken(key: nil, onCancel: nil)
+        }
+        return subscribe(request, delivery: delivery, handler: handler)
+    }
+
+    /// The decoded image for `request` if the memory cache holds it: no I/O, no decode,
+    /// on the calling thread.
+    public func cachedImage(for request: ImageRequest) -> DecodedImage? {
+        let request = configuration.cacheKeyFilter == nil ? request : request.keyed(by: configuration.cacheKeyFilter)
+        return (request.context.memoryCache ?? memoryCache)?.value(forKey: request.imageKey)
+    }
+
+    /// Removes `request`'s decoded image from memory and its bytes from disk.
+    public func removeCached(_ request: ImageRequest) {
+        let request = request.keyed(by: configuration.cacheKeyFilter)
+        (request.context.memoryCache ?? memoryCache)?.removeValue(forKey: request.imageKey)
+        (request.context.diskCache ?? diskCache)?.removeResponse(forKey: request.dataKey)
+    }
+
+    // MARK: Inside
+
+    /// What a load can be answered with at once: a recent permanent failure, or a
+    /// memory hit.
+    func earlyResult(for request: ImageRequest) -> Result<ImageResponse, ImageLoadError>? {
+        let options = request.options
+        if !options.contains(.retryFailed), failedURLs.contains(request.dataKey) {
+            return .failure(.failedRecently(request.url))
+        }
+        guard options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .returnDataWithoutDecoding]),
+              let image = (request.context.memoryCache ?? memoryCache)?.value(forKey: request.imageKey)
+        else { return nil }
+        return .success(ImageResponse(image: image, data: nil, source: .memory, request: request))
+    }
+
+    /// Joins the run for `request`'s key, starting it when this is the first load.
+    func subscribe(
+        _ request: ImageRequest, delivery: CallbackDelivery, handler: @escaping @Sendable (ImageLoadEvent) -> Void
+    ) -> ImageLoadToken {
+        let individual = request.context.isIndividual ? individualLoads.add(1, ordering: .relaxed).oldValue : 0
+        let key = ImageLoadKey(request: request, individual: individual)
+        let candidate = ImageLoadTask(key: key, request: request, stages: stages(for: request), registry: registry)
+        let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.abandon() }, handler: handler)
+        if subscription.isFirst { candidate.start() }
+        let registry = self.registry
+        return ImageLoadToken(key: key) { registry.remove(subscription.token, failure: .cancelled) }
+    }
+
+    private func stages(for request: ImageRequest) -> LoadStages {
+        let context = request.context
+        let report = configuration.cacheStoreFailureHandler ?? { _, _ in }
+        return LoadStages(
+            memory: context.memoryCache ?? memoryCache,
+            disk: request.options.contains(.memoryCacheOnly) ? nil : (context.diskCache ?? diskCache),
+            downloader: context.downloader ?? downloader,
+            decoders: decoders,
+            failedURLs: failedURLs,
+            storeFailed: report)
+    }
+}

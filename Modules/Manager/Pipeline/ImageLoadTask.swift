@@ -1,0 +1,201 @@
+import Foundation
+import Synchronization
+import WebImageCore
+
+/// One run of the pipeline for every subscriber of an ``ImageLoadKey``: disk ->
+/// download -> decode -> transform -> store, then one result for them all.
+///
+/// It runs as a Swift task. When its last subscriber leaves, the registry calls
+/// ``abandon()``: the task is cancelled (checked between stages), the download token is
+/// cancelled (so the transfer stops when no other load shares it), nothing more is stored
+/// and nothing more is published under the key, which a new load may already own.
+final class ImageLoadTask: Sendable {
+    typealias Registry = any CallbackRegistering<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
+
+    let key: ImageLoadKey
+    let request: ImageRequest
+    private let stages: LoadStages
+    private let registry: Registry
+    private let handles = Locked<(task: Task<Void, Never>?, download: DownloadToken?)>((nil, nil))
+    private let abandoned = Atomic<Bool>(false)
+
+    init(key: ImageLoadKey, request: ImageRequest, stages: LoadStages, registry: Registry) {
+        self.key = key
+        self.request = request
+        self.stages = stages
+        self.registry = registry
+    }
+
+    func start() {
+        let priority: TaskPriority = request.options.contains(.highPriority) ? .high
+            : request.options.contains(.lowPriority) ? .low : .medium
+        let task = Task(priority: priority) { await self.run() }
+        let keep = handles.withLock { handles -> Bool in
+            guard !abandoned.load(ordering: .relaxed) else { return false }
+            handles.task = task
+            return true
+        }
+        if !keep { task.cancel() }
+    }
+
+    func abandon() {
+        abandoned.store(true, ordering: .relaxed)
+        let (task, download) = handles.withLock { handles in
+            defer { handles = (nil, nil) }
+            return handles
+        }
+        task?.cancel()
+        download?.cancel()
+    }
+
+    private var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
+
+    private func run() async {
+        let result: Result<ImageResponse, ImageLoadError>
+        do {
+            result = .success(try await pipeline())
+            if stages.failedURLs.count > 0 { stages.failedURLs.remove(request.dataKey) }
+        } catch {
+            result = .failure(error)
+            if error.isPermanent { stages.failedURLs.insert(request.dataKey) }
+        }
+        handles.withLock { $0 = (nil, nil) }
+        guard !isAbandoned else { return }
+        registry.finish(key, with: result)
+    }
+
+    // MARK: The stages
+
+    private func pipeline() async throws(ImageLoadError) -> ImageResponse {
+        let options = request.options
+        let readsCache = !options.contains(.fromLoaderOnly)
+        let revalidates = options.contains(.refreshCached) && !options.contains(.fromCacheOnly)
+        let decodes = !options.contains(.returnDataWithoutDecoding)
+
+        // Memory again: a load that finished since the caller looked may have stored it.
+        if readsCache, decodes, !revalidates, let image = stages.memory?.value(forKey: request.imageKey) {
+            return ImageResponse(image: image, data: nil, source: .memory, request: request)
+        }
+
+        var cached: CachedResponse?
+        if readsCache, let disk = stages.disk {
+            cached = await disk.response(forKey: request.dataKey)
+            try stopIfCancelled()
+        }
+        if let stored = cached, !revalidates {
+            guard decodes else { return ImageResponse(image: nil, data: stored.data, source: .disk, request: request) }
+            do {
+                let image = try stages.decodeAndTransform(stored.data, for: request)
+                try stopIfCancelled()
+                storeInMemory(image)
+                return ImageResponse(image: image, data: stored.data, source: .disk, request: request)
+            } catch .decoding(let error) {
+                // Bytes on disk that do not decode are no use to anyone: drop them and
+                // fetch a fresh copy (unless the load may not touch the network).
+                stages.disk?.removeResponse(forKey: request.dataKey)
+                if options.contains(.fromCacheOnly) { throw .decoding(error) }
+                cached = nil
+            }
+        }
+        if options.contains(.fromCacheOnly) { throw .notCached }
+
+        let validators = revalidates ? cached.map { TransportRequest.Validators($0.metadata) } : nil
+        let conditional = validators.map { $0.etag != nil || $0.lastModified != nil } ?? false
+        let download = try await self.download(validators: conditional ? validators : nil)
+        try stopIfCancelled()
+
+        if download.isNotModified, let stored = cached {
+            let image = decodes ? try stages.decodeAndTransform(stored.data, for: request) : nil
+            try stopIfCancelled()
+            if let image { storeInMemory(image) }
+            let metadata = ResponseCachePolicy.refreshed(stored.metadata, by: download.response)
+            await storeOnDisk(stored.data, metadata: metadata)
+            return ImageResponse(
+                image: image, data: stored.data, source: .revalidated, request: request,
+                httpResponse: download.response, metrics: download.metrics)
+        }
+
+        // A body that does not decode fails here, before anything is stored.
+        let image = decodes ? try stages.decodeAndTransform(download.data, for: request) : nil
+        try stopIfCancelled()
+        if let image { storeInMemory(image) }
+        if ResponseCachePolicy.mayStore(download.response) {
+            await storeOnDisk(download.data, metadata: ResponseCachePolicy.metadata(for: download.response))
+        }
+        return ImageResponse(
+            image: image, data: download.data, source: .network, request: request,
+            httpResponse: download.response, metrics: download.metrics)
+    }
+
+    /// Downloads through the downloader, passing progress and partial images on to the
+    /// subscribers; cancelling the task cancels the download.
+    private func download(validators: TransportRequest.Validators?) async throws(ImageLoadError) -> DownloadResult {
+        let options = request.options
+        var downloadOptions: DownloadOptions = []
+        if options.contains(.progressiveLoad) { downloadOptions.insert(.progressive) }
+        if validators != nil { downloadOptions.insert(.revalidate) }
+        let priority: DownloadPriority = options.contains(.highPriority) ? .high
+            : options.contains(.lowPriority) ? .low : .normal
+        let downloadRequest = DownloadRequest(
+            url: request.url, headers: request.context.headers, options: downloadOptions, priority: priority,
+            credential: request.context.credential, validators: validators,
+            progressiveDecodeOptions: request.decodeOptions)
+
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<DownloadResult, DownloadError>, Never>) in
+                let token = stages.downloader.download(downloadRequest, delivery: .immediate) { [self] event in
+                    switch event {
+                    case .progress(let received, let expected):
+                        if !isAbandoned { registry.publishProgress(received: received, expected: expected, for: key) }
+                    case .partial(let partial):
+                        publishPartial(partial)
+                    case .completed(let result):
+                        continuation.resume(returning: result)
+                    }
+                }
+                let keep = handles.withLock { handles -> Bool in
+                    guard !isAbandoned else { return false }
+                    handles.download = token
+                    return true
+                }
+                if !keep { token.cancel() }
+            }
+        } onCancel: {
+            handles.withLock { $0.download }?.cancel()
+        }
+        switch result {
+        case .success(let download): return download
+        case .failure(let error): throw error.isCancelled ? .cancelled : .download(error)
+        }
+    }
+
+    private func publishPartial(_ partial: DecodedImage) {
+        guard !isAbandoned else { return }
+        // Partial images look like the final one: transformed alike. One that cannot be
+        // transformed is skipped; the final image decides the result.
+        guard let image = try? stages.transform(partial, for: request) else { return }
+        var marked = image
+        marked.isPartial = true
+        registry.publishPartial(marked, for: key)
+    }
+
+    private func storeInMemory(_ image: DecodedImage) {
+        stages.memory?.setValue(image, forKey: request.imageKey, cost: image.byteCount)
+    }
+
+    /// Writes the bytes to disk: awaited with ``ImageLoadOptions/waitForCacheStore``,
+    /// otherwise off the load's path. A failed write (full disk, say) costs the cache
+    /// entry, never the load.
+    private func storeOnDisk(_ data: Data, metadata: CachedResponseMetadata) async {
+        guard let disk = stages.disk else { return }
+        let key = request.dataKey
+        let report = stages.storeFailed
+        if request.options.contains(.waitForCacheStore) {
+            do throws(CacheError) { try await disk.store(data, metadata: metadata, forKey: key) } catch { report(error, key) }
+        } else {
+            Task.detached(priority: .utility) { () async -> Void in
+                do throws(CacheError) { try await disk.store(data, metadata: metadata, forKey: key) } catch { report(error, key) }
+            }
+        }
+    }
+}

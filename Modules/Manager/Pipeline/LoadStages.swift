@@ -1,0 +1,43 @@
+import Foundation
+import WebImageCore
+
+/// The parts one load runs through, resolved from the manager and the load's context.
+struct LoadStages: Sendable {
+    let memory: (any MemoryCaching<CacheKey, DecodedImage>)?
+    let disk: (any DataCaching)?
+    let downloader: any ImageDownloading
+    let decoders: any ImageDecoderProviding
+    let failedURLs: FailedURLSet
+    /// Told when the disk cache could not keep some bytes (the load itself succeeds).
+    let storeFailed: @Sendable (CacheError, CacheKey) -> Void
+
+    /// The image for `request`, decoded from `data` and transformed.
+    func decodeAndTransform(_ data: Data, for request: ImageRequest) throws(ImageLoadError) -> DecodedImage {
+        let image: DecodedImage
+        do {
+            image = try decoders.decodeImage(data, options: request.decodeOptions)
+        } catch {
+            throw .decoding(error)
+        }
+        try stopIfCancelled()
+        return try transform(image, for: request)
+    }
+
+    func transform(_ image: DecodedImage, for request: ImageRequest) throws(ImageLoadError) -> DecodedImage {
+        var result = image
+        for transformer in request.context.transformers {
+            try stopIfCancelled()
+            do {
+                result = try transformer.transform(result)
+            } catch {
+                throw .transform(error)
+            }
+        }
+        return result
+    }
+}
+
+/// The check between stages: a cancelled run stops before its next stage.
+func stopIfCancelled() throws(ImageLoadError) {
+    if Task.isCancelled { throw .cancelled }
+}

@@ -1,0 +1,47 @@
+import WebImageCore
+
+/// What one load needs beyond its URL and options: a thumbnail size, transformers, extra
+/// request headers, a credential, or caches and a downloader other than the manager's.
+///
+/// Loads whose contexts carry headers, a credential or other caches or downloader do
+/// their own work (the downloader still shares a transfer between identical requests).
+public struct ImageLoadContext: Sendable {
+    /// Decode so that the longer side is at most this many pixels (JPEG scales while
+    /// decoding; other formats are scaled right after). Part of the image's cache key.
+    public var thumbnailPixelSize: Int?
+    /// Applied in order after decoding; their identifiers are part of the image's cache key.
+    public var transformers: [any ImageTransforming]
+    /// Sent with the download (the downloader's default headers still apply).
+    public var headers: HTTPHeaders
+    /// Offered when the server asks (401) for this request's own origin.
+    public var credential: Credential?
+    /// Replaces the manager's memory cache for this load.
+    public var memoryCache: (any MemoryCaching<CacheKey, DecodedImage>)?
+    /// Replaces the manager's disk cache for this load.
+    public var diskCache: (any DataCaching)?
+    /// Replaces the manager's downloader for this load.
+    public var downloader: (any ImageDownloading)?
+
+    public init(
+        thumbnailPixelSize: Int? = nil,
+        transformers: [any ImageTransforming] = [],
+        headers: HTTPHeaders = [:],
+        credential: Credential? = nil,
+        memoryCache: (any MemoryCaching<CacheKey, DecodedImage>)? = nil,
+        diskCache: (any DataCaching)? = nil,
+        downloader: (any ImageDownloading)? = nil
+    ) {
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.transformers = transformers
+        self.headers = headers
+        self.credential = credential
+        self.memoryCache = memoryCache
+        self.diskCache = diskCache
+        self.downloader = downloader
+    }
+
+    /// Whether this load must do its own work rather than share another's.
+    var isIndividual: Bool {
+        !headers.isEmpty || credential != nil || memoryCache != nil || diskCache != nil || downloader != nil
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import WebImageCore
+
+/// One image to load: a URL, options, a context, and the cache keys they make.
+///
+/// The keys are computed once, here, so a cache lookup hashes a ready string:
+/// - ``dataKey``: the resource, the URL's absolute string (or what the manager's key
+///   filter makes of it). The disk cache stores the downloaded bytes under it, so every
+///   decoded variant of a URL shares one download and one file.
+/// - ``imageKey``: the decoded variant: ``dataKey`` plus the decode size, first-frame
+///   choice and transformer identifiers. The memory cache stores decoded images under it.
+///
+/// ```swift
+/// let request = ImageRequest(url: url, options: [.highPriority],
+///                            context: ImageLoadContext(thumbnailPixelSize: 256))
+/// let image = try await manager.image(for: request)
+/// ```
+public struct ImageRequest: Sendable {
+    public let url: URL
+    public let options: ImageLoadOptions
+    public let context: ImageLoadContext
+    public let dataKey: CacheKey
+    public let imageKey: CacheKey
+
+    public init(url: URL, options: ImageLoadOptions = [], context: ImageLoadContext = .init()) {
+        self.init(url: url, options: options, context: context, dataKey: url.absoluteString)
+    }
+
+    init(url: URL, options: ImageLoadOptions, context: ImageLoadContext, dataKey: String) {
+        self.url = url
+        self.options = options
+        self.context = context
+        self.dataKey = CacheKey(dataKey)
+        let variant = Self.variant(options: options, context: context)
+        self.imageKey = variant.isEmpty ? self.dataKey : CacheKey(dataKey + "#" + variant)
+    }
+
+    /// The same request keyed by the manager's key filter.
+    func keyed(by filter: (@Sendable (URL) -> String)?) -> ImageRequest {
+        guard let filter else { return self }
+        return ImageRequest(url: url, options: options, context: context, dataKey: filter(url))
+    }
+
+    /// The longer side the image is decoded to at most, from the thumbnail size and
+    /// ``ImageLoadOptions/scaleDownLargeImages``.
+    public var maxPixelSize: Int? {
+        let scaleDown = options.contains(.scaleDownLargeImages) ? ImageLoadOptions.scaleDownPixelLimit : nil
+        switch (context.thumbnailPixelSize, scaleDown) {
+        case (let thumbnail?, let limit?): return min(thumbnail, limit)
+        case (let thumbnail, let limit): return thumbnail ?? limit
+        }
+    }
+
+    /// How the bytes are decoded: upright (EXIF orientation applied, so crops and
+    /// resizes see what a viewer sees), RGBA, at ``maxPixelSize``.
+    public var decodeOptions: DecodeOptions {
+        DecodeOptions(
+            maxPixelSize: maxPixelSize, firstFrameOnly: options.contains(.firstFrameOnly), appliesOrientation: true)
+    }
+
+    private static func variant(options: ImageLoadOptions, context: ImageLoadContext) -> String {
+        var parts: [String] = []
+        let scaleDown = options.contains(.scaleDownLargeImages) ? ImageLoadOptions.scaleDownPixelLimit : nil
+        if let size = [context.thumbnailPixelSize, scaleDown].compactMap({ $0 }).min() { parts.append("max=\(size)") }
+        if options.contains(.firstFrameOnly) { parts.append("first") }
+        parts.append(contentsOf: context.transformers.map(\.identifier))
+        return parts.joined(separator: "|")
+    }
+}

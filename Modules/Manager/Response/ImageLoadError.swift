@@ -1,0 +1,52 @@
+import Foundation
+import WebImageCore
+
+/// Why a load failed. Every failure is one of these, delivered exactly once.
+public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
+    /// The load was cancelled (its token, its task, or the prefetcher).
+    case cancelled
+    /// The URL failed permanently a short while ago (see ``FailedURLSet``) and the load
+    /// did not ask for ``ImageLoadOptions/retryFailed``.
+    case failedRecently(URL)
+    /// ``ImageLoadOptions/fromCacheOnly`` and neither cache had it.
+    case notCached
+    /// The download failed: transport, TLS, HTTP status, rejection.
+    case download(DownloadError)
+    /// The bytes are not an image we can decode (corrupt, truncated, too large, unknown).
+    case decoding(ImageDecodingError)
+    /// A transformer failed.
+    case transform(ImageDecodingError)
+
+    public var isCancelled: Bool {
+        switch self {
+        case .cancelled: true
+        case .download(let error): error.isCancelled
+        default: false
+        }
+    }
+
+    /// Whether the URL itself is at fault, so loading it again soon would fail again:
+    /// HTTP 404 or 410, or bytes that do not decode. These, and only these, enter the
+    /// failed-URL set; timeouts, resets, 5xx and cancellations never do.
+    public var isPermanent: Bool {
+        switch self {
+        case .download(let error): error.statusCode == 404 || error.statusCode == 410
+        case .decoding: true
+        default: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .cancelled: "cancelled"
+        case .failedRecently(let url): "\(url.absoluteString) failed permanently a short while ago (retry with .retryFailed)"
+        case .notCached: "not in the cache (fromCacheOnly)"
+        case .download(let error): "download failed: \(error)"
+        case .decoding(let error): "decoding failed: \(error)"
+        case .transform(let error): "transform failed: \(error)"
+        }
+    }
+}
+
+/// The events of one load: progress, partial images, then exactly one result.
+public typealias ImageLoadEvent = SubscriberEvent<DecodedImage, ImageResponse, ImageLoadError>

@@ -1,0 +1,10 @@
+// `import WebImage` brings every module: the vocabulary, the default implementations
+// and the manager.
+@_exported import WebImageCache
+@_exported import WebImageCallbackRegistry
+@_exported import WebImageCore
+@_exported import WebImageDecoding
+@_exported import WebImageManager
+@_exported import WebImageOperations
+@_exported import WebImageSecurity
+@_exported import WebImageTransport

@@ -1,0 +1,41 @@
+import Foundation
+import WebImageCache
+import WebImageCallbackRegistry
+import WebImageCore
+import WebImageDecoding
+import WebImageManager
+import WebImageOperations
+import WebImageTransport
+
+extension ImageManager {
+    /// A manager composed of the default modules as `configuration` says: a
+    /// ``CurlTransport`` under an ``ImageDownloader`` (partial images from the same
+    /// decoders), a ``MemoryCache`` and, when there is a cache directory, a ``DiskCache``.
+    public convenience init(configuration: WebImageConfiguration) {
+        var downloaderConfiguration = configuration.downloader
+        if downloaderConfiguration.progressiveDecoders.isEmpty {
+            downloaderConfiguration.progressiveDecoders = configuration.decoders.decoders
+        }
+        let downloader = ImageDownloader(
+            transport: CurlTransport(configuration: configuration.transport),
+            registry: CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>(),
+            configuration: downloaderConfiguration)
+        let diskCache = configuration.cacheDirectory.map { directory in
+            var disk = DiskCache.Configuration(directory: directory, namespace: configuration.diskCacheNamespace)
+            disk.maximumSize = configuration.diskCacheSizeLimit
+            disk.maximumAge = configuration.diskCacheMaximumAge
+            return DiskCache(disk)
+        }
+        self.init(
+            downloader: downloader,
+            decoders: configuration.decoders,
+            registry: CallbackRegistry<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>(),
+            memoryCache: MemoryCache<CacheKey, DecodedImage>(configuration: configuration.memoryCache),
+            diskCache: diskCache,
+            configuration: configuration.manager)
+    }
+
+    /// A manager with the default configuration, made on first use; caches under
+    /// ``WebImageConfiguration/defaultCacheDirectory``.
+    public static let shared = ImageManager(configuration: WebImageConfiguration())
+}

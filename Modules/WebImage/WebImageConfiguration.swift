@@ -1,0 +1,75 @@
+import Foundation
+import WebImageCache
+import WebImageCore
+import WebImageDecoding
+import WebImageManager
+import WebImageOperations
+import WebImageTransport
+
+/// Everything the default composition needs, with the defaults a user would pick:
+/// libcurl transport (system CAs and host name checked, HTTP/2 when the server offers
+/// it, 6 connections per host), PNG/JPEG/GIF decoders, a memory cache of decoded images
+/// and a disk cache of downloaded bytes under the user's cache directory.
+///
+/// ```swift
+/// var configuration = WebImageConfiguration()
+/// configuration.transport.trustPolicy = ServerTrustManager(evaluators: ["img.example.com": pinning])
+/// let manager = ImageManager(configuration: configuration)
+/// ```
+public struct WebImageConfiguration: Sendable {
+    /// Where the disk cache keeps its files (in ``diskCacheNamespace`` below it);
+    /// `nil` for no disk cache. Default: ``defaultCacheDirectory``.
+    public var cacheDirectory: URL?
+    public var diskCacheNamespace: String
+    /// The disk cache's limits: total bytes (256 MiB) and entry age (7 days).
+    public var diskCacheSizeLimit: Int
+    public var diskCacheMaximumAge: TimeInterval?
+    /// The memory cache's limits: decoded bytes (an eighth of the machine's memory, at
+    /// most 512 MiB, by default) and count.
+    public var memoryCache: MemoryCacheConfiguration
+    /// Connections, trust policy, authentication, user agent, event monitors.
+    public var transport: TransportConfiguration
+    /// Concurrency (6), timeout (15 s), retries (off), body limit (64 MiB), headers.
+    public var downloader: ImageDownloader.Configuration
+    /// Cache key filter, failed-URL retry interval, cache write failures.
+    public var manager: ImageManager.Configuration
+    /// The decoders; register your own to add formats.
+    public var decoders: ImageDecoderRegistry
+
+    public init(
+        cacheDirectory: URL? = WebImageConfiguration.defaultCacheDirectory,
+        diskCacheNamespace: String = "images",
+        diskCacheSizeLimit: Int = 256 << 20,
+        diskCacheMaximumAge: TimeInterval? = 7 * 24 * 60 * 60,
+        memoryCache: MemoryCacheConfiguration = .init(),
+        transport: TransportConfiguration = .init(),
+        downloader: ImageDownloader.Configuration = .init(),
+        manager: ImageManager.Configuration = .init(),
+        decoders: ImageDecoderRegistry = .standard
+    ) {
+        self.cacheDirectory = cacheDirectory
+        self.diskCacheNamespace = diskCacheNamespace
+        self.diskCacheSizeLimit = diskCacheSizeLimit
+        self.diskCacheMaximumAge = diskCacheMaximumAge
+        self.memoryCache = memoryCache
+        self.transport = transport
+        self.downloader = downloader
+        self.manager = manager
+        self.decoders = decoders
+    }
+
+    /// `$XDG_CACHE_HOME/swift-web-image`, else `~/.cache/swift-web-image` (on macOS,
+    /// `~/Library/Caches/swift-web-image`).
+    public static var defaultCacheDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("swift-web-image", isDirectory: true)
+        }
+        #if os(macOS)
+        let base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Library/Caches", isDirectory: true)
+        #else
+        let base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+        #endif
+        return base.appendingPathComponent("swift-web-image", isDirectory: true)
+    }
+}
