@@ -184,9 +184,11 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
+                "WebImage",
                 "WebImageCore",
                 "WebImageDecoding",
                 "WebImageFixtures",
+                "WebImageTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/webimage",
@@ -278,6 +280,14 @@ let package = Package(
                 "WebImageDecoding", "WebImageFixtures", "WebImageTestServer", "WebImageTestSupport",
             ],
             path: "Tests/OperationsTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageManagerTests",
+            dependencies: [
+                "WebImage", "WebImageCore", "WebImageManager", "WebImageFixtures", "WebImageTestServer", "WebImageTestSupport",
+            ],
+            path: "Tests/ManagerTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
