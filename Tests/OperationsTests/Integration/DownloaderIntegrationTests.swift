@@ -125,6 +125,25 @@ struct DownloaderIntegrationTests {
         }
     }
 
+    @Test("a download abandoned by its only subscriber never completes the next download of the same key")
+    func abandonedThenAgain() async throws {
+        try await withServer { server in
+            let downloader = downloader()
+            let url = server.url("/drip?bytes=4000&chunk=1000&interval_ms=50")
+            for _ in 0..<20 {
+                let abandoned = DownloadLog()
+                downloader.download(DownloadRequest(url: url), handler: abandoned.handler).cancel()
+                // Joins the key right after the old operation was abandoned, while that
+                // one may still be ending: it must get its own transfer's result.
+                let next = DownloadLog()
+                downloader.download(DownloadRequest(url: url), handler: next.handler)
+                #expect(await abandoned.result().error?.isCancelled == true)
+                let body = try await next.result().get().data
+                #expect(body.count == 4000)
+            }
+        }
+    }
+
     @Test("the image content-type check lets images through and refuses the rest")
     func contentTypeCheck() async throws {
         let directory = try TemporaryDirectory()
