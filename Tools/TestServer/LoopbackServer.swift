@@ -29,19 +29,23 @@ public final class LoopbackServer: Sendable {
         /// requests through turns it off (or calls `resetRecords()` between rounds):
         /// every record is kept until then.
         public var recordsRequests: Bool
+        /// The port to listen on; 0 (the default) picks a free one, as tests want.
+        public var port: Int
 
         public init(
             tls: TestIdentity? = nil,
             clientCertificateAuthority: TestCertificateAuthority? = nil,
             documentRoot: URL? = nil,
             http2: Bool = true,
-            recordsRequests: Bool = true
+            recordsRequests: Bool = true,
+            port: Int = 0
         ) {
             self.tls = tls
             self.clientCertificateAuthority = clientCertificateAuthority
             self.documentRoot = documentRoot
             self.http2 = http2
             self.recordsRequests = recordsRequests
+            self.port = port
         }
     }
 
@@ -63,7 +67,7 @@ public final class LoopbackServer: Sendable {
         self.baseURL = URL(string: core.baseURLString)!
     }
 
-    /// Binds 127.0.0.1 on an ephemeral port and starts serving.
+    /// Binds 127.0.0.1 on the configured port (an ephemeral one by default) and starts serving.
     public static func start(_ configuration: Configuration = .init()) async throws -> LoopbackServer {
         let sslContext: NIOSSLContext?
         if let identity = configuration.tls {
@@ -91,7 +95,7 @@ public final class LoopbackServer: Sendable {
                         try core.configureConnection(channel)
                     }.flatMap { $0 }
                 }
-                .bind(host: "127.0.0.1", port: 0)
+                .bind(host: "127.0.0.1", port: configuration.port)
                 .get()
             guard let port = channel.localAddress?.port else {
                 throw TestCertificateError(message: "the server channel has no port")
