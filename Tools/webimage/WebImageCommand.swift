@@ -1,12 +1,16 @@
 import ArgumentParser
 
-/// The `webimage` program: decode image files (and, as the library grows, fetch and
-/// serve them) from the command line.
+/// The `webimage` program: load images from the web through the library's pipeline,
+/// serve a directory to load them from, manage the disk cache, and decode files.
 @main
 struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Load, decode and inspect images with swift-web-image.",
-        subcommands: [DecodeCommand.self, SamplesCommand.self]
+        discussion: "`webimage demo` shows the whole pipeline on the project's own sample images.",
+        subcommands: [
+            FetchCommand.self, PrefetchCommand.self, ServeCommand.self, CacheCommand.self, DemoCommand.self,
+            DecodeCommand.self, SamplesCommand.self,
+        ]
     )
 }

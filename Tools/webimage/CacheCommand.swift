@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// `webimage cache stats|clear`: looks into, or empties, the disk cache that `fetch` and
+/// `prefetch` fill.
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Show or empty the disk cache.",
+        discussion: """
+            The cache is the one `fetch` and `prefetch` use: the library's default \
+            directory, or --cache-dir. Only the entries are counted and removed; the \
+            directories stay.
+            """,
+        subcommands: [CacheStatsCommand.self, CacheClearCommand.self]
+    )
+}
+
+/// `webimage cache stats`: where the cache is, how many entries, how many bytes.
+struct CacheStatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Print the disk cache's directory, entry count and total size.",
+        discussion: "A directory that does not exist yet is an empty cache, not an error."
+    )
+
+    @OptionGroup var cacheDirectory: CacheDirectoryOption
+
+    func run() throws {
+        let cache = cacheDirectory.diskCache()
+        Console.line("directory: \(cache.directoryURL.path)")
+        Console.line("entries: \(cache.count)")
+        Console.line("size: \(Measurements.text(bytes: cache.totalSize))")
+    }
+}
+
+/// `webimage cache clear`: removes every entry.
+struct CacheClearCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clear",
+        abstract: "Remove every entry of the disk cache."
+    )
+
+    @OptionGroup var cacheDirectory: CacheDirectoryOption
+
+    func run() throws {
+        let cache = cacheDirectory.diskCache()
+        let (count, size) = (cache.count, cache.totalSize)
+        cache.removeAll()
+        Console.line("removed \(count) entries (\(Measurements.text(bytes: size))) from \(cache.directoryURL.path)")
+        // Counted again from a fresh scan of the directory, not from what this cache
+        // object believes: another process may have stored entries meanwhile.
+        let left = cacheDirectory.diskCache().count
+        Console.line("entries: \(left)")
+        if left > 0 {
+            Console.note("\(left) entries are still there: another process is writing to this cache")
+            throw ExitCode.failure
+        }
+    }
+}

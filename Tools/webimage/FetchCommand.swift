@@ -1,0 +1,163 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// `webimage fetch URL...`: loads each URL through an ``ImageManager`` (transport, disk
+/// and memory caches, decoders) and reports what came back and from where.
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Load images through the full pipeline (network, disk and memory caches) and report each load.",
+        discussion: """
+            Each URL is loaded by an ImageManager composed with the library's defaults \
+            and the flags below; at most --concurrency loads run at once, and the \
+            results are reported in the order the URLs were given. An argument without \
+            a scheme is read as a local file path.
+
+            The table has one row per URL: format, decoded size, frames, source \
+            (memory, disk, network, or revalidated when --refresh got a 304), the \
+            encoded bytes downloaded or read from disk (- for a memory hit, which reads \
+            none), the HTTP status (- for a cache hit) and the time of the load. With \
+            --json each URL is one JSON object per line instead, with the keys url, \
+            format, width, height, frames, source, bytes, httpStatus, ms and error \
+            (null, or a message); unknown values are null.
+
+            Each load waits until its bytes are written to the disk cache, so that the \
+            next run finds them: a command-line process ends right after its loads. The \
+            disk cache is the library's default one unless --cache-dir names another \
+            (see `webimage cache`).
+
+            --out writes each image as NAME.png (each frame of an animation as \
+            NAME-K.png), NAME being the last component of the URL's path, made unique \
+            with -2, -3... --contact-sheet writes one PNG with every loaded image as a \
+            160x160 thumbnail and prints its path (on standard error with --json, which \
+            keeps standard output to JSON lines).
+
+            The trust flags apply to every host reached, redirects included, as curl's \
+            --cacert, --pinnedpubkey and --insecure do. --ca-file trusts only the CAs \
+            of that file; --pin-public-key adds a check to the chain's validation \
+            (against the system's CAs, or --ca-file); --allow-invalid-certificates \
+            drops the validation (anyone on the network path can then read and change \
+            the traffic) but still checks pins.
+
+            A progress bar is drawn on standard error when it is a terminal. The exit \
+            status is non-zero when any load failed.
+            """
+    )
+
+    @Argument(help: "The image URLs (http, https, file, data) or local file paths.")
+    var urls: [String]
+
+    @OptionGroup var cacheDirectory: CacheDirectoryOption
+
+    @Flag(name: .customLong("no-disk-cache"), help: "Use no disk cache: neither read nor write one.")
+    var noDiskCache = false
+
+    @Option(help: ArgumentHelp("Loads (and downloads) running at once.", valueName: "n"))
+    var concurrency = 6
+
+    @OptionGroup var trust: TrustOptions
+
+    @Option(name: .customLong("max-pixel-size"), help: ArgumentHelp("Decode so that the longer side is at most N pixels.", valueName: "n"))
+    var maxPixelSize: Int?
+
+    @Flag(name: .customLong("first-frame"), help: "Decode only the first frame of an animation.")
+    var firstFrame = false
+
+    @Flag(help: "Ask the server whether a cached copy is still current (a 304 keeps it: source revalidated).")
+    var refresh = false
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("Write every image as PNG into this directory.", valueName: "dir"))
+    var outputDirectory: String?
+
+    @Option(name: .customLong("contact-sheet"), help: ArgumentHelp("Write a PNG of thumbnails of every image loaded.", valueName: "png"))
+    var contactSheetPath: String?
+
+    @Flag(help: "Print one JSON object per URL instead of a table.")
+    var json = false
+
+    func validate() throws {
+        if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if let maxPixelSize, maxPixelSize <= 0 {
+            throw ValidationError("--max-pixel-size must be a positive number of pixels")
+        }
+        do { _ = try URLArguments.urls(urls) } catch { throw ValidationError(error.description) }
+    }
+
+    func run() async throws {
+        let configuration = try WebImageConfiguration.commandLine(
+            cacheDirectory: noDiskCache ? nil : cacheDirectory.directory, concurrency: concurrency, trust: trust)
+        let manager = ImageManager(configuration: configuration)
+        var options: ImageLoadOptions = [.waitForCacheStore]
+        if firstFrame { options.insert(.firstFrameOnly) }
+        if refresh { options.insert(.refreshCached) }
+        let context = ImageLoadContext(thumbnailPixelSize: maxPixelSize)
+        let requests = try URLArguments.urls(urls).map { ImageRequest(url: $0, options: options, context: context) }
+        if let outputDirectory {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        }
+
+        var reports: [LoadReport] = []
+        var sheet = ContactSheet()
+        var names = OutputFileNames()
+        let progress = ProgressBar(label: "fetch", total: requests.count)
+        await LoadRunner(manager: manager, concurrency: concurrency).run(requests, progress: progress) { loaded in
+            var report = loaded
+            if let image = report.image {
+                keep(image, of: &report, names: &names, sheet: &sheet)
+            }
+            if json {
+                progress.erase()
+                Console.line(report.jsonLine())
+            }
+            reports.append(report.droppingImage())
+        }
+        progress.erase()
+
+        if !json { printTable(reports) }
+        if let contactSheetPath { try writeContactSheet(sheet, to: contactSheetPath) }
+        let failures = reports.filter(\.failed).count
+        if failures > 0 {
+            Console.note("\(failures) of \(reports.count) loads failed")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Writes the image out and adds it to the contact sheet, as the flags ask; a failure
+    /// to do so fails the URL's report.
+    private func keep(_ image: DecodedImage, of report: inout LoadReport, names: inout OutputFileNames, sheet: inout ContactSheet) {
+        if let outputDirectory {
+            do {
+                // PNGFrameWriter drops the extension of the name it is given.
+                try PNGFrameWriter.write(image, named: names.name(for: report.url) + ".png", into: outputDirectory)
+            } catch {
+                report.error = "could not write PNG output: \(error)"
+            }
+        }
+        if contactSheetPath != nil {
+            do { try sheet.add(image) } catch { report.error = "could not make a thumbnail: \(error)" }
+        }
+    }
+
+    private func printTable(_ reports: [LoadReport]) {
+        let anyFailed = reports.contains(where: \.failed)
+        var table = TextTable(
+            header: LoadReport.tableHeader + (anyFailed ? ["error"] : []), rightAligned: LoadReport.tableNumberColumns)
+        for report in reports {
+            table.append(report.tableRow() + (anyFailed ? [report.error ?? ""] : []))
+        }
+        Console.line(table.render())
+    }
+
+    private func writeContactSheet(_ sheet: ContactSheet, to path: String) throws {
+        guard !sheet.isEmpty else {
+            Console.note("no image was loaded, so no contact sheet was written")
+            return
+        }
+        let file = URL(fileURLWithPath: path)
+        let size = try sheet.write(to: file)
+        let message = "contact sheet: \(file.path) (\(size), \(sheet.thumbnails.count) images)"
+        // Standard output stays JSON lines with --json.
+        if json { Console.note(message) } else { Console.line(message) }
+    }
+}
