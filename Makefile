@@ -1,5 +1,6 @@
 # swift-web-image: the front door for every routine task.
-#   make run     make the sample images, decode every one, write the pixels out as PNG
+#   make run     the demo: serve the sample images on loopback, load them cold, then warm
+#                from memory and from disk, print the timings, write a contact sheet
 #   make test    build and run the whole test suite (installs the C libraries first)
 #   make bench   run the benchmarks in release mode, each beside the bare C library
 #   make bench-quick   the same with 3 rounds: a smoke run
@@ -31,14 +32,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The main job so far: the project's own sample images, decoded by the library.
+# The main job: the project's own sample images served on 127.0.0.1 and loaded through
+# the whole pipeline (network, memory, disk); see `webimage demo --help`.
 RUN_DIR := .build/run
 run: deps
 	$(SWIFT) build -c release --product webimage
 	rm -rf $(RUN_DIR) && mkdir -p $(RUN_DIR)
-	.build/release/webimage samples --out $(RUN_DIR)/samples > /dev/null
-	.build/release/webimage decode $(RUN_DIR)/samples/* --out $(RUN_DIR)/decoded
-	@echo "decoded pixels written as PNG to $(RUN_DIR)/decoded"
+	.build/release/webimage demo --out $(RUN_DIR)
 
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
