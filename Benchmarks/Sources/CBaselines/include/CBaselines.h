@@ -33,4 +33,13 @@ int bl_gif_decode(const uint8_t *data, size_t size,
 /// transfers that ended with status 200, and the body bytes in `bytes`.
 int bl_curl_fetch_all(const char *const *urls, int count, int max_host_connections, long long *bytes);
 
+/// A cold load on one thread: the multi loop above (every URL added at once,
+/// CURLMOPT_MAX_HOST_CONNECTIONS = `max_host_connections`), each body kept in a growing
+/// buffer and decoded with TurboJPEG (tjDecompressHeader3, tjDecompress2 to TJPF_RGBA)
+/// as soon as its transfer completes, inside the same loop; the pixels are freed at
+/// once. Returns the number of images decoded (a failed transfer or decode is not
+/// counted), or -1 if it could not start; `bytes` gets the bytes of the bodies that
+/// arrived with status 200.
+int bl_fetch_decode_all(const char *const *urls, int count, int max_host_connections, long long *bytes);
+
 #endif
