@@ -2,6 +2,9 @@
 struct Contender {
     var name: String
     var run: () throws -> Void
+    /// Runs before every run, warm-up included, outside the timing: what must be fresh
+    /// for each run but is not the work measured (a new manager with empty caches).
+    var prepare: () throws -> Void = {}
 }
 
 /// A piece of work measured for several contenders in the same run.
@@ -44,7 +47,10 @@ struct Harness {
     func measure(_ benchmark: BenchmarkCase) throws -> CaseResult {
         let clock = ContinuousClock()
         for _ in 0..<warmUp {
-            for contender in benchmark.contenders { try contender.run() }
+            for contender in benchmark.contenders {
+                try contender.prepare()
+                try contender.run()
+            }
         }
         var samples = Array(repeating: [Double](), count: benchmark.contenders.count)
         for round in 0..<(benchmark.rounds ?? rounds) {
@@ -52,6 +58,7 @@ struct Harness {
                 ? Array(benchmark.contenders.indices)
                 : Array(benchmark.contenders.indices.reversed())
             for index in order {
+                try benchmark.contenders[index].prepare()
                 let start = clock.now
                 try benchmark.contenders[index].run()
                 samples[index].append(Self.seconds(clock.now - start))
