@@ -20,8 +20,9 @@ enum LoopbackBench {
         return try box.withLock { $0! }.get()
     }
 
-    static func start() throws -> LoopbackServer {
-        try blocking { try await LoopbackServer.start(.init(recordsRequests: true)) }
+    /// `documentRoot`: the files served under /files/ (the cold-load case's JPEGs).
+    static func start(documentRoot: URL? = nil) throws -> LoopbackServer {
+        try blocking { try await LoopbackServer.start(.init(documentRoot: documentRoot, recordsRequests: true)) }
     }
 
     static func stop(_ server: LoopbackServer) {

@@ -36,7 +36,8 @@ do {
     var results: [CaseResult] = []
     // The network cases come last, against a loopback server started for them, so that
     // its threads (and the clients') exist for them alone.
-    let wantsNetwork = options.only.map { only in TransportCases.names.contains { $0.contains(only) } } ?? true
+    let networkNames = TransportCases.names + [ColdLoadCases.name]
+    let wantsNetwork = options.only.map { only in networkNames.contains { $0.contains(only) } } ?? true
     var server: LoopbackServer?
     for pass in 0..<2 {
         let cases: [BenchmarkCase]
@@ -45,9 +46,10 @@ do {
                 + CoalescingCases.registryCases() + CoalescingCases.queueCases()
         } else {
             guard wantsNetwork else { break }
-            let started = try LoopbackBench.start()
+            let started = try LoopbackBench.start(documentRoot: try ColdLoadCases.writeDocumentRoot(fixtures.smallJPEGs))
             server = started
             cases = TransportCases.all(server: started) + CoalescingCases.coalescingCases(server: started)
+                + ColdLoadCases.all(server: started, images: fixtures.smallJPEGs, rounds: rounds)
         }
         for benchmark in cases where options.only.map({ benchmark.name.contains($0) }) ?? true {
             let result = try harness.measure(benchmark)
@@ -60,6 +62,7 @@ do {
     print("\nMedian wall-clock of \(rounds) interleaved rounds (order reversed each round):\n")
     Report.printTable(results)
     MemoryCacheCases.printSummary(results)
+    ColdLoadCases.printSummary(results)
     if results.contains(where: { $0.name.hasPrefix("Coalescing") }) {
         print("Coalescing: the server saw \(CoalescingCases.lastTransferCount.load(ordering: .relaxed)) transfer(s) for 10,000 requests (checked every round).\n")
     }
