@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 //
 // Benchmarks for swift-web-image: each hot path (decode, cache, transport, registry,
-// queue) beside the bare C library call or a peer, in the same run. A nested package so that depending on
+// queue, manager) beside the bare C library call or a peer, in the same run. A nested package so that depending on
 // swift-web-image never pulls in benchmark code. Run with `make bench`.
 
 import PackageDescription
@@ -56,6 +56,9 @@ let package = Package(
                 .product(name: "WebImageCallbackRegistry", package: "swift-web-image"),
                 .product(name: "WebImageOperations", package: "swift-web-image"),
                 .product(name: "WebImageTestServer", package: "swift-web-image"),
+                .product(name: "WebImageManager", package: "swift-web-image"),
+                // The umbrella: the manager composed with the default modules, as apps get it.
+                .product(name: "WebImage", package: "swift-web-image"),
                 "CBaselines",
             ],
             path: "Sources/WebImageBenchmarks",
