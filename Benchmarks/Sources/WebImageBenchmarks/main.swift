@@ -36,8 +36,9 @@ do {
     var results: [CaseResult] = []
     // The network cases come last, against a loopback server started for them, so that
     // its threads (and the clients') exist for them alone.
+    let selected = { (name: String) in options.only.map { name.contains($0) } ?? true }
     let networkNames = TransportCases.names + [ColdLoadCases.name]
-    let wantsNetwork = options.only.map { only in networkNames.contains { $0.contains(only) } } ?? true
+    let wantsNetwork = networkNames.contains(where: selected)
     var server: LoopbackServer?
     for pass in 0..<2 {
         let cases: [BenchmarkCase]
@@ -49,9 +50,9 @@ do {
             let started = try LoopbackBench.start(documentRoot: try ColdLoadCases.writeDocumentRoot(fixtures.smallJPEGs))
             server = started
             cases = TransportCases.all(server: started) + CoalescingCases.coalescingCases(server: started)
-                + ColdLoadCases.all(server: started, images: fixtures.smallJPEGs, rounds: rounds)
+                + (try ColdLoadCases.all(server: started, images: fixtures.smallJPEGs, rounds: rounds))
         }
-        for benchmark in cases where options.only.map({ benchmark.name.contains($0) }) ?? true {
+        for benchmark in cases where selected(benchmark.name) {
             let result = try harness.measure(benchmark)
             results.append(result)
             print("measured \(result.name)")

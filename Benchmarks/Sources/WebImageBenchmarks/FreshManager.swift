@@ -1,0 +1,67 @@
+import Foundation
+import WebImage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A manager whose caches have never seen the URLs: a new `ImageManager` (its own memory
+/// cache, transport and connections) over a new, empty cache directory for every run of
+/// the cold case. The honest "cold": a query string per round would leave the earlier
+/// rounds' images filling the memory cache and its evictions in the timing.
+final class FreshManager {
+    /// Holds every run's cache directory; removed at exit.
+    let root: URL
+    /// Entries the disk cache must hold once the previous run's writes are done.
+    let expectedEntries: Int
+    private(set) var manager: ImageManager?
+    private var directory: URL?
+    private var runs = 0
+
+    /// Set by the first instance for the `atexit` callback, which cannot capture.
+    nonisolated(unsafe) static var roots: [String] = []
+
+    init(name: String, expectedEntries: Int) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(name)-\(getpid())")
+        self.expectedEntries = expectedEntries
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        if Self.roots.isEmpty {
+            atexit { for root in FreshManager.roots { try? FileManager.default.removeItem(atPath: root) } }
+        }
+        Self.roots.append(root.path)
+    }
+
+    /// Retires the previous manager, then makes the next one with the default
+    /// configuration but for its cache directory. Untimed (a `prepare` step).
+    func renew() throws {
+        try retire()
+        runs += 1
+        let next = root.appendingPathComponent("run-\(runs)", isDirectory: true)
+        var configuration = WebImageConfiguration()
+        configuration.cacheDirectory = next
+        directory = next
+        manager = ImageManager(configuration: configuration)
+    }
+
+    /// Waits for the previous run's disk writes, which the manager does off the load's
+    /// path (so they may still be under way when the last load has returned), and checks
+    /// that every image was written; then drops the manager and its directory, so one
+    /// run's writes never fall into the next run's time.
+    func retire() throws {
+        guard let manager, let directory else { return }
+        if let disk = manager.diskCache {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while disk.count < expectedEntries, ContinuousClock.now < deadline {
+                usleep(1000)
+            }
+            guard disk.count == expectedEntries else {
+                throw Baseline.Failure(description: "manager: \(disk.count) of \(expectedEntries) images written to disk")
+            }
+            // The count rises when a write has finished; the serial queue drains the rest
+            // of the cache's bookkeeping.
+            (disk as? DiskCache)?.queue.sync {}
+        }
+        self.manager = nil
+        self.directory = nil
+        try FileManager.default.removeItem(at: directory)
+    }
+}
