@@ -37,11 +37,11 @@ do {
     // The network cases come last, against a loopback server started for them, so that
     // its threads (and the clients') exist for them alone.
     let selected = { (name: String) in options.only.map { name.contains($0) } ?? true }
-    let networkNames = TransportCases.names + [ColdLoadCases.name]
+    let networkNames = TransportCases.names + [ColdLoadCases.name] + ManagerHitCases.names
     let wantsNetwork = networkNames.contains(where: selected)
     var server: LoopbackServer?
     for pass in 0..<2 {
-        let cases: [BenchmarkCase]
+        var cases: [BenchmarkCase]
         if pass == 0 {
             cases = Cases.all(fixtures, rounds: rounds) + MemoryCacheCases.all() + (try DiskCacheCases.all())
                 + CoalescingCases.registryCases() + CoalescingCases.queueCases()
@@ -51,6 +51,10 @@ do {
             server = started
             cases = TransportCases.all(server: started) + CoalescingCases.coalescingCases(server: started)
                 + (try ColdLoadCases.all(server: started, images: fixtures.smallJPEGs, rounds: rounds))
+            // Its setup loads 1000 images through a manager: only when it will run.
+            if ManagerHitCases.names.contains(where: selected) {
+                cases += try ManagerHitCases.all(server: started, count: fixtures.smallJPEGs.count)
+            }
         }
         for benchmark in cases where selected(benchmark.name) {
             let result = try harness.measure(benchmark)
@@ -64,6 +68,7 @@ do {
     Report.printTable(results)
     MemoryCacheCases.printSummary(results)
     ColdLoadCases.printSummary(results)
+    ManagerHitCases.printSummary(results)
     if results.contains(where: { $0.name.hasPrefix("Coalescing") }) {
         print("Coalescing: the server saw \(CoalescingCases.lastTransferCount.load(ordering: .relaxed)) transfer(s) for 10,000 requests (checked every round).\n")
     }
