@@ -45,6 +45,7 @@ enum ColdLoadCases {
         // only reader, clears them itself.
         let forget = { server.resetRecords() }
         let fresh = try FreshManager(name: "cold", expectedEntries: urls.count)
+        let memoryOnly = try FreshManager(name: "cold-memory", expectedEntries: urls.count, usesDisk: false)
         let downloader = FreshDownloader()
         return [
             BenchmarkCase(name: name, contenders: [
@@ -59,6 +60,11 @@ enum ColdLoadCases {
                 }, prepare: { forget(); downloader.renew() }),
                 decodeAlone(images, threads: 1),
                 decodeAlone(images, threads: 2),
+                // The disk cache's share of a cold load: its miss read before every
+                // download, and the writes after.
+                Contender(name: "ours without a disk cache", run: {
+                    try throughManager(memoryOnly.manager, urls)
+                }, prepare: { forget(); try memoryOnly.renew() }),
             ], imagesPerRun: images.count, rounds: Swift.max(3, rounds / 2)),
         ]
     }

@@ -13,6 +13,8 @@ final class FreshManager {
     let root: URL
     /// Entries the disk cache must hold once the previous run's writes are done.
     let expectedEntries: Int
+    /// False: managers with no disk cache (to show what the disk costs a cold load).
+    let usesDisk: Bool
     private(set) var manager: ImageManager?
     private var directory: URL?
     private var runs = 0
@@ -20,9 +22,10 @@ final class FreshManager {
     /// Set by the first instance for the `atexit` callback, which cannot capture.
     nonisolated(unsafe) static var roots: [String] = []
 
-    init(name: String, expectedEntries: Int) throws {
+    init(name: String, expectedEntries: Int, usesDisk: Bool = true) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(name)-\(getpid())")
         self.expectedEntries = expectedEntries
+        self.usesDisk = usesDisk
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         if Self.roots.isEmpty {
             atexit { for root in FreshManager.roots { try? FileManager.default.removeItem(atPath: root) } }
@@ -37,8 +40,8 @@ final class FreshManager {
         runs += 1
         let next = root.appendingPathComponent("run-\(runs)", isDirectory: true)
         var configuration = WebImageConfiguration()
-        configuration.cacheDirectory = next
-        directory = next
+        configuration.cacheDirectory = usesDisk ? next : nil
+        directory = usesDisk ? next : nil
         manager = ImageManager(configuration: configuration)
     }
 
@@ -47,7 +50,7 @@ final class FreshManager {
     /// that every image was written; then drops the manager and its directory, so one
     /// run's writes never fall into the next run's time.
     func retire() throws {
-        guard let manager, let directory else { return }
+        guard let manager else { return }
         if let disk = manager.diskCache {
             let deadline = ContinuousClock.now + .seconds(30)
             while disk.count < expectedEntries, ContinuousClock.now < deadline {
@@ -61,7 +64,9 @@ final class FreshManager {
             (disk as? DiskCache)?.queue.sync {}
         }
         self.manager = nil
-        self.directory = nil
-        try FileManager.default.removeItem(at: directory)
+        if let directory {
+            self.directory = nil
+            try FileManager.default.removeItem(at: directory)
+        }
     }
 }
