@@ -41,31 +41,43 @@ enum ColdLoadCases {
     static func all(server: LoopbackServer, images: [Data], rounds: Int) throws -> [BenchmarkCase] {
         let urls = images.indices.map { server.url("/files/\(fileName($0))") }
         let expectedBytes = images.reduce(0) { $0 + $1.count }
-        // Records would pile up over the runs (1000 per run); the coalescing case, the
-        // only reader, clears them itself.
-        let forget = { server.resetRecords() }
         let fresh = try FreshManager(name: "cold", expectedEntries: urls.count)
         let memoryOnly = try FreshManager(name: "cold-memory", expectedEntries: urls.count, usesDisk: false)
         let downloader = FreshDownloader()
+        var contenders = [
+            Contender(name: "ours (ImageManager, all image(for:) at once)", run: {
+                try throughManager(fresh.manager, urls)
+            }, prepare: { try fresh.renew() }),
+            Contender(name: "C loop (libcurl multi + TurboJPEG, 1 thread)") {
+                try cLoop(urls, expectedBytes: expectedBytes)
+            },
+            Contender(name: "download alone (ImageDownloader)", run: {
+                try downloadAlone(downloader.current, urls, expectedBytes)
+            }, prepare: { downloader.renew() }),
+            decodeAlone(images, threads: 1),
+            decodeAlone(images, threads: 2),
+            // The disk cache's share of a cold load: its miss read before every
+            // download, and the writes after.
+            Contender(name: "ours without a disk cache", run: {
+                try throughManager(memoryOnly.manager, urls)
+            }, prepare: { try memoryOnly.renew() }),
+        ]
+        // Before every run, whoever's turn it is: the last manager's disk writes (off its
+        // loads' path, so maybe still under way) are finished and it is dropped, so that
+        // no contender's time holds another's background work; and the server's records
+        // are cleared (1000 per run would pile up; the coalescing case, their only
+        // reader, clears them itself).
+        for index in contenders.indices {
+            let own = contenders[index].prepare
+            contenders[index].prepare = {
+                server.resetRecords()
+                try fresh.retire()
+                try memoryOnly.retire()
+                try own()
+            }
+        }
         return [
-            BenchmarkCase(name: name, contenders: [
-                Contender(name: "ours (ImageManager, all image(for:) at once)", run: {
-                    try throughManager(fresh.manager, urls)
-                }, prepare: { forget(); try fresh.renew() }),
-                Contender(name: "C loop (libcurl multi + TurboJPEG, 1 thread)", run: {
-                    try cLoop(urls, expectedBytes: expectedBytes)
-                }, prepare: forget),
-                Contender(name: "download alone (ImageDownloader)", run: {
-                    try downloadAlone(downloader.current, urls, expectedBytes)
-                }, prepare: { forget(); downloader.renew() }),
-                decodeAlone(images, threads: 1),
-                decodeAlone(images, threads: 2),
-                // The disk cache's share of a cold load: its miss read before every
-                // download, and the writes after.
-                Contender(name: "ours without a disk cache", run: {
-                    try throughManager(memoryOnly.manager, urls)
-                }, prepare: { forget(); try memoryOnly.renew() }),
-            ], imagesPerRun: images.count, rounds: Swift.max(3, rounds / 2)),
+            BenchmarkCase(name: name, contenders: contenders, imagesPerRun: images.count, rounds: Swift.max(3, rounds / 2)),
         ]
     }
 
