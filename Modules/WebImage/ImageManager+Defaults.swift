@@ -30,7 +30,7 @@ extension ImageManager {
             downloader: downloader,
             decoders: configuration.decoders,
             registry: CallbackRegistry<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>(),
-            memoryCache: MemoryCache<CacheKey, DecodedImage>(configuration: configuration.memoryCache),
+            memoryCache: ImageMemoryCache(configuration: configuration.memoryCache),
             diskCache: diskCache,
             configuration: configuration.manager)
     }

@@ -81,7 +81,10 @@ public final class ImageManager: Sendable {
     /// The decoded image for `request` if the memory cache holds it: no I/O, no decode,
     /// on the calling thread.
     public func cachedImage(for request: ImageRequest) -> DecodedImage? {
-        let request = configuration.cacheKeyFilter == nil ? request : request.keyed(by: configuration.cacheKeyFilter)
+        guard configuration.cacheKeyFilter == nil else {
+            let keyed = request.keyed(by: configuration.cacheKeyFilter)
+            return (keyed.context.memoryCache ?? memoryCache)?.value(forKey: keyed.imageKey)
+        }
         return (request.context.memoryCache ?? memoryCache)?.value(forKey: request.imageKey)
     }
 
