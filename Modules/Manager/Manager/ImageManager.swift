@@ -43,6 +43,7 @@ public final class ImageManager: Sendable {
     public let failedURLs: FailedURLSet
     private let registry: Registry
     private let individualLoads = Atomic<UInt64>(1)
+    private let writes: DiskWriteBehind
 
     /// A manager over the given parts; leave a cache out to go without it.
     public init(
@@ -60,6 +61,13 @@ public final class ImageManager: Sendable {
         self.diskCache = diskCache
         self.configuration = configuration
         self.failedURLs = FailedURLSet(retryInterval: configuration.failedURLRetryInterval)
+        self.writes = DiskWriteBehind(storeFailed: configuration.cacheStoreFailureHandler ?? { _, _ in })
+    }
+
+    /// Writes every download still waiting for the disk cache, and returns when they are
+    /// written. Call it before a process exits, or when a test needs the files.
+    public func flushPendingWrites() async {
+        await writes.flush()
     }
 
     /// Starts a load; `handler` gets its events on `delivery`.
@@ -132,6 +140,7 @@ public final class ImageManager: Sendable {
             downloader: context.downloader ?? downloader,
             decoders: decoders,
             failedURLs: failedURLs,
-            storeFailed: report)
+            storeFailed: report,
+            writes: writes)
     }
 }

@@ -10,6 +10,14 @@ struct LoadStages: Sendable {
     let failedURLs: FailedURLSet
     /// Told when the disk cache could not keep some bytes (the load itself succeeds).
     let storeFailed: @Sendable (CacheError, CacheKey) -> Void
+    /// Where disk writes wait while loads run.
+    let writes: DiskWriteBehind
+
+    /// The disk cache's bytes for `request`, read on the calling thread (a synchronous
+    /// function, so the synchronous read is the one called).
+    func diskResponse(for request: ImageRequest) -> CachedResponse? {
+        disk?.response(forKey: request.dataKey)
+    }
 
     /// The image for `request`, decoded from `data` and transformed.
     func decodeAndTransform(_ data: Data, for request: ImageRequest) throws(ImageLoadError) -> DecodedImage {

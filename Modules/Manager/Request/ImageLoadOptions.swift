@@ -37,7 +37,7 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
     /// Decode only the first frame of an animated GIF.
     public static let firstFrameOnly = ImageLoadOptions(rawValue: 1 << 10)
     /// Complete only after the bytes are written to the disk cache (by default the
-    /// write happens after the image is delivered, off the load's path).
+    /// write waits until no load is running: see ``ImageManager/flushPendingWrites()``).
     public static let waitForCacheStore = ImageLoadOptions(rawValue: 1 << 11)
 
     /// The longer side, in pixels, that ``scaleDownLargeImages`` decodes to at most:

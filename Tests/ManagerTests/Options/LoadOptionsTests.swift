@@ -63,6 +63,22 @@ struct LoadOptionsTests {
         }
     }
 
+    @Test("flushPendingWrites returns once every waiting disk write is done")
+    func flush() async throws {
+        try await withFixture { fixture in
+            let manager = fixture.manager()
+            let requests = ["photo.jpg", "badge.png", "animation.gif"].map { ImageRequest(url: fixture.url($0)) }
+            for request in requests { _ = try await manager.response(for: request) }
+            await manager.flushPendingWrites()
+            #expect(manager.diskCache?.count == 3)
+            for request in requests {
+                let stored = await manager.diskCache?.response(forKey: request.dataKey)
+                #expect(stored != nil, "\(request.url)")
+            }
+            await manager.flushPendingWrites()  // nothing waiting: returns at once
+        }
+    }
+
     @Test("returnDataWithoutDecoding gives the bytes, no image, and keeps nothing in memory")
     func dataOnly() async throws {
         try await withFixture { fixture in

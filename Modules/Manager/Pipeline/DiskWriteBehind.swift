@@ -1,0 +1,113 @@
+import Foundation
+import Synchronization
+import WebImageCore
+
+/// Holds a manager's disk writes while its loads run and writes them when the loads are
+/// done: "off the load's path" in CPU as well as in latency, which matters on a machine
+/// whose cores are busy decoding. A write waits at most until no load is running, until
+/// ``pendingByteLimit`` bytes wait, or until the oldest has waited ``maximumDelay``;
+/// ``flush()`` writes everything now. The bytes wait in memory meanwhile, so a process
+/// that exits without flushing loses them (the cache's loss, never the load's).
+final class DiskWriteBehind: Sendable {
+    struct Write: Sendable {
+        let disk: any DataCaching
+        let data: Data
+        let metadata: CachedResponseMetadata
+        let key: CacheKey
+    }
+
+    private struct State {
+        var pending: [Write] = []
+        var pendingBytes = 0
+        var oldest: ContinuousClock.Instant?
+        var runningLoads = 0
+        var isWriting = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    static let pendingByteLimit = 32 << 20
+    static let maximumDelay: Duration = .seconds(2)
+
+    private let state = Locked(State())
+    private let storeFailed: @Sendable (CacheError, CacheKey) -> Void
+
+    init(storeFailed: @escaping @Sendable (CacheError, CacheKey) -> Void) {
+        self.storeFailed = storeFailed
+    }
+
+    func loadStarted() {
+        state.withLock { $0.runningLoads += 1 }
+    }
+
+    func loadEnded() {
+        let start = state.withLock { state -> Bool in
+            state.runningLoads -= 1
+            return state.runningLoads == 0 && claimWriter(&state)
+        }
+        if start { startWriting() }
+    }
+
+    func enqueue(_ write: Write) {
+        let now = ContinuousClock.now
+        let start = state.withLock { state -> Bool in
+            state.pending.append(write)
+            state.pendingBytes += write.data.count
+            if state.oldest == nil { state.oldest = now }
+            let due = state.runningLoads == 0 || state.pendingBytes >= Self.pendingByteLimit
+                || state.oldest.map { now - $0 >= Self.maximumDelay } == true
+            return due && claimWriter(&state)
+        }
+        if start { startWriting() }
+    }
+
+    /// Writes everything waiting and returns when it is on disk.
+    func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let (start, done) = state.withLock { state -> (Bool, Bool) in
+                if state.pending.isEmpty && !state.isWriting { return (false, true) }
+                state.waiters.append(continuation)
+                return (claimWriter(&state), false)
+            }
+            if done { continuation.resume() }
+            if start { startWriting() }
+        }
+    }
+
+    /// Becomes the one writer, when there is something to write and no writer yet.
+    private func claimWriter(_ state: inout State) -> Bool {
+        guard !state.isWriting, !state.pending.isEmpty else { return false }
+        state.isWriting = true
+        return true
+    }
+
+    private func startWriting() {
+        Task.detached(priority: .utility) { [self] in
+            while true {
+                let batch = state.withLock { state -> [Write] in
+                    defer {
+                        state.pending = []
+                        state.pendingBytes = 0
+                        state.oldest = nil
+                    }
+                    return state.pending
+                }
+                for write in batch {
+                    do throws(CacheError) {
+                        try await write.disk.store(write.data, metadata: write.metadata, forKey: write.key)
+                    } catch {
+                        storeFailed(error, write.key)
+                    }
+                }
+                let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
+                    guard state.pending.isEmpty else { return nil }
+                    state.isWriting = false
+                    defer { state.waiters = [] }
+                    return state.waiters
+                }
+                guard let waiters else { continue }
+                for waiter in waiters { waiter.resume() }
+                return
+            }
+        }
+    }
+}
