@@ -7,7 +7,8 @@ import WebImageCore
 /// whose cores are busy decoding. A write waits at most until no load is running, until
 /// ``pendingByteLimit`` bytes wait, or until the oldest has waited ``maximumDelay``;
 /// ``flush()`` writes everything now. The bytes wait in memory meanwhile, so a process
-/// that exits without flushing loses them (the cache's loss, never the load's).
+/// that exits without flushing loses them (the cache's loss, never the load's); a load
+/// that looks for them on disk meanwhile finds them here (``waitingResponse(for:in:)``).
 final class DiskWriteBehind: Sendable {
     struct Write: Sendable {
         let disk: any DataCaching
@@ -17,7 +18,10 @@ final class DiskWriteBehind: Sendable {
     }
 
     private struct State {
-        var pending: [Write] = []
+        var pending: [(serial: UInt64, write: Write)] = []
+        /// Every write not yet finished, by key: the newest for each.
+        var unwritten: [CacheKey: (serial: UInt64, write: Write)] = [:]
+        var serial: UInt64 = 0
         var pendingBytes = 0
         var oldest: ContinuousClock.Instant?
         var runningLoads = 0
@@ -50,7 +54,9 @@ final class DiskWriteBehind: Sendable {
     func enqueue(_ write: Write) {
         let now = ContinuousClock.now
         let start = state.withLock { state -> Bool in
-            state.pending.append(write)
+            state.serial += 1
+            state.unwritten[write.key] = (state.serial, write)
+            state.pending.append((state.serial, write))
             state.pendingBytes += write.data.count
             if state.oldest == nil { state.oldest = now }
             let due = state.runningLoads == 0 || state.pendingBytes >= Self.pendingByteLimit
@@ -58,6 +64,14 @@ final class DiskWriteBehind: Sendable {
             return due && claimWriter(&state)
         }
         if start { startWriting() }
+    }
+
+    /// The bytes waiting to be written under `key` to `disk`, if any.
+    func waitingResponse(for key: CacheKey, in disk: any DataCaching) -> CachedResponse? {
+        guard let entry = state.withLock({ $0.unwritten[key] }),
+              (entry.write.disk as AnyObject) === (disk as AnyObject)
+        else { return nil }
+        return CachedResponse(data: entry.write.data, metadata: entry.write.metadata)
     }
 
     /// Writes everything waiting and returns when it is on disk.
@@ -83,7 +97,7 @@ final class DiskWriteBehind: Sendable {
     private func startWriting() {
         Task.detached(priority: .utility) { [self] in
             while true {
-                let batch = state.withLock { state -> [Write] in
+                let batch = state.withLock { state -> [(serial: UInt64, write: Write)] in
                     defer {
                         state.pending = []
                         state.pendingBytes = 0
@@ -91,11 +105,15 @@ final class DiskWriteBehind: Sendable {
                     }
                     return state.pending
                 }
-                for write in batch {
+                for (serial, write) in batch {
                     do throws(CacheError) {
                         try await write.disk.store(write.data, metadata: write.metadata, forKey: write.key)
                     } catch {
                         storeFailed(error, write.key)
+                    }
+                    // Forgotten once on disk, unless a newer write of the key came meanwhile.
+                    state.withLock { state in
+                        if state.unwritten[write.key]?.serial == serial { state.unwritten[write.key] = nil }
                     }
                 }
                 let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in

@@ -16,7 +16,8 @@ struct LoadStages: Sendable {
     /// The disk cache's bytes for `request`, read on the calling thread (a synchronous
     /// function, so the synchronous read is the one called).
     func diskResponse(for request: ImageRequest) -> CachedResponse? {
-        disk?.response(forKey: request.dataKey)
+        guard let disk else { return nil }
+        return writes.waitingResponse(for: request.dataKey, in: disk) ?? disk.response(forKey: request.dataKey)
     }
 
     /// The image for `request`, decoded from `data` and transformed.

@@ -79,6 +79,19 @@ struct LoadOptionsTests {
         }
     }
 
+    @Test("bytes waiting for the disk are found by the next load, as if already written")
+    func waitingBytesAreFound() async throws {
+        try await withFixture { fixture in
+            let manager = fixture.manager()
+            _ = try await manager.response(for: ImageRequest(url: fixture.url("photo.jpg")))
+            let thumbnail = ImageRequest(url: fixture.url("photo.jpg"), options: [.fromCacheOnly], context: .init(thumbnailPixelSize: 32))
+            let response = try await manager.response(for: thumbnail)
+            #expect(response.source == .disk)
+            #expect(response.image?.size == PixelSize(width: 32, height: 24))
+            #expect(fixture.hits("photo.jpg") == 1)
+        }
+    }
+
     @Test("returnDataWithoutDecoding gives the bytes, no image, and keeps nothing in memory")
     func dataOnly() async throws {
         try await withFixture { fixture in
