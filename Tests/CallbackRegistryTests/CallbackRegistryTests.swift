@@ -84,6 +84,28 @@ struct CallbackRegistryTests {
         #expect(finished.count == 0)
     }
 
+    @Test("work every subscriber left can reach nobody: its run's progress and finish miss the key's newer run")
+    func generations() {
+        let old = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: { _ in })
+        let joiner = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: { _ in })
+        #expect(joiner.generation == old.generation, "a joiner shares the run")
+        registry.remove(old.token, failure: .cancelled)
+        registry.remove(joiner.token, failure: .cancelled)
+
+        let log = EventLog()
+        let new = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: log.handler)
+        #expect(new.isFirst && new.generation != old.generation)
+        registry.publishProgress(received: 1, expected: nil, for: "k", generation: old.generation)
+        registry.publishPartial("stale", for: "k", generation: old.generation)
+        #expect(registry.finish("k", generation: old.generation, with: .failure(.cancelled)) == 0)
+        #expect(log.all.isEmpty)
+
+        registry.publishProgress(received: 2, expected: nil, for: "k", generation: new.generation)
+        #expect(registry.finish("k", generation: new.generation, with: .success(5)) == 1)
+        #expect(log.all.count == 2)
+        #expect(log.completions == [.success(5)])
+    }
+
     @Test("a handler may cancel itself and add subscribers: no deadlock, its completion comes after it returns")
     func reentrantHandler() {
         let log = EventLog()

@@ -30,6 +30,10 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
     private struct Entry {
         var subscribers: [UInt64: Mailbox]
         let whenAbandoned: @Sendable () -> Void
+        /// The run's number: the id of its first subscriber, so unique for the registry's life.
+        let generation: UInt64
+
+        func isRun(_ generation: UInt64?) -> Bool { generation.map { $0 == self.generation } ?? true }
     }
 
     private struct State {
@@ -59,10 +63,11 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
             // and every header).
             if let index = state.entries.index(forKey: key) {
                 state.entries.values[index].subscribers[id] = mailbox
-                return Subscription(token: SubscriptionToken(id: id), isFirst: false)
+                return Subscription(
+                    token: SubscriptionToken(id: id), isFirst: false, generation: state.entries.values[index].generation)
             }
-            state.entries[key] = Entry(subscribers: [id: mailbox], whenAbandoned: whenAbandoned)
-            return Subscription(token: SubscriptionToken(id: id), isFirst: true)
+            state.entries[key] = Entry(subscribers: [id: mailbox], whenAbandoned: whenAbandoned, generation: id)
+            return Subscription(token: SubscriptionToken(id: id), isFirst: true, generation: id)
         }
     }
 
@@ -83,20 +88,21 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
     }
 
     @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
-    public func publishProgress(received: Int64, expected: Int64?, for key: Key) {
-        for mailbox in mailboxes(of: key) { mailbox.post(.progress(received: received, expected: expected)) }
+    public func publishProgress(received: Int64, expected: Int64?, for key: Key, generation: UInt64?) {
+        for mailbox in mailboxes(of: key, generation) { mailbox.post(.progress(received: received, expected: expected)) }
     }
 
     @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
-    public func publishPartial(_ partial: Partial, for key: Key) {
-        for mailbox in mailboxes(of: key) { mailbox.post(.partial(partial)) }
+    public func publishPartial(_ partial: Partial, for key: Key, generation: UInt64?) {
+        for mailbox in mailboxes(of: key, generation) { mailbox.post(.partial(partial)) }
     }
 
     @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
-    public func finish(_ key: Key, with result: Result<Success, Failure>) -> Int {
+    public func finish(_ key: Key, generation: UInt64?, with result: Result<Success, Failure>) -> Int {
         let finished = state.withLock { state -> [UInt64: Mailbox] in
-            guard let entry = state.entries.removeValue(forKey: key) else { return [:] }
+            guard let index = state.entries.index(forKey: key), state.entries.values[index].isRun(generation) else { return [:] }
+            let entry = state.entries.remove(at: index).value
             for id in entry.subscribers.keys { state.keyOfToken[id] = nil }
             return entry.subscribers
         }
@@ -117,7 +123,10 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
     @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     /// The key's subscribers, as a snapshot that shares the table's storage (no copy
     /// unless the table changes while it is held): progress is published per chunk.
-    private func mailboxes(of key: Key) -> Dictionary<UInt64, Mailbox>.Values {
-        state.withLock { state in (state.entries[key]?.subscribers ?? [:]).values }
+    private func mailboxes(of key: Key, _ generation: UInt64?) -> Dictionary<UInt64, Mailbox>.Values {
+        state.withLock { state in
+            guard let entry = state.entries[key], entry.isRun(generation) else { return [UInt64: Mailbox]().values }
+            return entry.subscribers.values
+        }
     }
 }

@@ -43,24 +43,44 @@ public protocol CallbackRegistering<Key, Partial, Success, Failure>: Sendable {
     @discardableResult
     func remove(_ token: SubscriptionToken, failure: Failure) -> Bool
 
-    /// Sends progress to every subscriber of `key`. A subscriber that is behind gets only
-    /// the latest progress, never a backlog.
-    func publishProgress(received: Int64, expected: Int64?, for key: Key)
+    /// Sends progress to every subscriber of `key`'s run `generation` (its current run
+    /// when `nil`). A subscriber that is behind gets only the latest progress, never a
+    /// backlog.
+    func publishProgress(received: Int64, expected: Int64?, for key: Key, generation: UInt64?)
 
-    /// Sends an intermediate result to every subscriber of `key` (latest wins for a
-    /// subscriber that is behind, as for progress).
-    func publishPartial(_ partial: Partial, for key: Key)
+    /// Sends an intermediate result to every subscriber of `key`'s run `generation` (latest
+    /// wins for a subscriber that is behind, as for progress).
+    func publishPartial(_ partial: Partial, for key: Key, generation: UInt64?)
 
-    /// Completes every subscriber of `key` with `result` and forgets the key, so the next
-    /// subscriber starts new work.
+    /// Completes every subscriber of `key`'s run `generation` (its current run when `nil`)
+    /// with `result` and forgets the key, so the next subscriber starts new work. Nothing
+    /// happens when that run has ended: finished, or left by every subscriber.
     ///
     /// - Returns: how many subscribers were completed.
     @discardableResult
-    func finish(_ key: Key, with result: Result<Success, Failure>) -> Int
+    func finish(_ key: Key, generation: UInt64?, with result: Result<Success, Failure>) -> Int
 
     /// How many subscribers `key` has now.
     func subscriberCount(for key: Key) -> Int
 
     /// How many keys have subscribers now.
     var keyCount: Int { get }
+}
+
+extension CallbackRegistering {
+    /// Progress to the key's current run.
+    public func publishProgress(received: Int64, expected: Int64?, for key: Key) {
+        publishProgress(received: received, expected: expected, for: key, generation: nil)
+    }
+
+    /// An intermediate result to the key's current run.
+    public func publishPartial(_ partial: Partial, for key: Key) {
+        publishPartial(partial, for: key, generation: nil)
+    }
+
+    /// Completes the key's current run.
+    @discardableResult
+    public func finish(_ key: Key, with result: Result<Success, Failure>) -> Int {
+        finish(key, generation: nil, with: result)
+    }
 }

@@ -126,7 +126,7 @@ public final class ImageManager: Sendable {
         let key = ImageLoadKey(request: request, individual: individual)
         let candidate = ImageLoadTask(key: key, request: request, stages: stages(for: request), registry: registry)
         let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.abandon() }, handler: handler)
-        if subscription.isFirst { candidate.start() }
+        if subscription.isFirst { candidate.start(generation: subscription.generation) }
         let registry = self.registry
         return ImageLoadToken(key: key) { registry.remove(subscription.token, failure: .cancelled) }
     }

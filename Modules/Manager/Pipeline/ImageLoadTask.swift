@@ -7,8 +7,9 @@ import WebImageCore
 ///
 /// It runs as a Swift task. When its last subscriber leaves, the registry calls
 /// ``abandon()``: the task is cancelled (checked between stages), the download token is
-/// cancelled (so the transfer stops when no other load shares it), nothing more is stored
-/// and nothing more is published under the key, which a new load may already own.
+/// cancelled (so the transfer stops when no other load shares it) and nothing more is
+/// stored. It publishes only to its own run of the key (``start(generation:)``), so a new
+/// load that already owns the key never hears from it.
 final class ImageLoadTask: Sendable {
     typealias Registry = any CallbackRegistering<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
 
@@ -18,6 +19,7 @@ final class ImageLoadTask: Sendable {
     private let registry: Registry
     private let handles = Locked<(task: Task<Void, Never>?, download: DownloadToken?)>((nil, nil))
     private let abandoned = Atomic<Bool>(false)
+    private let generation = Atomic<UInt64>(0)
 
     init(key: ImageLoadKey, request: ImageRequest, stages: LoadStages, registry: Registry) {
         self.key = key
@@ -26,7 +28,9 @@ final class ImageLoadTask: Sendable {
         self.registry = registry
     }
 
-    func start() {
+    /// Starts the run for the registry's run `generation` of the key.
+    func start(generation: UInt64) {
+        self.generation.store(generation, ordering: .relaxed)
         let priority: TaskPriority = request.options.contains(.highPriority) ? .high
             : request.options.contains(.lowPriority) ? .low : .medium
         let task = Task(priority: priority) { await self.run() }
@@ -62,8 +66,7 @@ final class ImageLoadTask: Sendable {
             if error.isPermanent { stages.failedURLs.insert(request.dataKey) }
         }
         handles.withLock { $0 = (nil, nil) }
-        guard !isAbandoned else { return }
-        registry.finish(key, with: result)
+        registry.finish(key, generation: generation.load(ordering: .relaxed), with: result)
     }
 
     // MARK: The stages
@@ -152,7 +155,8 @@ final class ImageLoadTask: Sendable {
                 let token = stages.downloader.download(downloadRequest, delivery: .immediate) { [self] event in
                     switch event {
                     case .progress(let received, let expected):
-                        if !isAbandoned { registry.publishProgress(received: received, expected: expected, for: key) }
+                        registry.publishProgress(
+                            received: received, expected: expected, for: key, generation: generation.load(ordering: .relaxed))
                     case .partial(let partial):
                         publishPartial(partial)
                     case .completed(let result):
@@ -176,13 +180,13 @@ final class ImageLoadTask: Sendable {
     }
 
     private func publishPartial(_ partial: DecodedImage) {
-        guard !isAbandoned else { return }
+        guard !isAbandoned else { return }  // nobody to see it: skip the transform
         // Partial images look like the final one: transformed alike. One that cannot be
         // transformed is skipped; the final image decides the result.
         guard let image = try? stages.transform(partial, for: request) else { return }
         var marked = image
         marked.isPartial = true
-        registry.publishPartial(marked, for: key)
+        registry.publishPartial(marked, for: key, generation: generation.load(ordering: .relaxed))
     }
 
     private func storeInMemory(_ image: DecodedImage) {

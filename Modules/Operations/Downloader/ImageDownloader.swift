@@ -47,7 +47,7 @@ public final class ImageDownloader: ImageDownloading {
             self?.forget(ended)
         }
         let registry = context.registry
-        let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.abandon() }, handler: handler)
+        let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.stop() }, handler: handler)
         let token = DownloadToken(key: key, subscription: subscription.token) { [context] in
             if registry.remove(subscription.token, failure: .cancelled) {
                 context.notify { $0.download(key, subscriberDidCancel: subscription.token) }
@@ -57,7 +57,7 @@ public final class ImageDownloader: ImageDownloading {
         if subscription.isFirst {
             operations.withLock { $0[key] = candidate }
             context.notify { $0.downloadWasQueued(key, priority: priority) }
-            candidate.enqueue()
+            candidate.start(generation: subscription.generation)
         } else {
             operations.withLock { $0[key] }?.raisePriority(to: priority)
             let subscribers = registry.subscriberCount(for: key)

@@ -33,11 +33,10 @@ final class DownloadOperation: Sendable {
     private let context: DownloaderContext
     private let onEnd: @Sendable (DownloadOperation) -> Void
     private let state: Locked<State>
-    /// Every subscriber left and the registry forgot the key. From then on this
-    /// operation publishes nothing under the key: a new subscriber may already have
-    /// started a new operation for it, whose subscribers must not see this one's
-    /// progress or its cancellation.
-    private let abandoned = Atomic<Bool>(false)
+    /// The registry's run of the key this operation serves (set by ``start(generation:)``):
+    /// it publishes only to that run, so after every subscriber left, a newer operation's
+    /// subscribers for the same key never see this one's progress or its cancellation.
+    private let generation = Atomic<UInt64>(0)
 
     init(key: DownloadKey, request: DownloadRequest, context: DownloaderContext, onEnd: @escaping @Sendable (DownloadOperation) -> Void) {
         self.key = key
@@ -53,8 +52,8 @@ final class DownloadOperation: Sendable {
         let registry = context.registry
         return ProgressiveFeeder(
             decoders: context.configuration.progressiveDecoders, options: request.progressiveDecodeOptions,
-            publish: { [key, weak self] image in
-                if let self, !self.abandoned.load(ordering: .relaxed) { registry.publishPartial(image, for: key) }
+            publish: { [key, generation = generation.load(ordering: .relaxed)] image in
+                registry.publishPartial(image, for: key, generation: generation)
             })
     }
 
@@ -68,6 +67,12 @@ final class DownloadOperation: Sendable {
     }
 
     // MARK: Queue
+
+    /// Starts the operation for the registry's run `generation` of its key.
+    func start(generation: UInt64) {
+        self.generation.store(generation, ordering: .relaxed)
+        enqueue()
+    }
 
     /// Queues the next attempt.
     func enqueue() {
@@ -97,13 +102,6 @@ final class DownloadOperation: Sendable {
             return state.queued
         }
         queued?.raisePriority(to: priority)
-    }
-
-    /// The registry's `whenAbandoned`: the last subscriber left, so stop, and say nothing
-    /// more under the key.
-    func abandon() {
-        abandoned.store(true, ordering: .relaxed)
-        stop()
     }
 
     /// Stops the work: nobody wants it any more, or everything is cancelled. Subscribers
@@ -196,8 +194,8 @@ final class DownloadOperation: Sendable {
     }
 
     func didReceive(_ progress: TransferProgress) {
-        guard !abandoned.load(ordering: .relaxed) else { return }
-        context.registry.publishProgress(received: progress.received, expected: progress.expected, for: key)
+        context.registry.publishProgress(
+            received: progress.received, expected: progress.expected, for: key, generation: generation.load(ordering: .relaxed))
     }
 
     func attemptDidEnd(
@@ -261,7 +259,7 @@ final class DownloadOperation: Sendable {
         queued?.finish()
         onEnd(self)
         let final: Result<DownloadResult, DownloadError> = stopped ? .failure(.cancelled) : result
-        let subscribers = abandoned.load(ordering: .relaxed) ? 0 : context.registry.finish(key, with: final)
+        let subscribers = context.registry.finish(key, generation: generation.load(ordering: .relaxed), with: final)
         if stopped { context.notify { [key] in $0.downloadDidStop(key) } }
         context.notify { [key] in $0.download(key, didFinish: final, subscribers: subscribers) }
     }
