@@ -12,13 +12,7 @@ extension ImageDownloading {
     /// older progress and partial images are dropped, never the result. Ending the iteration early, or cancelling its task, cancels the
     /// subscriber.
     public func events(for request: DownloadRequest) -> AsyncStream<DownloadEvent> {
-        let (stream, continuation) = AsyncStream<DownloadEvent>.makeStream(bufferingPolicy: .bufferingNewest(2))
-        let token = download(request, delivery: .immediate) { event in
-            continuation.yield(event)
-            if event.isCompletion { continuation.finish() }
-        }
-        continuation.onTermination = { _ in token.cancel() }
-        return stream
+        .subscription { handler in download(request, delivery: .immediate, handler: handler) }
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImageCore
 
 extension ImageManager {
@@ -9,7 +8,7 @@ extension ImageManager {
     public func response(for request: ImageRequest) async throws(ImageLoadError) -> ImageResponse {
         let request = request.keyed(by: configuration.cacheKeyFilter)
         if let early = earlyResult(for: request) { return try early.get() }
-        let holder = TokenHolder()
+        let holder = PendingCancellation()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageResponse, ImageLoadError>, Never>) in
                 let token = subscribe(request, delivery: .immediate) { event in
@@ -48,33 +47,6 @@ extension ImageManager {
     /// which the sequence ends. A consumer that falls behind misses progress and partial
     /// images, never the result. Ending the iteration early cancels the load.
     public func events(for request: ImageRequest) -> AsyncStream<ImageLoadEvent> {
-        let (stream, continuation) = AsyncStream<ImageLoadEvent>.makeStream(bufferingPolicy: .bufferingNewest(2))
-        let token = loadImage(with: request, delivery: .immediate) { event in
-            continuation.yield(event)
-            if event.isCompletion { continuation.finish() }
-        }
-        continuation.onTermination = { _ in token.cancel() }
-        return stream
-    }
-}
-
-/// Hands a load's token to a cancellation handler that may run before the token exists.
-private final class TokenHolder: Sendable {
-    private let state = Locked<(token: ImageLoadToken?, cancelled: Bool)>((nil, false))
-
-    func hold(_ token: ImageLoadToken) {
-        let cancelled = state.withLock { state in
-            state.token = token
-            return state.cancelled
-        }
-        if cancelled { token.cancel() }
-    }
-
-    func cancel() {
-        let token = state.withLock { state in
-            state.cancelled = true
-            return state.token
-        }
-        token?.cancel()
+        .subscription { handler in loadImage(with: request, delivery: .immediate, handler: handler) }
     }
 }

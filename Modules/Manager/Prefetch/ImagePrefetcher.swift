@@ -63,22 +63,13 @@ public final class ImagePrefetcher: Sendable {
     /// Prefetches `urls` and returns the final counts; cancelling the calling task
     /// cancels the prefetch.
     public func prefetch(_ urls: [URL], progress: (@Sendable (PrefetchProgress) -> Void)? = nil) async -> PrefetchProgress {
-        let holder = Locked<(token: PrefetchToken?, cancelled: Bool)>((nil, false))
+        let holder = PendingCancellation()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let token = prefetch(urls, progress: progress) { continuation.resume(returning: $0) }
-                let cancelled = holder.withLock { state -> Bool in
-                    state.token = token
-                    return state.cancelled
-                }
-                if cancelled { token.cancel() }
+                holder.hold(prefetch(urls, progress: progress) { continuation.resume(returning: $0) })
             }
         } onCancel: {
-            let token = holder.withLock { state -> PrefetchToken? in
-                state.cancelled = true
-                return state.token
-            }
-            token?.cancel()
+            holder.cancel()
         }
     }
 
