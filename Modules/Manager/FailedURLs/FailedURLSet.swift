@@ -7,7 +7,7 @@ import WebImageCore
 /// an expiry. A transient failure (timeout, reset, 5xx, cancellation) is never recorded.
 ///
 /// Keyed by the resource's cache key (``ImageRequest/dataKey``). Safe from any thread; a
-/// lookup while the set is empty takes no lock.
+/// lookup or removal while the set is empty takes no lock.
 public final class FailedURLSet: Sendable {
     /// How long a failure keeps its URL from being fetched.
     public let retryInterval: Duration
@@ -43,6 +43,7 @@ public final class FailedURLSet: Sendable {
 
     /// Forgets one URL's failure (by its ``ImageRequest/dataKey``).
     public func remove(_ key: CacheKey) {
+        guard size.load(ordering: .relaxed) > 0 else { return }  // every successful load asks
         entries.withLock { entries in
             entries[key] = nil
             size.store(entries.count, ordering: .relaxed)

@@ -133,14 +133,12 @@ public final class ImageManager: Sendable {
 
     private func stages(for request: ImageRequest) -> LoadStages {
         let context = request.context
-        let report = configuration.cacheStoreFailureHandler ?? { _, _ in }
         return LoadStages(
             memory: context.memoryCache ?? memoryCache,
             disk: request.options.contains(.memoryCacheOnly) ? nil : (context.diskCache ?? diskCache),
             downloader: context.downloader ?? downloader,
             decoders: decoders,
             failedURLs: failedURLs,
-            storeFailed: report,
             writes: writes)
     }
 }

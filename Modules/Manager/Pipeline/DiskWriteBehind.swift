@@ -66,6 +66,16 @@ final class DiskWriteBehind: Sendable {
         if start { startWriting() }
     }
 
+    /// Writes now, on the calling task (``ImageLoadOptions/waitForCacheStore``, and the
+    /// writer). A failure is reported, never thrown: it costs the entry, not the load.
+    func write(_ write: Write) async {
+        do throws(CacheError) {
+            try await write.disk.store(write.data, metadata: write.metadata, forKey: write.key)
+        } catch {
+            storeFailed(error, write.key)
+        }
+    }
+
     /// The bytes waiting to be written under `key` to `disk`, if any.
     func waitingResponse(for key: CacheKey, in disk: any DataCaching) -> CachedResponse? {
         guard let entry = state.withLock({ $0.unwritten[key] }),
@@ -106,11 +116,7 @@ final class DiskWriteBehind: Sendable {
                     return state.pending
                 }
                 for (serial, write) in batch {
-                    do throws(CacheError) {
-                        try await write.disk.store(write.data, metadata: write.metadata, forKey: write.key)
-                    } catch {
-                        storeFailed(error, write.key)
-                    }
+                    await self.write(write)
                     // Forgotten once on disk, unless a newer write of the key came meanwhile.
                     state.withLock { state in
                         if state.unwritten[write.key]?.serial == serial { state.unwritten[write.key] = nil }

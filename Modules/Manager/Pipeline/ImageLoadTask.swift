@@ -60,7 +60,7 @@ final class ImageLoadTask: Sendable {
         let result: Result<ImageResponse, ImageLoadError>
         do {
             result = .success(try await pipeline())
-            if stages.failedURLs.count > 0 { stages.failedURLs.remove(request.dataKey) }
+            stages.failedURLs.remove(request.dataKey)
         } catch {
             result = .failure(error)
             if error.isPermanent { stages.failedURLs.insert(request.dataKey) }
@@ -143,10 +143,11 @@ final class ImageLoadTask: Sendable {
         var downloadOptions: DownloadOptions = []
         if options.contains(.progressiveLoad) { downloadOptions.insert(.progressive) }
         if validators != nil { downloadOptions.insert(.revalidate) }
-        let priority: DownloadPriority = options.contains(.highPriority) ? .high
-            : options.contains(.lowPriority) ? .low : .normal
+        // The downloader turns these into the queue priority (DownloadRequest.effectivePriority).
+        if options.contains(.highPriority) { downloadOptions.insert(.highPriority) }
+        if options.contains(.lowPriority) { downloadOptions.insert(.lowPriority) }
         let downloadRequest = DownloadRequest(
-            url: request.url, headers: request.context.headers, options: downloadOptions, priority: priority,
+            url: request.url, headers: request.context.headers, options: downloadOptions,
             credential: request.context.credential, validators: validators,
             progressiveDecodeOptions: request.decodeOptions)
 
@@ -198,11 +199,11 @@ final class ImageLoadTask: Sendable {
     /// A failed write (full disk, say) costs the cache entry, never the load.
     private func storeOnDisk(_ data: Data, metadata: CachedResponseMetadata) async {
         guard let disk = stages.disk else { return }
-        let key = request.dataKey
+        let write = DiskWriteBehind.Write(disk: disk, data: data, metadata: metadata, key: request.dataKey)
         if request.options.contains(.waitForCacheStore) {
-            do throws(CacheError) { try await disk.store(data, metadata: metadata, forKey: key) } catch { stages.storeFailed(error, key) }
+            await stages.writes.write(write)
         } else {
-            stages.writes.enqueue(.init(disk: disk, data: data, metadata: metadata, key: key))
+            stages.writes.enqueue(write)
         }
     }
 }

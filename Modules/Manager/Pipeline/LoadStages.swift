@@ -8,8 +8,6 @@ struct LoadStages: Sendable {
     let downloader: any ImageDownloading
     let decoders: any ImageDecoderProviding
     let failedURLs: FailedURLSet
-    /// Told when the disk cache could not keep some bytes (the load itself succeeds).
-    let storeFailed: @Sendable (CacheError, CacheKey) -> Void
     /// Where disk writes wait while loads run.
     let writes: DiskWriteBehind
 

@@ -43,12 +43,11 @@ public struct ImageRequest: Sendable {
 
     /// The longer side the image is decoded to at most, from the thumbnail size and
     /// ``ImageLoadOptions/scaleDownLargeImages``.
-    public var maxPixelSize: Int? {
+    public var maxPixelSize: Int? { Self.maxPixelSize(options: options, context: context) }
+
+    private static func maxPixelSize(options: ImageLoadOptions, context: ImageLoadContext) -> Int? {
         let scaleDown = options.contains(.scaleDownLargeImages) ? ImageLoadOptions.scaleDownPixelLimit : nil
-        switch (context.thumbnailPixelSize, scaleDown) {
-        case (let thumbnail?, let limit?): return min(thumbnail, limit)
-        case (let thumbnail, let limit): return thumbnail ?? limit
-        }
+        return [context.thumbnailPixelSize, scaleDown].compactMap { $0 }.min()
     }
 
     /// How the bytes are decoded: upright (EXIF orientation applied, so crops and
@@ -60,8 +59,7 @@ public struct ImageRequest: Sendable {
 
     private static func variant(options: ImageLoadOptions, context: ImageLoadContext) -> String {
         var parts: [String] = []
-        let scaleDown = options.contains(.scaleDownLargeImages) ? ImageLoadOptions.scaleDownPixelLimit : nil
-        if let size = [context.thumbnailPixelSize, scaleDown].compactMap({ $0 }).min() { parts.append("max=\(size)") }
+        if let size = maxPixelSize(options: options, context: context) { parts.append("max=\(size)") }
         if options.contains(.firstFrameOnly) { parts.append("first") }
         parts.append(contentsOf: context.transformers.map(\.identifier))
         return parts.joined(separator: "|")
