@@ -20,18 +20,12 @@ extension ImageManager {
             transport: CurlTransport(configuration: configuration.transport),
             registry: CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>(),
             configuration: downloaderConfiguration)
-        let diskCache = configuration.cacheDirectory.map { directory in
-            var disk = DiskCache.Configuration(directory: directory, namespace: configuration.diskCacheNamespace)
-            disk.maximumSize = configuration.diskCacheSizeLimit
-            disk.maximumAge = configuration.diskCacheMaximumAge
-            return DiskCache(disk)
-        }
         self.init(
             downloader: downloader,
             decoders: configuration.decoders,
             registry: CallbackRegistry<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>(),
             memoryCache: ImageMemoryCache(configuration: configuration.memoryCache),
-            diskCache: diskCache,
+            diskCache: configuration.makeDiskCache(),
             configuration: configuration.manager)
     }
 

@@ -58,6 +58,18 @@ public struct WebImageConfiguration: Sendable {
         self.decoders = decoders
     }
 
+    /// The disk cache this configuration describes (`nil` without a cache directory): the
+    /// one a manager made from it uses, so tools that inspect or clear the cache find the
+    /// same files.
+    public func makeDiskCache() -> DiskCache? {
+        cacheDirectory.map { directory in
+            var disk = DiskCache.Configuration(directory: directory, namespace: diskCacheNamespace)
+            disk.maximumSize = diskCacheSizeLimit
+            disk.maximumAge = diskCacheMaximumAge
+            return DiskCache(disk)
+        }
+    }
+
     /// `$XDG_CACHE_HOME/swift-web-image`, else `~/.cache/swift-web-image` (on macOS,
     /// `~/Library/Caches/swift-web-image`).
     public static var defaultCacheDirectory: URL {

@@ -17,15 +17,11 @@ struct CacheDirectoryOption: ParsableArguments {
         path.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? WebImageConfiguration.defaultCacheDirectory
     }
 
-    /// The disk cache a manager made with this directory uses: the same namespace and
-    /// limits as ``WebImageConfiguration``'s defaults, so `cache stats` sees what `fetch`
-    /// stored.
+    /// The disk cache a manager made with this directory uses, so `cache stats` sees what
+    /// `fetch` stored.
     func diskCache() -> DiskCache {
-        let defaults = WebImageConfiguration(cacheDirectory: directory)
-        var configuration = DiskCache.Configuration(directory: directory, namespace: defaults.diskCacheNamespace)
-        configuration.maximumSize = defaults.diskCacheSizeLimit
-        configuration.maximumAge = defaults.diskCacheMaximumAge
-        return DiskCache(configuration)
+        // A configuration with a directory always describes a disk cache.
+        WebImageConfiguration(cacheDirectory: directory).makeDiskCache()!
     }
 }
 

@@ -64,8 +64,8 @@ struct DemoCommand: AsyncParsableCommand {
             var configuration = WebImageConfiguration(cacheDirectory: cacheFolder)
             configuration.downloader.maximumConcurrentDownloads = concurrency
             if let certificates {
-                configuration.transport.trustPolicy = EveryHostTrustPolicy(
-                    evaluator: try AnchoredTrustEvaluator(contentsOf: [certificates.authorityFile]))
+                configuration.transport.trustPolicy = AllHostsTrustPolicy(
+                    try AnchoredTrustEvaluator(contentsOf: [certificates.authorityFile]))
             }
             passes = try await loadThreeTimes(samples.map { server.url("/files/\($0.name)") }, configuration: configuration)
             try await server.shutdown()

@@ -62,19 +62,8 @@ struct TrustOptions: ParsableArguments {
         }
         switch evaluators.count {
         case 0: return nil
-        case 1: return EveryHostTrustPolicy(evaluator: evaluators[0])
-        default: return EveryHostTrustPolicy(evaluator: CompositeTrustEvaluator(evaluators))
+        case 1: return AllHostsTrustPolicy(evaluators[0])
+        default: return AllHostsTrustPolicy(CompositeTrustEvaluator(evaluators))
         }
-    }
-}
-
-/// One evaluator for every host. ``ServerTrustManager`` wants the hosts named up front;
-/// a command-line flag means "whatever I fetch", redirects to other hosts included, so a
-/// forgotten host must neither fail nor fall back to the default validation.
-struct EveryHostTrustPolicy: ServerTrustPolicy {
-    let evaluator: any ServerTrustEvaluating
-
-    func evaluator(forHost host: String) throws(ServerTrustError) -> (any ServerTrustEvaluating)? {
-        evaluator
     }
 }

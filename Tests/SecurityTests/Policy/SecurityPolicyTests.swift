@@ -103,4 +103,14 @@ struct SecurityPolicyTests {
         let lenient = policy.trustManager(forHosts: ["images.example.com"], allHostsMustBeEvaluated: false)
         #expect(try lenient.evaluator(forHost: "other.org") == nil)
     }
+
+    @Test("AllHostsTrustPolicy gives its one evaluator for every host, named or not")
+    func allHosts() throws {
+        let policy = AllHostsTrustPolicy(SecurityPolicy.pinningCertificates([TestPKI.selfSigned.certificate]))
+        for host in ["dev.local", "images.example.com", "127.0.0.1"] {
+            let evaluator = try #require(try policy.evaluator(forHost: host))
+            #expect(trustError { try evaluator.evaluate(selfSignedTrust()) } == nil)
+            #expect(trustError { try evaluator.evaluate(FakeServerTrust()) }?.code == .pinMismatch)
+        }
+    }
 }
