@@ -298,7 +298,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageTestServerTests",
-            dependencies: ["WebImageTestServer"],
+            dependencies: ["WebImageTestServer", "WebImageTestSupport"],
             path: "Tests/TestServerTests",
             swiftSettings: strictSettings
         ),

@@ -75,13 +75,3 @@ func curl(_ arguments: [String], in directory: TemporaryDirectory) async throws 
 func pattern(_ count: Int) -> [UInt8] {
     (0..<count).map { UInt8($0 % 251) }
 }
-
-/// Waits (up to two seconds) for the server to have noticed something it counts after
-/// the client has already gone.
-func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<200 {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

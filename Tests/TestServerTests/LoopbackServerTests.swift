@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageTestServer
+import WebImageTestSupport
 
 /// The loopback server, exercised with the curl program: what a real client sees.
 @Suite("LoopbackServer, as curl sees it")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImage
 import WebImageFixtures
+import WebImageTestSupport
 
 @Suite("Manager: load options")
 struct LoadOptionsTests {

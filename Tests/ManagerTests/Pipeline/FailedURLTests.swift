@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImage
 import WebImageTestServer
+import WebImageTestSupport
 
 @Suite("Manager: the failed-URL set")
 struct FailedURLTests {

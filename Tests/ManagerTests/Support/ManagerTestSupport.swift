@@ -83,22 +83,7 @@ final class LoadLog: Sendable {
     var partialImages: [DecodedImage] { all.compactMap { if case .partial(let image) = $0 { image } else { nil } } }
 }
 
-extension Result {
-    var error: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-}
 
-/// Waits (a bounded while) until `condition` holds, for effects that happen after a
-/// load completes: the disk write off the load's path.
-func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<400 {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(25))
-    }
-    return condition()
-}
 
 /// The result of an async throwing call, as a value to look into.
 func outcome<T>(_ body: () async throws(ImageLoadError) -> T) async -> Result<T, ImageLoadError> {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImage
 import WebImageFixtures
+import WebImageTestSupport
 
 @Suite("Transformers and their cache keys")
 struct TransformerTests {

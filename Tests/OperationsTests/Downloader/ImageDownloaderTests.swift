@@ -4,6 +4,7 @@ import Testing
 import WebImageCallbackRegistry
 import WebImageCore
 import WebImageOperations
+import WebImageTestSupport
 
 @Suite("ImageDownloader: coalescing, cancellation, modifiers (scripted transport)")
 struct ImageDownloaderTests {

@@ -4,6 +4,7 @@ import Testing
 import WebImageCallbackRegistry
 import WebImageCore
 import WebImageOperations
+import WebImageTestSupport
 
 @Suite("ImageDownloader retries (scripted transport)")
 struct DownloaderRetryTests {

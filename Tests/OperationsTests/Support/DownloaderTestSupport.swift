@@ -37,10 +37,6 @@ final class DownloadLog: Sendable {
 
 extension Result where Success == DownloadResult, Failure == DownloadError {
     var data: Data? { try? get().data }
-    var error: DownloadError? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
 }
 
 extension DownloadError {
