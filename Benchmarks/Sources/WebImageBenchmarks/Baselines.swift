@@ -101,3 +101,12 @@ enum Baseline {
         return (out.width, out.height, out.result)
     }
 }
+
+/// Calls `body` with the URLs as a C array of C strings (what the libcurl baselines
+/// take), freed afterwards.
+func withCStrings<R>(_ urls: [URL], _ body: (UnsafePointer<UnsafePointer<CChar>?>?, Int32) -> R) -> R {
+    let strings = urls.map { strdup($0.absoluteString) }
+    defer { strings.forEach { free($0) } }
+    let pointers = strings.map { UnsafePointer($0) }
+    return pointers.withUnsafeBufferPointer { buffer in body(buffer.baseAddress, Int32(urls.count)) }
+}

@@ -141,13 +141,8 @@ enum ColdLoadCases {
 
     /// `bl_fetch_decode_all`: one thread, each body decoded as its transfer completes.
     static func cLoop(_ urls: [URL], expectedBytes: Int) throws {
-        let strings = urls.map { strdup($0.absoluteString) }
-        defer { strings.forEach { free($0) } }
         var bytes: Int64 = 0
-        let pointers = strings.map { UnsafePointer($0) }
-        let decoded = pointers.withUnsafeBufferPointer { buffer in
-            bl_fetch_decode_all(buffer.baseAddress, Int32(urls.count), Int32(connections), &bytes)
-        }
+        let decoded = withCStrings(urls) { strings, count in bl_fetch_decode_all(strings, count, Int32(connections), &bytes) }
         guard decoded == urls.count, Int(bytes) == expectedBytes else {
             throw Baseline.Failure(description: "C loop: \(decoded) of \(urls.count) decoded, \(bytes) of \(expectedBytes) bytes")
         }

@@ -109,10 +109,7 @@ enum ManagerHitCases {
         guard !cases.isEmpty else { return }
         print("Manager hits, nanoseconds per hit (median run / \(operations) hits):")
         for result in cases {
-            let figures = zip(result.contenders, result.medians).map { name, seconds in
-                "\(name) \(String(format: "%.1f", seconds * 1e9 / Double(result.imagesPerRun)))"
-            }
-            print("  \(Report.pad(result.name, 34)) \(figures.joined(separator: ", "))")
+            print("  \(Report.pad(result.name, 34)) \(Report.nanosecondsPerOperation(result))")
         }
         func nanoseconds(_ name: String) -> Double? {
             cases.first { $0.name == name }.map { $0.medians[0] * 1e9 / Double($0.imagesPerRun) }

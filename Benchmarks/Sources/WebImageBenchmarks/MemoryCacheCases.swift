@@ -210,10 +210,7 @@ enum MemoryCacheCases {
         guard !memory.isEmpty else { return }
         print("Memory cache, nanoseconds per operation (median run / \(operations) operations):")
         for result in memory {
-            let figures = zip(result.contenders, result.medians).map { name, seconds in
-                "\(name) \(String(format: "%.1f", seconds * 1e9 / Double(result.imagesPerRun)))"
-            }
-            print("  \(Report.pad(result.name, 38)) \(figures.joined(separator: ", "))")
+            print("  \(Report.pad(result.name, 38)) \(Report.nanosecondsPerOperation(result))")
         }
         func ratio(_ name: String) -> Double? {
             memory.first { $0.name == name }.map { $0.medians[0] / $0.medians[1] }

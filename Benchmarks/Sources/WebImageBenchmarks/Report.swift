@@ -10,6 +10,13 @@ enum Report {
         return right ? fill + text : text + fill
     }
 
+    /// One case's contenders in nanoseconds per operation: `name ns, name ns, ...`.
+    static func nanosecondsPerOperation(_ result: CaseResult) -> String {
+        zip(result.contenders, result.medians).map { name, seconds in
+            "\(name) \(String(format: "%.1f", seconds * 1e9 / Double(result.imagesPerRun)))"
+        }.joined(separator: ", ")
+    }
+
     static func printFixtures(_ fixtures: BenchmarkFixtures) {
         print("Fixtures (WebImageFixtures, fixed seeds):")
         for item in fixtures.descriptions {

@@ -70,13 +70,8 @@ enum TransportCases {
                 try check(counter.bytes.load(ordering: .relaxed), expected, failures: counter.failures.load(ordering: .relaxed))
             },
             Contender(name: "bare libcurl multi") {
-                let strings = urls.map { strdup($0.absoluteString) }
-                defer { strings.forEach { free($0) } }
                 var bytes: Int64 = 0
-                let pointers = strings.map { UnsafePointer($0) }
-                let ok = pointers.withUnsafeBufferPointer { buffer in
-                    bl_curl_fetch_all(buffer.baseAddress, Int32(urls.count), Int32(connections), &bytes)
-                }
+                let ok = withCStrings(urls) { strings, count in bl_curl_fetch_all(strings, count, Int32(connections), &bytes) }
                 try check(Int(bytes), expected, failures: urls.count - Int(ok))
             },
             Contender(name: "curl --parallel") {
