@@ -292,7 +292,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageToolTests",
-            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageFixtures"],
+            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageFixtures", "WebImageTestSupport"],
             path: "Tests/ToolTests",
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 
 /// Runs the built `webimage` program, as a user would.
 struct WebImageProgram {
@@ -9,22 +10,9 @@ struct WebImageProgram {
         var lines: [String] { output.split(separator: "\n").map(String.init) }
     }
 
-    struct NotBuilt: Error, CustomStringConvertible {
-        let searched: [String]
-        var description: String { "webimage is not built (run `swift build --build-tests`); looked in \(searched)" }
-    }
-
     /// The executable beside the test bundle (both live in the build products folder).
     static func locate() throws -> URL {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-        ].map { $0.appendingPathComponent("webimage") }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw NotBuilt(searched: candidates.map(\.path))
-        }
-        return found
+        try BuiltExecutable.locate("webimage")
     }
 
     static func run(_ arguments: [String]) throws -> Run {

@@ -63,32 +63,14 @@ struct DiskCacheFailureTests {
         #expect(filesUnder(directory.path).count == 1)
     }
 
-    /// Whether this process may mount a tmpfs (root in a container that allows it).
-    static func canMountTmpfs() -> Bool {
-        guard geteuid() == 0, let probe = try? TemporaryDirectory() else { return false }
-        guard (try? runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path])) == 0 else { return false }
-        _ = try? runTool("/bin/umount", [probe.path])
-        return true
-    }
-
-    static func runTool(_ path: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
     @Test(
         "on a full file system the store throws diskFull, leaves no temporary file, and the cache keeps serving",
-        .enabled("needs root and a mountable tmpfs (the file-size-limit test covers the failure path otherwise)") { canMountTmpfs() }
+        .enabled("needs root and a mountable tmpfs (the file-size-limit test covers the failure path otherwise)") { SmallFileSystem.isAvailable }
     )
     func fullDisk() throws {
-        let directory = try TemporaryDirectory()
-        #expect(try Self.runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", directory.path]) == 0)
-        defer { _ = try? Self.runTool("/bin/umount", [directory.path]) }
+        let fileSystem = try SmallFileSystem(size: "256k")
+        defer { withExtendedLifetime(fileSystem) {} }
+        let directory = fileSystem.directory
         let cache = DiskCache.testCache(in: directory)
         var stored: [String] = []
         var failure: CacheError?

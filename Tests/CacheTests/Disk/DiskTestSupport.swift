@@ -54,22 +54,9 @@ func payload(tag: String, key: String, minimum: Int, spread: Int) -> Data {
 
 /// The `webimage-cache-writer` executable, run as a second process.
 enum CacheWriter {
-    struct NotBuilt: Error, CustomStringConvertible {
-        let searched: [String]
-        var description: String { "webimage-cache-writer is not built (run `swift build --build-tests`); looked in \(searched)" }
-    }
-
     /// The executable beside the test bundle (both live in the build products folder).
     static func locate() throws -> URL {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-        ].map { $0.appendingPathComponent("webimage-cache-writer") }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw NotBuilt(searched: candidates.map(\.path))
-        }
-        return found
+        try BuiltExecutable.locate("webimage-cache-writer")
     }
 
     /// Starts the writer with its output on a pipe.
