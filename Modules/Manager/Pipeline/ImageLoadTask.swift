@@ -146,6 +146,7 @@ final class ImageLoadTask: Sendable {
         // The downloader turns these into the queue priority (DownloadRequest.effectivePriority).
         if options.contains(.highPriority) { downloadOptions.insert(.highPriority) }
         if options.contains(.lowPriority) { downloadOptions.insert(.lowPriority) }
+        if options.contains(.allowInvalidCertificates) { downloadOptions.insert(.allowInvalidCertificates) }
         let downloadRequest = DownloadRequest(
             url: request.url, headers: request.context.headers, options: downloadOptions,
             credential: request.context.credential, validators: validators,

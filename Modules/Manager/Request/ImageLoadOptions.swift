@@ -39,6 +39,14 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
     /// Complete only after the bytes are written to the disk cache (by default the
     /// write waits until no load is running: see ``ImageManager/flushPendingWrites()``).
     public static let waitForCacheStore = ImageLoadOptions(rawValue: 1 << 11)
+    /// Accept a server certificate that fails validation (self-signed, expired, another
+    /// host's) for this load's download: the explicit opt-in, for development servers.
+    /// Without it such a server fails the load with a trust error before any request
+    /// byte is sent. With it the transport's trust policy (pins included) is skipped
+    /// for this download, and the load shares no download with loads without it.
+    /// The bytes are cached like any others, so a later load of the URL may be answered
+    /// from the caches without the opt-in.
+    public static let allowInvalidCertificates = ImageLoadOptions(rawValue: 1 << 12)
 
     /// The longer side, in pixels, that ``scaleDownLargeImages`` decodes to at most:
     /// 4096, so an RGBA image stays within 64 MiB.
@@ -48,6 +56,6 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
     /// priority and retry-failed do not.
     static let behaviour: ImageLoadOptions = [
         .progressiveLoad, .refreshCached, .fromCacheOnly, .fromLoaderOnly, .memoryCacheOnly,
-        .returnDataWithoutDecoding, .waitForCacheStore,
+        .returnDataWithoutDecoding, .waitForCacheStore, .allowInvalidCertificates,
     ]
 }
