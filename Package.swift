@@ -296,6 +296,13 @@ let package = Package(
             path: "Tests/ToolTests",
             swiftSettings: strictSettings
         ),
+        // Faults and security checks through the whole default composition.
+        .testTarget(
+            name: "WebImageReliabilityTests",
+            dependencies: ["WebImage", "WebImageCore", "WebImageFixtures", "WebImageTestServer", "WebImageTestSupport"],
+            path: "Tests/ReliabilityTests",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "WebImageTestServerTests",
             dependencies: ["WebImageTestServer", "WebImageTestSupport"],

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageTestServer
+import WebImageTestSupport
+
+/// Broken servers, through the whole pipeline: each fault ends the load with its own
+/// typed error, and leaves no download, no subscriber and nothing cached behind.
+@Suite("Faults: broken transfers end in their own error, leaving nothing behind")
+struct TransferFaultTests {
+    @Test("a connection reset mid-body is connectionReset")
+    func resetMidBody() async throws {
+        try await withServedImages { served in
+            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
+            let request = ImageRequest(url: served.server.url("/reset?bytes=200000&after=20000"))
+            let error = await pipeline.failure(request)
+            #expect(error?.transport?.code == .connectionReset, "\(String(describing: error))")
+            #expect(!pipeline.manager.failedURLs.contains(request.dataKey), "a transient failure is tried again")
+            try await pipeline.expectNothingLeft(after: request)
+        }
+    }
+
+    @Test("a body shorter than its Content-Length is truncatedBody")
+    func truncatedBody() async throws {
+        try await withServedImages { served in
+            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
+            let request = ImageRequest(url: served.server.url("/length-mismatch?declared=50000&actual=4000"))
+            let error = await pipeline.failure(request)
+            #expect(error?.transport?.code == .truncatedBody, "\(String(describing: error))")
+            try await pipeline.expectNothingLeft(after: request)
+        }
+    }
+
+    @Test("a body that stops arriving ends at the downloader's timeout, not never")
+    func stalledBody() async throws {
+        try await withServedImages { served in
+            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory) { $0.downloader.timeout = .seconds(2) }
+            let request = ImageRequest(url: served.server.url("/stall?bytes=100000&after=1000"))
+            let error = await pipeline.failure(request)
+            #expect(error?.transport?.code == .timedOut, "\(String(describing: error))")
+            try await pipeline.expectNothingLeft(after: request)
+        }
+    }
+
+    @Test("a redirect loop is tooManyRedirects")
+    func redirectLoop() async throws {
+        try await withServedImages { served in
+            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
+            let request = ImageRequest(url: served.server.url("/redirect-loop/a"))
+            let error = await pipeline.failure(request)
+            #expect(error?.transport?.code == .tooManyRedirects, "\(String(describing: error))")
+            try await pipeline.expectNothingLeft(after: request)
+        }
+    }
+
+    @Test("a body over the size limit is bodyTooLarge, declared or growing")
+    func overSizeLimit() async throws {
+        try await withServedImages { served in
+            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory) { $0.downloader.maximumBodySize = 50_000 }
+            // Declared in Content-Length: refused before the body is read.
+            let declared = ImageRequest(url: served.server.url("/bytes/400000"))
+            #expect(await pipeline.failure(declared)?.transport?.code == .bodyTooLarge)
+            // Compressed, so the length on the wire says nothing: stopped as it grows.
+            let growing = ImageRequest(url: served.server.url("/gzip?bytes=400000"))
+            #expect(await pipeline.failure(growing)?.transport?.code == .bodyTooLarge)
+            try await pipeline.expectNothingLeft(after: declared)
+            try await pipeline.expectNothingLeft(after: growing)
+        }
+    }
+
+    @Test("a 5xx is an httpStatus error carrying the status, and is not remembered as failed")
+    func serverError() async throws {
+        try await withServedImages { served in
+            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
+            let request = ImageRequest(url: served.server.url("/status/503"))
+            let error = await pipeline.failure(request)
+            #expect(error?.transport?.code == .httpStatus)
+            #expect(error?.transport?.statusCode == 503)
+            #expect(!pipeline.manager.failedURLs.contains(request.dataKey))
+            try await pipeline.expectNothingLeft(after: request)
+        }
+    }
+
+    @Test("nothing listening is connectionRefused")
+    func refused() async throws {
+        // A port that was just free: bind, read the port, close.
+        let port = try await LoopbackServer.withServer { $0.port }
+        let pipeline = InspectablePipeline(cacheDirectory: nil)
+        let request = ImageRequest(url: URL(string: "http://127.0.0.1:\(port)/files/photo.jpg")!)
+        #expect(await pipeline.failure(request)?.transport?.code == .connectionRefused)
+        try await pipeline.expectNothingLeft(after: request)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImage
+import WebImageTestServer
+import WebImageTestSupport
+
+/// The default composition (libcurl transport, downloader, both registries, memory and
+/// disk caches, the manager) built by hand, so that a test can look inside after a fault:
+/// nothing still running, nobody still subscribed, nothing wrong cached.
+final class InspectablePipeline: Sendable {
+    typealias DownloadRegistry = CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>
+    typealias LoadRegistry = CallbackRegistry<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
+
+    let manager: ImageManager
+    let downloader: ImageDownloader
+    let downloads: DownloadRegistry
+    let loads: LoadRegistry
+    let memory: ImageMemoryCache
+    let disk: DiskCache?
+    /// What the manager reported through `cacheStoreFailureHandler`.
+    let storeFailures = StoreFailureLog()
+
+    /// - Parameter change: edits the configuration before anything is built (transport
+    ///   trust policy, timeouts, body limit, cache directory).
+    init(cacheDirectory: URL?, _ change: (inout WebImageConfiguration) -> Void = { _ in }) {
+        var configuration = WebImageConfiguration(cacheDirectory: cacheDirectory)
+        change(&configuration)
+        let failures = storeFailures
+        configuration.manager.cacheStoreFailureHandler = { error, _ in failures.record(error) }
+        var downloaderConfiguration = configuration.downloader
+        downloaderConfiguration.progressiveDecoders = configuration.decoders.decoders
+        downloads = DownloadRegistry()
+        loads = LoadRegistry()
+        downloader = ImageDownloader(
+            transport: CurlTransport(configuration: configuration.transport), registry: downloads,
+            configuration: downloaderConfiguration)
+        memory = ImageMemoryCache(configuration: configuration.memoryCache)
+        disk = configuration.makeDiskCache()
+        manager = ImageManager(
+            downloader: downloader, decoders: configuration.decoders, registry: loads, memoryCache: memory,
+            diskCache: disk, configuration: configuration.manager)
+    }
+
+    /// Loads `request` and returns how it ended.
+    func load(_ request: ImageRequest) async -> Result<ImageResponse, ImageLoadError> {
+        do { return .success(try await manager.response(for: request)) } catch { return .failure(error) }
+    }
+
+    /// The error of a load that must fail; records an issue when it succeeds.
+    func failure(_ request: ImageRequest, sourceLocation: SourceLocation = #_sourceLocation) async -> ImageLoadError? {
+        let result = await load(request)
+        if case .success(let response) = result {
+            Issue.record("expected a failure, got an image from \(response.source)", sourceLocation: sourceLocation)
+        }
+        return result.error
+    }
+
+    /// After a fault: no download running or queued, no subscriber left in either
+    /// registry, and neither cache holding anything for `request`.
+    func expectNothingLeft(after request: ImageRequest, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        // The operation leaves the queue just after its subscribers heard the result.
+        let quiet = try await eventually {
+            downloader.activeDownloadCount == 0 && downloader.currentDownloadCount == 0
+                && downloads.keyCount == 0 && loads.keyCount == 0
+        }
+        #expect(quiet, "left: \(downloader.activeDownloadCount) downloads, \(downloads.keyCount) download keys, \(loads.keyCount) load keys", sourceLocation: sourceLocation)
+        #expect(manager.cachedImage(for: request) == nil, "nothing in memory", sourceLocation: sourceLocation)
+        await manager.flushPendingWrites()
+        if let disk {
+            #expect(await disk.response(forKey: request.dataKey) == nil, "nothing on disk", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// The disk cache's failed writes, as the manager reports them.
+final class StoreFailureLog: Sendable {
+    private let errors = Locked<[CacheError]>([])
+    func record(_ error: CacheError) { errors.withLock { $0.append(error) } }
+    var all: [CacheError] { errors.withLock { $0 } }
+}
+
+/// The download error under a load error, for matching transport codes.
+extension ImageLoadError {
+    var transport: TransportError? {
+        if case .download(.transport(let error)) = self { return error }
+        return nil
+    }
+
+    var decoding: ImageDecodingError? {
+        if case .decoding(let error) = self { return error }
+        return nil
+    }
+}
+
+/// A URL of `server` with `target` (another URL) percent-encoded into its query, for
+/// the server's `/redirect-to?url=` route.
+func redirect(from server: LoopbackServer, to target: URL) -> URL {
+    server.url("/redirect-to?url=" + target.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+}
