@@ -45,7 +45,9 @@ struct PrefetcherTests {
         try await withFixture { fixture in
             let manager = fixture.manager()
             let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentLoads: 1)
-            let urls = (0..<5).map { fixture.url("photo.jpg", query: "n=\($0)&chunk=500&interval_ms=100") }
+            // Each body drips for over a minute, so however late a busy machine runs the
+            // cancel, no load can have finished before it.
+            let urls = (0..<5).map { fixture.url("photo.jpg", query: "n=\($0)&chunk=200&interval_ms=1000") }
             let done = AsyncStream<PrefetchProgress>.makeStream()
             let token = prefetcher.prefetch(urls, completion: { done.continuation.yield($0) })
             try await Task.sleep(for: .milliseconds(150))
