@@ -192,6 +192,10 @@ final class GIFFrameReader: ImageFrameReading {
         }
         defer { source.removeFence() }
         let isCut = chain.isCut
+        // The file ends inside this frame's data: nothing can follow it, and the bytes
+        // after the last whole block are LZW data, not records (read as such they would
+        // make up frames).
+        if isCut { done = true }
 
         guard frame.width > 0, frame.height > 0 else {
             // Nothing to draw, but the (empty) LZW data still has to be stepped over.
