@@ -22,7 +22,9 @@ public struct TransportResponse: Sendable {
 
     /// `Content-Length`, when the server sent one (the size on the wire, before decoding).
     public var expectedContentLength: Int64? {
-        headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        // Digits only (RFC 9110 8.6): Int64 alone would read "-123" and "+5".
+        headers["Content-Length"].map { $0.trimmingCharacters(in: .whitespaces) }
+            .flatMap { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } ? Int64($0) : nil }
     }
 
     /// `Content-Type`, without parameters.
