@@ -220,6 +220,24 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Reliability tooling
+        // What each fuzz target feeds to the library; the regression tests replay saved
+        // inputs through the same functions.
+        .target(
+            name: "WebImageFuzzing",
+            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageTransport", "WebImageSecurity"],
+            path: "Tools/Fuzz/Harnesses",
+            swiftSettings: strictSettings
+        ),
+        // Built with `-sanitize=fuzzer,address -DWEBIMAGE_FUZZ` by `make fuzz`, it is a
+        // libFuzzer binary; in a normal build it replays input files through a harness.
+        .executableTarget(
+            name: "webimage-fuzz",
+            dependencies: ["WebImageFuzzing"],
+            path: "Tools/Fuzz/Entry",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tests
         .target(
             name: "WebImageTestSupport",
@@ -301,6 +319,15 @@ let package = Package(
             name: "WebImageReliabilityTests",
             dependencies: ["WebImage", "WebImageCore", "WebImageFixtures", "WebImageTestServer", "WebImageTestSupport"],
             path: "Tests/ReliabilityTests",
+            swiftSettings: strictSettings
+        ),
+        // Every input a fuzzer ever crashed, replayed through its harness.
+        .testTarget(
+            name: "WebImageFuzzingTests",
+            dependencies: ["WebImageFuzzing", "WebImageTestSupport"],
+            path: "Tests/FuzzingTests",
+            // The saved inputs, read by path (like the corpus), not built.
+            exclude: ["Regressions"],
             swiftSettings: strictSettings
         ),
         .testTarget(

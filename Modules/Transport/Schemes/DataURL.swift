@@ -1,12 +1,12 @@
 import Foundation
 
 /// A `data:` URL (RFC 2397): `data:[<mediatype>][;base64],<data>`.
-struct DataURL {
-    var mediaType: String
-    var bytes: Data
+package struct DataURL {
+    package var mediaType: String
+    package var bytes: Data
 
     /// `nil` when the URL is not a well-formed data URL.
-    init?(_ url: URL) {
+    package init?(_ url: URL) {
         let text = url.absoluteString
         guard text.count > 5, text.prefix(5).lowercased() == "data:", let comma = text.firstIndex(of: ",") else { return nil }
         let header = text[text.index(text.startIndex, offsetBy: 5)..<comma]

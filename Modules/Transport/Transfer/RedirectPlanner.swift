@@ -4,20 +4,20 @@ import WebImageCore
 /// Decides where a redirect leads and whether to follow it. The transport follows
 /// redirects itself rather than through libcurl, so every hop is checked here, against
 /// the trust policy of its own host, and reported to the event monitors.
-enum RedirectPlanner {
-    struct Hop: Equatable {
-        var url: URL
-        var method: TransportRequest.Method
+package enum RedirectPlanner {
+    package struct Hop: Equatable {
+        package var url: URL
+        package var method: TransportRequest.Method
         /// The new URL is on another origin (scheme, host or port): credentials and an
         /// `Authorization` header stay behind.
-        var crossesOrigin: Bool
+        package var crossesOrigin: Bool
     }
 
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// `nil` when the response is not a redirect to follow (not a 3xx with a redirect
     /// status, or following is off): it is then delivered as it is.
-    static func nextHop(
+    package static func nextHop(
         from url: URL, method: TransportRequest.Method, statusCode: Int, location: String?,
         policy: TransportRequest.RedirectPolicy, redirectsSoFar: Int
     ) -> Result<Hop, TransportError>? {
@@ -41,7 +41,7 @@ enum RedirectPlanner {
         return .success(Hop(url: target, method: method, crossesOrigin: !sameOrigin(url, target)))
     }
 
-    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+    package static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         a.scheme?.lowercased() == b.scheme?.lowercased()
             && a.host?.lowercased() == b.host?.lowercased()
             && effectivePort(a) == effectivePort(b)

@@ -4,23 +4,25 @@ import WebImageCore
 /// One transfer may carry several heads (a `100 Continue`, or the 401 of an authentication
 /// round trip libcurl makes itself): each status line starts a new one, and the last
 /// complete head is the one that counts.
-struct ResponseHeadParser {
-    struct Head {
-        var statusCode: Int
-        var httpVersion: HTTPVersion?
-        var headers: HTTPHeaders
+package struct ResponseHeadParser {
+    package struct Head {
+        package var statusCode: Int
+        package var httpVersion: HTTPVersion?
+        package var headers: HTTPHeaders
     }
 
-    private(set) var current: Head?
-    private(set) var lastComplete: Head?
+    package private(set) var current: Head?
+    package private(set) var lastComplete: Head?
     private var isOpen = false
     /// Header bytes seen on this hop, over every head.
-    private(set) var byteCount = 0
+    package private(set) var byteCount = 0
+
+    package init() {}
 
     /// More header bytes than any real server sends: a hostile or broken server must not
     /// grow the head without bound (libcurl limits single fields, not their number).
-    static let byteLimit = 256 * 1024
-    var isOverLimit: Bool { byteCount > Self.byteLimit }
+    package static let byteLimit = 256 * 1024
+    package var isOverLimit: Bool { byteCount > Self.byteLimit }
 
     mutating func reset() {
         current = nil
@@ -30,7 +32,7 @@ struct ResponseHeadParser {
     }
 
     /// One line, with or without its CRLF.
-    mutating func consume(_ raw: UnsafeRawBufferPointer) {
+    package mutating func consume(_ raw: UnsafeRawBufferPointer) {
         byteCount += raw.count
         guard !isOverLimit else { return }
         var end = raw.count
