@@ -237,6 +237,14 @@ let package = Package(
             path: "Tools/Fuzz/Entry",
             swiftSettings: strictSettings
         ),
+        // 10,000 loads over 1,000 URLs with random cancellation, in a process of its own
+        // so that its peak memory is its own (`make load`, and a reliability test).
+        .executableTarget(
+            name: "webimage-load",
+            dependencies: ["WebImage", "WebImageFixtures", "WebImageTestServer"],
+            path: "Tools/Load",
+            swiftSettings: strictSettings
+        ),
 
         // MARK: Tests
         .target(
@@ -328,6 +336,13 @@ let package = Package(
             path: "Tests/FuzzingTests",
             // The saved inputs, read by path (like the corpus), not built.
             exclude: ["Regressions"],
+            swiftSettings: strictSettings
+        ),
+        // The load run (webimage-load) as a second process, checked.
+        .testTarget(
+            name: "WebImageLoadTests",
+            dependencies: ["WebImageTestSupport"],
+            path: "Tests/LoadTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
