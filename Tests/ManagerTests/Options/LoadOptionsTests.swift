@@ -133,9 +133,12 @@ struct LoadOptionsTests {
     func progressive() async throws {
         try await withFixture { fixture in
             let manager = fixture.manager()
+            // Twelve pieces, 400 ms apart: time for the partial-image queue to run between
+            // them even on a machine as busy as the thread sanitizer's (at 100 ms apart it
+            // once made none there before the last byte arrived).
             let chunk = Pictures.progressivePhoto.count / 12
             let request = ImageRequest(
-                url: fixture.url("progressive.jpg", query: "chunk=\(chunk)&interval_ms=100"), options: [.progressiveLoad])
+                url: fixture.url("progressive.jpg", query: "chunk=\(chunk)&interval_ms=400"), options: [.progressiveLoad])
             var partials = 0
             var final: ImageResponse?
             for await event in manager.events(for: request) {
