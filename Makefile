@@ -60,7 +60,7 @@ test-sanitize: test-asan test-tsan
 ASAN_SCRATCH := .build-asan
 ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH)
 ASAN_FILTER ?=
-ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --max-rss-mib 4096 --timeout 600
+ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --timeout 600
 test-asan: deps
 	$(SWIFT) build --build-tests $(ASAN_FLAGS)
 	ASAN_OPTIONS="detect_leaks=0:halt_on_error=1" \

@@ -1,4 +1,3 @@
-import Synchronization
 import WebImage
 
 /// What every load delivered, counted per load id: the record the checks are made on.
@@ -29,10 +28,10 @@ final class CompletionLedger: Sendable {
         var gaveUp = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(count: Int) {
-        state = Mutex(State(entries: Array(repeating: Entry(), count: count)))
+        state = Locked(State(entries: Array(repeating: Entry(), count: count)))
     }
 
     /// Notes that load `id` started; `signal` fires on its first completion.

@@ -1,4 +1,4 @@
-import Synchronization
+import WebImageCore
 
 /// Wakes the task waiting for one load. Firing more than once is harmless (a duplicate
 /// completion is the ledger's to count, not this signal's to crash on), and firing
@@ -10,7 +10,7 @@ final class CompletionSignal: Sendable {
         case fired
     }
 
-    private let state = Mutex(State.idle)
+    private let state = Locked(State.idle)
 
     func fire() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in

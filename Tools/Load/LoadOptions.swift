@@ -30,8 +30,9 @@ struct LoadOptions: Sendable {
     /// across threads. The bound is twice the mean peak: room for a busier machine's
     /// scheduling, while a leak of decoded images (some 5 GiB over the run) or an
     /// unbounded queue of them still crosses it. A smaller memory cache lowers the peak;
-    /// a larger one needs a larger bound.
-    static let defaultMaxRSSMiB = 450
+    /// a larger one needs a larger bound. Under AddressSanitizer the bound is 512 MiB
+    /// higher (``SanitizerAllowance``).
+    static let defaultMaxRSSMiB = 450 + SanitizerAllowance.extraMiB
 
     static let usage = """
         usage: webimage-load [--loads N] [--urls N] [--images N] [--concurrency N]
