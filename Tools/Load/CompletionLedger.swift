@@ -1,3 +1,4 @@
+import Synchronization
 import WebImage
 
 /// What every load delivered, counted per load id: the record the checks are made on.

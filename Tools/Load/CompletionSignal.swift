@@ -1,3 +1,4 @@
+import Synchronization
 import WebImageCore
 
 /// Wakes the task waiting for one load. Firing more than once is harmless (a duplicate
