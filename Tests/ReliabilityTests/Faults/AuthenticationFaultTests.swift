@@ -10,30 +10,22 @@ import WebImageTestSupport
 struct AuthenticationFaultTests {
     @Test("a 401 without credentials is an httpStatus 401, tried once, not remembered as failed")
     func noCredential() async throws {
-        try await withServedImages { served in
-            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
-            let request = ImageRequest(url: served.server.url("/basic-auth/ann/secret"))
-            let error = await pipeline.failure(request)
+        try await expectFault(at: "/basic-auth/ann/secret") { error, pipeline, served in
             #expect(error?.transport?.code == .httpStatus)
             #expect(error?.transport?.statusCode == 401)
             #expect(served.server.requests.count == 1)
             // The user may sign in and load again: a 401 is not permanent.
-            #expect(!pipeline.manager.failedURLs.contains(request.dataKey))
-            try await pipeline.expectNothingLeft(after: request)
+            #expect(!pipeline.manager.failedURLs.contains(ImageRequest(url: served.server.url("/basic-auth/ann/secret")).dataKey))
         }
     }
 
     @Test("a wrong credential is offered a bounded number of times, then the 401 ends the load", arguments: ["basic", "digest"])
     func wrongCredential(scheme: String) async throws {
-        try await withServedImages { served in
-            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
-            var context = ImageLoadContext()
-            context.credential = Credential(user: "ann", password: "wrong")
-            let request = ImageRequest(url: served.server.url("/\(scheme)-auth/ann/secret"), context: context)
-            let error = await pipeline.failure(request)
+        var context = ImageLoadContext()
+        context.credential = Credential(user: "ann", password: "wrong")
+        try await expectFault(at: "/\(scheme)-auth/ann/secret", context: context) { error, _, served in
             #expect(error?.transport?.statusCode == 401, "\(String(describing: error))")
             #expect(served.server.requests.count <= 4, "\(served.server.requests.count) requests: not retried for ever")
-            try await pipeline.expectNothingLeft(after: request)
         }
     }
 }

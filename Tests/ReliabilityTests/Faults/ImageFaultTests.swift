@@ -11,17 +11,13 @@ import WebImageTestSupport
 struct ImageFaultTests {
     @Test("a decompression bomb is tooLarge, refused from its header, in every format", arguments: ["bomb.png", "bomb.jpg", "bomb.gif"])
     func decompressionBomb(name: String) async throws {
-        try await withServedImages { served in
-            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
-            let request = ImageRequest(url: served.url(name))
+        try await expectFault(at: "/files/\(name)") { error, pipeline, served in
             // 65,500 x 65,500 or more as RGBA is over 16 GB: only a refusal from the
             // header can end in tooLarge (an attempt would end in outOfMemory or never).
             // The decoder tests time that refusal; the load run bounds the memory.
-            let error = await pipeline.failure(request)
             #expect(error?.decoding?.code == .tooLarge, "\(String(describing: error))")
             // The URL itself is at fault: not fetched again for a while.
-            #expect(pipeline.manager.failedURLs.contains(request.dataKey))
-            try await pipeline.expectNothingLeft(after: request)
+            #expect(pipeline.manager.failedURLs.contains(ImageRequest(url: served.url(name)).dataKey))
         }
     }
 
@@ -57,11 +53,8 @@ struct ImageFaultTests {
 
     @Test("a body that is no image at all is unknownFormat")
     func notAnImage() async throws {
-        try await withServedImages { served in
-            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
-            let request = ImageRequest(url: served.server.url("/bytes/3000"))
-            #expect(await pipeline.failure(request)?.decoding?.code == .unknownFormat)
-            try await pipeline.expectNothingLeft(after: request)
+        try await expectFault(at: "/bytes/3000") { error, _, _ in
+            #expect(error?.decoding?.code == .unknownFormat)
         }
     }
 }

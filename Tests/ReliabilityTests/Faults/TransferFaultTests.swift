@@ -8,76 +8,52 @@ import WebImageTestSupport
 /// typed error, and leaves no download, no subscriber and nothing cached behind.
 @Suite("Faults: broken transfers end in their own error, leaving nothing behind")
 struct TransferFaultTests {
-    @Test("a connection reset mid-body is connectionReset")
+    @Test("a connection reset mid-body is connectionReset, and not remembered as failed")
     func resetMidBody() async throws {
-        try await withServedImages { served in
-            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
-            let request = ImageRequest(url: served.server.url("/reset?bytes=200000&after=20000"))
-            let error = await pipeline.failure(request)
+        try await expectFault(at: "/reset?bytes=200000&after=20000") { error, pipeline, served in
             #expect(error?.transport?.code == .connectionReset, "\(String(describing: error))")
+            let request = ImageRequest(url: served.server.url("/reset?bytes=200000&after=20000"))
             #expect(!pipeline.manager.failedURLs.contains(request.dataKey), "a transient failure is tried again")
-            try await pipeline.expectNothingLeft(after: request)
         }
     }
 
     @Test("a body shorter than its Content-Length is truncatedBody")
     func truncatedBody() async throws {
-        try await withServedImages { served in
-            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
-            let request = ImageRequest(url: served.server.url("/length-mismatch?declared=50000&actual=4000"))
-            let error = await pipeline.failure(request)
+        try await expectFault(at: "/length-mismatch?declared=50000&actual=4000") { error, _, _ in
             #expect(error?.transport?.code == .truncatedBody, "\(String(describing: error))")
-            try await pipeline.expectNothingLeft(after: request)
         }
     }
 
     @Test("a body that stops arriving ends at the downloader's timeout, not never")
     func stalledBody() async throws {
-        try await withServedImages { served in
-            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory) { $0.downloader.timeout = .seconds(2) }
-            let request = ImageRequest(url: served.server.url("/stall?bytes=100000&after=1000"))
-            let error = await pipeline.failure(request)
+        try await expectFault(at: "/stall?bytes=100000&after=1000", configure: { $0.downloader.timeout = .seconds(2) }) { error, _, _ in
             #expect(error?.transport?.code == .timedOut, "\(String(describing: error))")
-            try await pipeline.expectNothingLeft(after: request)
         }
     }
 
     @Test("a redirect loop is tooManyRedirects")
     func redirectLoop() async throws {
-        try await withServedImages { served in
-            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
-            let request = ImageRequest(url: served.server.url("/redirect-loop/a"))
-            let error = await pipeline.failure(request)
+        try await expectFault(at: "/redirect-loop/a") { error, _, _ in
             #expect(error?.transport?.code == .tooManyRedirects, "\(String(describing: error))")
-            try await pipeline.expectNothingLeft(after: request)
         }
     }
 
-    @Test("a body over the size limit is bodyTooLarge, declared or growing")
-    func overSizeLimit() async throws {
-        try await withServedImages { served in
-            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory) { $0.downloader.maximumBodySize = 50_000 }
-            // Declared in Content-Length: refused before the body is read.
-            let declared = ImageRequest(url: served.server.url("/bytes/400000"))
-            #expect(await pipeline.failure(declared)?.transport?.code == .bodyTooLarge)
-            // Compressed, so the length on the wire says nothing: stopped as it grows.
-            let growing = ImageRequest(url: served.server.url("/gzip?bytes=400000"))
-            #expect(await pipeline.failure(growing)?.transport?.code == .bodyTooLarge)
-            try await pipeline.expectNothingLeft(after: declared)
-            try await pipeline.expectNothingLeft(after: growing)
+    @Test("a body over the size limit is bodyTooLarge, declared or growing", arguments: [
+        "/bytes/400000",  // declared in Content-Length: refused before the body is read
+        "/gzip?bytes=400000",  // compressed, so the length on the wire says nothing: stopped as it grows
+    ])
+    func overSizeLimit(path: String) async throws {
+        try await expectFault(at: path, configure: { $0.downloader.maximumBodySize = 50_000 }) { error, _, _ in
+            #expect(error?.transport?.code == .bodyTooLarge, "\(String(describing: error))")
         }
     }
 
     @Test("a 5xx is an httpStatus error carrying the status, and is not remembered as failed")
     func serverError() async throws {
-        try await withServedImages { served in
-            let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)
-            let request = ImageRequest(url: served.server.url("/status/503"))
-            let error = await pipeline.failure(request)
+        try await expectFault(at: "/status/503") { error, pipeline, served in
             #expect(error?.transport?.code == .httpStatus)
             #expect(error?.transport?.statusCode == 503)
-            #expect(!pipeline.manager.failedURLs.contains(request.dataKey))
-            try await pipeline.expectNothingLeft(after: request)
+            #expect(!pipeline.manager.failedURLs.contains(ImageRequest(url: served.server.url("/status/503")).dataKey))
         }
     }
 

@@ -98,3 +98,21 @@ extension ImageLoadError {
 func redirect(from server: LoopbackServer, to target: URL) -> URL {
     server.url("/redirect-to?url=" + target.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
 }
+
+/// The shape of most fault tests: serve the images, load `path` (a route of the test
+/// server) through a new pipeline, let `check` look at the error, then check that the
+/// fault left nothing behind.
+func expectFault(
+    at path: String, context: ImageLoadContext = .init(), server: LoopbackServer.Configuration = .init(),
+    sourceLocation: SourceLocation = #_sourceLocation,
+    configure: (inout WebImageConfiguration) -> Void = { _ in },
+    _ check: (ImageLoadError?, InspectablePipeline, ServedImages) throws -> Void
+) async throws {
+    try await withServedImages(server) { served in
+        let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory, configure)
+        let request = ImageRequest(url: served.server.url(path), context: context)
+        let error = await pipeline.failure(request, sourceLocation: sourceLocation)
+        try check(error, pipeline, served)
+        try await pipeline.expectNothingLeft(after: request, sourceLocation: sourceLocation)
+    }
+}
