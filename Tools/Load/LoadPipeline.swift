@@ -1,33 +1,23 @@
 import Foundation
 import WebImage
 
-/// The default composition (as `ImageManager(configuration:)` builds it), with the
-/// registry and downloader kept so the run can check they are empty afterwards: a key
-/// left in either is a load that never finished letting go of its work.
+/// The default composition (``DefaultComposition``, what `ImageManager(configuration:)`
+/// builds), with the registry and downloader kept so the run can check they are empty
+/// afterwards: a key left in either is a load that never finished letting go of its work.
 struct LoadPipeline: Sendable {
     let manager: ImageManager
-    let registry: CallbackRegistry<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
+    let registry: DefaultComposition.LoadRegistry
     let downloader: ImageDownloader
 
     /// A manager with a memory cache of `memoryCacheMiB` and a disk cache in
     /// `cacheDirectory`; everything else is the umbrella's default.
     init(memoryCacheMiB: Int, cacheDirectory: URL) {
-        var configuration = WebImageConfiguration(
+        let parts = DefaultComposition(configuration: WebImageConfiguration(
             cacheDirectory: cacheDirectory,
-            memoryCache: MemoryCacheConfiguration(costLimit: memoryCacheMiB << 20))
-        configuration.downloader.progressiveDecoders = configuration.decoders.decoders
-        downloader = ImageDownloader(
-            transport: CurlTransport(configuration: configuration.transport),
-            registry: CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>(),
-            configuration: configuration.downloader)
-        registry = CallbackRegistry<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>()
-        manager = ImageManager(
-            downloader: downloader,
-            decoders: configuration.decoders,
-            registry: registry,
-            memoryCache: ImageMemoryCache(configuration: configuration.memoryCache),
-            diskCache: configuration.makeDiskCache(),
-            configuration: configuration.manager)
+            memoryCache: MemoryCacheConfiguration(costLimit: memoryCacheMiB << 20)))
+        downloader = parts.downloader
+        registry = parts.loadRegistry
+        manager = ImageManager(parts)
     }
 
     /// Writes what waits for the disk, then waits (up to `limit`) for the registry and

@@ -6,17 +6,13 @@ import WebImageTestServer
 import WebImageTestSupport
 
 /// The default composition (libcurl transport, downloader, both registries, memory and
-/// disk caches, the manager) built by hand, so that a test can look inside after a fault:
-/// nothing still running, nobody still subscribed, nothing wrong cached.
+/// disk caches, the manager) with its parts kept, so that a test can look inside after a
+/// fault: nothing still running, nobody still subscribed, nothing wrong cached.
 final class InspectablePipeline: Sendable {
-    typealias DownloadRegistry = CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>
-    typealias LoadRegistry = CallbackRegistry<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
-
     let manager: ImageManager
     let downloader: ImageDownloader
-    let downloads: DownloadRegistry
-    let loads: LoadRegistry
-    let memory: ImageMemoryCache
+    let downloads: DefaultComposition.DownloadRegistry
+    let loads: DefaultComposition.LoadRegistry
     let disk: DiskCache?
     /// What the manager reported through `cacheStoreFailureHandler`.
     let storeFailures = StoreFailureLog()
@@ -28,18 +24,12 @@ final class InspectablePipeline: Sendable {
         change(&configuration)
         let failures = storeFailures
         configuration.manager.cacheStoreFailureHandler = { error, _ in failures.record(error) }
-        var downloaderConfiguration = configuration.downloader
-        downloaderConfiguration.progressiveDecoders = configuration.decoders.decoders
-        downloads = DownloadRegistry()
-        loads = LoadRegistry()
-        downloader = ImageDownloader(
-            transport: CurlTransport(configuration: configuration.transport), registry: downloads,
-            configuration: downloaderConfiguration)
-        memory = ImageMemoryCache(configuration: configuration.memoryCache)
-        disk = configuration.makeDiskCache()
-        manager = ImageManager(
-            downloader: downloader, decoders: configuration.decoders, registry: loads, memoryCache: memory,
-            diskCache: disk, configuration: configuration.manager)
+        let parts = DefaultComposition(configuration: configuration)
+        downloader = parts.downloader
+        downloads = parts.downloadRegistry
+        loads = parts.loadRegistry
+        disk = parts.diskCache
+        manager = ImageManager(parts)
     }
 
     /// Loads `request` and returns how it ended.
