@@ -241,7 +241,7 @@ let package = Package(
         // so that its peak memory is its own (`make load`, and a reliability test).
         .executableTarget(
             name: "webimage-load",
-            dependencies: ["WebImage", "WebImageFixtures", "WebImageTestServer"],
+            dependencies: ["WebImage", "WebImageFixtures", "WebImageTestServer", "WebImageTestSupport"],
             path: "Tools/Load",
             swiftSettings: strictSettings
         ),
