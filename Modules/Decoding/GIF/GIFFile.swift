@@ -20,10 +20,7 @@ final class GIFFile {
     /// - Throws: ``ImageDecodingError/Code/truncated`` when the data ends inside them,
     ///   ``ImageDecodingError/Code/invalidHeader`` for a bad signature.
     init(data: Data) throws(ImageDecodingError) {
-        // giflib checks only "GIF"; the version must be one we (and ImageFormat.sniff)
-        // know, so that what the registry would never pick is refused here as well.
-        let signature = Array(data.prefix(6))
-        guard Array("GIF87a".utf8).starts(with: signature) || Array("GIF89a".utf8).starts(with: signature) else {
+        guard GIFSignature.canBegin(data) else {
             throw ImageDecodingError(.invalidHeader, "no GIF87a/GIF89a signature", format: .gif)
         }
         let source = GIFByteSource(data)
