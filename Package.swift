@@ -225,7 +225,7 @@ let package = Package(
         // inputs through the same functions.
         .target(
             name: "WebImageFuzzing",
-            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageTransport", "WebImageSecurity"],
+            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageTransport", "WebImageSecurity", "WebImageFixtures"],
             path: "Tools/Fuzz/Harnesses",
             swiftSettings: strictSettings
         ),

@@ -1,8 +1,11 @@
+import WebImageFixtures
+
 /// A deterministic source of choices (slice sizes, decode options) drawn from the input
 /// itself, so that one input always takes the same path: a crash replays exactly, and
 /// libFuzzer's mutations of the bytes also vary the choices.
 struct FuzzRandom {
-    private var state: UInt64
+    /// SplitMix64, the fixtures' generator.
+    private var generator: SeededGenerator
 
     /// Seeded with the FNV-1a hash of `bytes`.
     init<Bytes: Sequence<UInt8>>(seededBy bytes: Bytes) {
@@ -10,17 +13,10 @@ struct FuzzRandom {
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
-        state = hash
+        generator = SeededGenerator(seed: hash)
     }
 
-    /// The next value of a SplitMix64 sequence: cheap and well mixed.
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     /// A value in `range` (which must not be empty).
     mutating func next(in range: ClosedRange<Int>) -> Int {
