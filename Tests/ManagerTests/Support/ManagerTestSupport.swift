@@ -13,11 +13,7 @@ enum Pictures {
     static let badge = try! PNGFixtureEncoder().encode(SyntheticImage.translucent(width: 64, height: 48))
     static let animation = try! GIFFixtureEncoder().encode(SyntheticAnimation.make(width: 60, height: 40, frameCount: 5))
     /// A JPEG header followed by noise: sniffs as JPEG, does not decode.
-    static let corrupt: Data = {
-        var bytes = Data(photo.prefix(200))
-        bytes.append(Data(repeating: 0x5A, count: 4000))
-        return bytes
-    }()
+    static let corrupt = DamagedImages.jpegHeaderThenNoise(photo)
 }
 
 /// A served folder of pictures, a cache folder, and a manager over them.

@@ -44,11 +44,7 @@ enum HostileImages {
     }()
 
     /// A JPEG header followed by noise: sniffs as JPEG, does not decode.
-    static let corrupt: Data = {
-        var bytes = Data(photo.prefix(200))
-        bytes.append(Data(repeating: 0x5A, count: 4000))
-        return bytes
-    }()
+    static let corrupt = DamagedImages.jpegHeaderThenNoise(photo)
 
     /// Every file, by the name it is served under.
     static let served: [String: Data] = [
