@@ -31,6 +31,8 @@ final class CurlEventLoop: @unchecked Sendable {
 
     // Loop-thread state.
     private var transfers: [UInt64: TransferState] = [:]
+    /// Transfers waiting for a connection slot, kept out of libcurl (see AdmissionControl).
+    private var admission = AdmissionControl<TransferState>()
     private var idleHandles: [UnsafeMutableRawPointer] = []
     private var shuttingDown = false
     /// Origins whose credential worked, sent up front to later requests (as URLSession
@@ -38,10 +40,13 @@ final class CurlEventLoop: @unchecked Sendable {
     private var authenticatedOrigins: [String: (ProtectionSpace, Credential)] = [:]
 
     private static let idleHandleLimit = 64
+    /// Transfers admitted per HTTP/2 connection: libcurl's default for
+    /// CURLMOPT_MAX_CONCURRENT_STREAMS.
+    private static let streamsPerConnection = 100
     /// Transfers in the multi handle that have a stall timeout.
     private var stallWatch = 0
-    private var lastStallCheck = ContinuousClock.now
-    private static let stallCheckInterval = Duration.milliseconds(100)
+    private var lastTimerCheck = ContinuousClock.now
+    private static let timerCheckInterval = Duration.milliseconds(100)
 
     init(environment: TransportEnvironment) {
         _ = CurlLibrary.initialised
@@ -86,6 +91,7 @@ final class CurlEventLoop: @unchecked Sendable {
                 return taken
             }
             for command in commands { handle(command) }
+            admitWaiting()
             if shuttingDown, transfers.isEmpty {
                 let closed = inbox.withLock { inbox -> Bool in
                     guard inbox.commands.isEmpty else { return false }
@@ -103,10 +109,11 @@ final class CurlEventLoop: @unchecked Sendable {
                 finish(done, code)
                 finishedAny = true
             }
-            if checkStalls() { finishedAny = true }
+            if checkTimers() { finishedAny = true }
             // A finished hop may have queued the next one: perform again before waiting.
             if finishedAny { continue }
-            curl_multi_poll(multi, nil, 0, stallWatch > 0 ? Int32(Self.stallCheckInterval.milliseconds) : 1000, nil)
+            let watching = stallWatch > 0 || admission.waitingCount > 0
+            curl_multi_poll(multi, nil, 0, watching ? Int32(Self.timerCheckInterval.milliseconds) : 1000, nil)
         }
         for handle in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
@@ -154,7 +161,58 @@ final class CurlEventLoop: @unchecked Sendable {
         }
     }
 
+    /// Starts the current hop: into libcurl at once when its lane has a free slot,
+    /// otherwise once one frees (``admitWaiting()``).
     private func startHop(_ state: TransferState) {
+        let origin = Self.origin(of: state.url)
+        if let lane = lane(for: state, origin: origin) {
+            state.lane = lane
+            guard admission.enter(state, lane: lane, limit: limit(of: lane)) else {
+                state.isWaiting = true
+                return
+            }
+        }
+        addToMulti(state, origin: origin)
+    }
+
+    private func admitWaiting() {
+        while let (state, _) = admission.next() {
+            state.isWaiting = false
+            addToMulti(state, origin: Self.origin(of: state.url))
+        }
+    }
+
+    /// HTTP(S) hops queue per origin; `file:` hops need no connection.
+    private func lane(for state: TransferState, origin: String) -> AdmissionControl<TransferState>.Lane? {
+        let scheme = state.url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        let multiplexed = scheme == "https" && environment.configuration.multiplexesHTTP2
+            && state.request.preferredHTTPVersion != .http1_1
+        return .init(origin: origin, multiplexed: multiplexed)
+    }
+
+    /// As many transfers as the lane's connections can carry at once: one each over
+    /// HTTP/1.1, a connection's streams over HTTP/2. libcurl still enforces the
+    /// connection limits itself; this only keeps its queue short.
+    private func limit(of lane: AdmissionControl<TransferState>.Lane) -> Int {
+        let connections = environment.configuration.maximumConnectionsPerHost
+        guard connections > 0 else { return 0 }
+        return lane.multiplexed ? connections * Self.streamsPerConnection : connections
+    }
+
+    /// Gives back the transfer's lane slot, or its place in the lane's queue.
+    private func releaseSlot(_ state: TransferState) {
+        guard let lane = state.lane else { return }
+        if state.isWaiting {
+            admission.withdraw(state, from: lane)
+            state.isWaiting = false
+        } else {
+            admission.leave(lane)
+        }
+        state.lane = nil
+    }
+
+    private func addToMulti(_ state: TransferState, origin: String) {
         let easy: UnsafeMutableRawPointer
         if let existing = state.easy {
             curl_easy_reset(existing)
@@ -169,7 +227,6 @@ final class CurlEventLoop: @unchecked Sendable {
         }
         state.easy = easy
         state.resetForNextHop()
-        let origin = Self.origin(of: state.url)
         var authentication = state.credential.map { ($0.space, $0.credential) }
         if authentication == nil, state.request.credential == nil, !state.request.headers.contains("Authorization") {
             authentication = authenticatedOrigins[origin]
@@ -191,13 +248,23 @@ final class CurlEventLoop: @unchecked Sendable {
         if state.request.timeouts.stall != nil { stallWatch += 1 }
     }
 
-    /// Fails the transfers that have received nothing for their stall timeout; at most
-    /// every ``stallCheckInterval``. Returns whether any was failed.
-    private func checkStalls() -> Bool {
-        guard stallWatch > 0 else { return false }
+    /// Fails the transfers that have received nothing for their stall timeout, and the
+    /// ones still waiting for a slot when their whole-transfer timeout is up; at most
+    /// every ``timerCheckInterval``. Returns whether any was failed.
+    private func checkTimers() -> Bool {
+        guard stallWatch > 0 || admission.waitingCount > 0 else { return false }
         let now = ContinuousClock.now
-        guard now - lastStallCheck >= Self.stallCheckInterval else { return false }
-        lastStallCheck = now
+        guard now - lastTimerCheck >= Self.timerCheckInterval else { return false }
+        lastTimerCheck = now
+        var expired: [(TransferState, Duration)] = []
+        if admission.waitingCount > 0 {
+            for state in admission.waitingItems {
+                if let total = state.request.timeouts.total, now - state.startedAt >= total { expired.append((state, total)) }
+            }
+        }
+        for (state, total) in expired {
+            complete(state, .failure(TransportError(.timedOut, "no connection came free within \(total)", url: state.url)))
+        }
         var stalled: [TransferState] = []
         for state in transfers.values where state.isInMulti {
             if let limit = state.request.timeouts.stall, now - state.lastActivity > limit { stalled.append(state) }
@@ -210,7 +277,7 @@ final class CurlEventLoop: @unchecked Sendable {
             }
             complete(state, .failure(TransportError(.stalled, "nothing arrived for \(limit)", url: state.url)))
         }
-        return !stalled.isEmpty
+        return !stalled.isEmpty || !expired.isEmpty
     }
 
     private func serveDataURL(_ state: TransferState) {
@@ -390,6 +457,7 @@ final class CurlEventLoop: @unchecked Sendable {
         curl_multi_remove_handle(multi, easy)
         state.isInMulti = false
         if state.request.timeouts.stall != nil { stallWatch -= 1 }
+        releaseSlot(state)
     }
 
     // MARK: Completion
@@ -399,6 +467,7 @@ final class CurlEventLoop: @unchecked Sendable {
         guard !state.isCompleted else { return }
         state.isCompleted = true
         transfers[state.task.id] = nil
+        releaseSlot(state)
         if let easy = state.easy {
             removeFromMulti(state)
             curl_easy_reset(easy)

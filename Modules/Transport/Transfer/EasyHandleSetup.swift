@@ -71,7 +71,7 @@ enum EasyHandleSetup {
             // Redirects and retries share the one budget.
             wi_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int((total - elapsed).milliseconds)))
         }
-        // The stall timeout is the event loop's own (see CurlEventLoop.checkStalls):
+        // The stall timeout is the event loop's own (see CurlEventLoop.checkTimers):
         // libcurl's low-speed limit averages over about five seconds, so it would notice
         // a stall seconds late.
     }

@@ -50,6 +50,11 @@ final class TransferState: @unchecked Sendable {
     var challengesAnswered = 0
     var rejectedMethods: [AuthenticationMethod] = []
     var isInMulti = false
+    /// The admission lane holding a slot for this transfer (see ``AdmissionControl``);
+    /// `nil` when it holds none.
+    var lane: AdmissionControl<TransferState>.Lane?
+    /// Waiting in ``lane`` for a slot, not yet in the multi handle.
+    var isWaiting = false
     /// When a byte last arrived (or the hop started), for the stall timeout.
     var lastActivity = ContinuousClock.now
     var isAwaitingChallenge = false
