@@ -176,9 +176,9 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private func admitWaiting() {
-        while let (state, _) = admission.next() {
+        while let (state, lane) = admission.next() {
             state.isWaiting = false
-            addToMulti(state, origin: Self.origin(of: state.url))
+            addToMulti(state, origin: lane.origin)
         }
     }
 
@@ -267,7 +267,13 @@ final class CurlEventLoop: @unchecked Sendable {
         }
         var stalled: [TransferState] = []
         for state in transfers.values where state.isInMulti {
-            if let limit = state.request.timeouts.stall, now - state.lastActivity > limit { stalled.append(state) }
+            guard let limit = state.request.timeouts.stall else { continue }
+            if state.activity != state.activitySeen {
+                state.activitySeen = state.activity
+                state.lastActivity = now
+            } else if now - state.lastActivity > limit {
+                stalled.append(state)
+            }
         }
         for state in stalled {
             let limit = state.request.timeouts.stall ?? .zero

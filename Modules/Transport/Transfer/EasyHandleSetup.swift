@@ -48,8 +48,13 @@ enum EasyHandleSetup {
         }
 
         if let old = state.headerList { curl_slist_free_all(old) }
-        state.headerList = headerList(for: state, configuration: configuration)
-        wi_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, state.headerList.map { UnsafeMutableRawPointer($0) })
+        state.headerList = nil
+        if request.headers.isEmpty, request.validators == nil {
+            wi_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, state.environment.defaultHeaderList.map { UnsafeMutableRawPointer($0) })
+        } else {
+            state.headerList = headerList(for: state, configuration: configuration)
+            wi_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, state.headerList.map { UnsafeMutableRawPointer($0) })
+        }
 
         if let (space, credential) = authentication {
             wi_easy_setopt_long(easy, CURLOPT_HTTPAUTH, space.method == .digest ? WI_CURLAUTH_DIGEST : WI_CURLAUTH_BASIC)
@@ -86,11 +91,7 @@ enum EasyHandleSetup {
             if let date = validators.lastModified, !headers.contains("If-Modified-Since") { headers.add("If-Modified-Since", date) }
         }
         var list: UnsafeMutablePointer<curl_slist>?
-        for (name, value) in headers {
-            // "Name;" is libcurl's way to send a header with an empty value.
-            let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
-            list = curl_slist_append(list, line)
-        }
+        for (name, value) in headers { list = curl_slist_append(list, HTTPHeaderLine.line(name, value)) }
         return list
     }
 

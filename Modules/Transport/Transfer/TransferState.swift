@@ -55,7 +55,11 @@ final class TransferState: @unchecked Sendable {
     var lane: AdmissionControl<TransferState>.Lane?
     /// Waiting in ``lane`` for a slot, not yet in the multi handle.
     var isWaiting = false
-    /// When a byte last arrived (or the hop started), for the stall timeout.
+    /// Counts header lines and body chunks; the loop's timer check compares it with
+    /// `activitySeen` (reading no clock per chunk), for the stall timeout.
+    var activity = 0
+    var activitySeen = 0
+    /// When the timer check last saw `activity` move (or the hop started).
     var lastActivity = ContinuousClock.now
     var isAwaitingChallenge = false
     var isCompleted = false
@@ -87,7 +91,7 @@ final class TransferState: @unchecked Sendable {
     /// A header line. Returns the bytes taken; anything else aborts the transfer.
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         if task.isCancelled { return 0 }
-        lastActivity = .now
+        activity &+= 1
         parser.consume(line)
         if parser.isOverLimit {
             failure = TransportError(.badResponse, "the response head is over \(ResponseHeadParser.byteLimit) bytes", url: url)
@@ -99,7 +103,7 @@ final class TransferState: @unchecked Sendable {
     /// Body bytes (decoded). Returns the bytes taken; anything else aborts the transfer.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if task.isCancelled { return 0 }
-        lastActivity = .now
+        activity &+= 1
         if !headDecided { decideHead() }
         if discarding {
             discardedBytes += bytes.count
@@ -221,6 +225,7 @@ final class TransferState: @unchecked Sendable {
         trustFailure = nil
         evaluator = nil
         lastActivity = .now
+        activitySeen = activity
         errorBuffer[0] = 0
     }
 }
