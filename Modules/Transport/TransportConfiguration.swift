@@ -7,7 +7,12 @@ public struct TransportConfiguration: Sendable {
     /// Sent unless a request sets its own: the formats the library decodes first.
     public var accept: String
     /// Connections open at once to one host (as browsers and URLSession: 6). HTTP/2
-    /// requests to a host share one connection regardless.
+    /// requests to a host share one connection regardless. Transfers over the limit
+    /// wait in the transport, first started first served, and count that wait against
+    /// their whole-transfer timeout: libcurl sees one transfer per HTTP/1.1 connection
+    /// (100 per connection where HTTP/2 may multiplex), because the libcurl of Debian 12
+    /// and its peers walks its own queue of waiting transfers on every completion.
+    /// `0`: no limit.
     public var maximumConnectionsPerHost: Int
     /// Connections open at once in all; `0` for no limit.
     public var maximumTotalConnections: Int

@@ -102,10 +102,11 @@ extension TransportRequest {
     public struct Timeouts: Sendable, Hashable {
         /// Name lookup, TCP connect and TLS handshake. Default 10 s.
         public var connect: Duration?
-        /// The whole transfer, redirects included. Default 15 s.
+        /// The whole transfer, redirects included, and time spent waiting for a free
+        /// connection when the host is at its connection limit. Default 15 s.
         public var total: Duration?
         /// No byte received for this long fails the transfer, however long it has run.
-        /// Default 10 s; checked about every 100 ms.
+        /// Default 10 s; checked about every 100 ms, so it fires up to 100 ms late.
         public var stall: Duration?
 
         public init(connect: Duration? = .seconds(10), total: Duration? = .seconds(15), stall: Duration? = .seconds(10)) {
