@@ -33,6 +33,13 @@ int bl_gif_decode(const uint8_t *data, size_t size,
 /// transfers that ended with status 200, and the body bytes in `bytes`.
 int bl_curl_fetch_all(const char *const *urls, int count, int max_host_connections, long long *bytes);
 
+/// The same bare loop, but with at most `max_host_connections` transfers in the multi
+/// handle: as one completes, its easy handle is removed, given the next URL and added
+/// again. libcurl 7.88 queues transfers over the connection limit in a list that
+/// every curl_multi_remove_handle walks and every curl_multi_perform visits, so this is
+/// what the fastest HTTP/1.1 client over it can do.
+int bl_curl_fetch_windowed(const char *const *urls, int count, int max_host_connections, long long *bytes);
+
 /// A cold load on one thread: the multi loop above (every URL added at once,
 /// CURLMOPT_MAX_HOST_CONNECTIONS = `max_host_connections`), each body kept in a growing
 /// buffer and decoded with TurboJPEG (tjDecompressHeader3, tjDecompress2 to TJPF_RGBA)
