@@ -62,6 +62,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 extension String {
     /// ASCII case-insensitive equality, without allocating (header names are ASCII).
     package func caseInsensitiveEquals(_ other: String) -> Bool {
+        // Most names differ in length: a header lookup then costs one comparison each.
+        guard utf8.count == other.utf8.count else { return false }
         var a = utf8.makeIterator()
         var b = other.utf8.makeIterator()
         while true {

@@ -22,9 +22,28 @@ public struct TransportResponse: Sendable {
 
     /// `Content-Length`, when the server sent one (the size on the wire, before decoding).
     public var expectedContentLength: Int64? {
-        // Digits only (RFC 9110 8.6): Int64 alone would read "-123" and "+5".
-        headers["Content-Length"].map { $0.trimmingCharacters(in: .whitespaces) }
-            .flatMap { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } ? Int64($0) : nil }
+        // Digits only (RFC 9110 8.6), around them spaces and tabs: Int64 alone would read
+        // "-123" and "+5". Read byte by byte; Foundation's trimming cost more than the
+        // rest of a transfer's bookkeeping.
+        guard let field = headers["Content-Length"] else { return nil }
+        var value: Int64 = 0
+        var digits = 0
+        var trailing = false
+        for byte in field.utf8 {
+            switch byte {
+            case 0x20, 0x09:
+                if digits > 0 { trailing = true }
+            case 0x30...0x39 where !trailing:
+                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(Int64(byte - 0x30))
+                guard !overflow1, !overflow2 else { return nil }
+                value = sum
+                digits += 1
+            default:
+                return nil
+            }
+        }
+        return digits > 0 ? value : nil
     }
 
     /// `Content-Type`, without parameters.
