@@ -9,7 +9,8 @@
 /// lane (an origin, and whether its requests share HTTP/2 connections), up to the
 /// lane's limit. Waiting transfers start in the order they were started (FIFO).
 ///
-/// Pure bookkeeping, owned by the loop's thread.
+/// Pure bookkeeping, owned by the loop's thread. A transfer keeps the ``LaneQueue`` it
+/// entered, so giving its slot back needs no lookup by origin.
 struct AdmissionControl<Item: AnyObject> {
     struct Lane: Hashable {
         /// scheme://host:port, lowercased.
@@ -18,92 +19,119 @@ struct AdmissionControl<Item: AnyObject> {
         var multiplexed: Bool
     }
 
-    private struct LaneState {
+    /// One lane's running count and waiting transfers.
+    final class LaneQueue {
+        let lane: Lane
         let limit: Int
-        var running = 0
-        /// A FIFO: `queue[head...]` are waiting.
-        var queue: [Item] = []
-        var head = 0
+        fileprivate(set) var running = 0
+        /// A FIFO: `queue[head...]` are waiting. A slot is cleared as its transfer leaves,
+        /// so the queue never keeps a finished transfer alive.
+        private var queue: [Item?] = []
+        private var head = 0
+
+        fileprivate init(lane: Lane, limit: Int) {
+            self.lane = lane
+            self.limit = limit
+        }
 
         var waiting: Int { queue.count - head }
+        var hasRoom: Bool { running < limit }
+        fileprivate var isIdle: Bool { running == 0 && waiting == 0 }
+        fileprivate var waitingItems: [Item] { queue[head...].compactMap { $0 } }
 
-        mutating func popFirst() -> Item {
-            let item = queue[head]
+        fileprivate func append(_ item: Item) { queue.append(item) }
+
+        fileprivate func popFirst() -> Item {
+            let item = queue[head]!
+            queue[head] = nil
             head += 1
-            // Compacts once the consumed prefix is at least half the storage.
-            if head * 2 >= queue.count {
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64, head * 2 >= queue.count {
+                // Rarely, and then half the storage at least: amortised O(1) per pop.
                 queue.removeFirst(head)
                 head = 0
             }
             return item
         }
+
+        fileprivate func remove(_ item: Item) -> Bool {
+            guard let index = queue[head...].firstIndex(where: { $0 === item }) else { return false }
+            // Removed, not cleared: `waiting` counts the slots from `head` on.
+            queue.remove(at: index)
+            return true
+        }
     }
 
-    private var lanes: [Lane: LaneState] = [:]
-    /// Lanes that have a free slot and a waiting transfer.
-    private var ready: [Lane] = []
+    private var lanes: [Lane: LaneQueue] = [:]
+    /// Lanes that have had a slot come free while transfers wait (possibly stale).
+    private var ready: [LaneQueue] = []
     /// Transfers waiting in all lanes.
     private(set) var waitingCount = 0
 
-    /// Whether `item` may go to libcurl now (`true`, and it counts as running until
-    /// ``leave(_:)``); otherwise it waits in its lane until ``next()`` returns it.
-    /// `limit` is the lane's number of concurrent transfers (`<= 0`: no limit); the
-    /// first call for a lane fixes it.
-    mutating func enter(_ item: Item, lane: Lane, limit: Int) -> Bool {
-        var state = lanes.removeValue(forKey: lane) ?? LaneState(limit: limit > 0 ? limit : .max)
-        defer { lanes[lane] = state }
-        if state.waiting == 0, state.running < state.limit {
-            state.running += 1
-            return true
+    /// Whether `item` may go to libcurl now (`admitted`, and it counts as running until
+    /// ``leave(_:)``); otherwise it waits in `queue` until ``next()`` returns it. `limit`
+    /// is the lane's number of concurrent transfers (`<= 0`: no limit); the first call
+    /// for a lane fixes it.
+    mutating func enter(_ item: Item, lane: Lane, limit: Int) -> (admitted: Bool, queue: LaneQueue) {
+        let queue: LaneQueue
+        if let existing = lanes[lane] {
+            queue = existing
+        } else {
+            queue = LaneQueue(lane: lane, limit: limit > 0 ? limit : .max)
+            lanes[lane] = queue
         }
-        state.queue.append(item)
+        if queue.waiting == 0, queue.hasRoom {
+            queue.running += 1
+            return (true, queue)
+        }
+        queue.append(item)
         waitingCount += 1
-        return false
+        return (false, queue)
     }
 
-    /// A running transfer of `lane` left libcurl: its slot is free.
-    mutating func leave(_ lane: Lane) {
-        guard var state = lanes.removeValue(forKey: lane) else { return }
-        state.running -= 1
-        if state.waiting > 0, state.running == state.limit - 1 { ready.append(lane) }
-        // An empty lane is forgotten, so a long-lived transport does not grow with every
-        // origin it ever saw.
-        if state.running > 0 || state.waiting > 0 { lanes[lane] = state }
+    /// A running transfer of `queue`'s lane left libcurl: its slot is free.
+    mutating func leave(_ queue: LaneQueue) {
+        queue.running -= 1
+        if queue.waiting > 0, queue.running == queue.limit - 1 { ready.append(queue) }
+        forgetIfIdle(queue)
     }
 
     /// Removes a waiting transfer that ended before its turn (cancelled, timed out).
-    mutating func withdraw(_ item: Item, from lane: Lane) {
-        guard var state = lanes.removeValue(forKey: lane) else { return }
-        defer { if state.running > 0 || state.waiting > 0 { lanes[lane] = state } }
-        guard let index = state.queue[state.head...].firstIndex(where: { $0 === item }) else { return }
-        state.queue.remove(at: index)
+    mutating func withdraw(_ item: Item, from queue: LaneQueue) {
+        guard queue.remove(item) else { return }
         waitingCount -= 1
+        forgetIfIdle(queue)
     }
 
     /// The next waiting transfer that may go to libcurl now, counted as running; `nil`
     /// when no lane has both a free slot and a waiting transfer.
-    mutating func next() -> (item: Item, lane: Lane)? {
-        while let lane = ready.last {
-            guard var state = lanes.removeValue(forKey: lane) else {
+    mutating func next() -> (item: Item, queue: LaneQueue)? {
+        while let queue = ready.last {
+            guard queue.waiting > 0, queue.hasRoom else {
                 ready.removeLast()
                 continue
             }
-            if state.waiting == 0 || state.running >= state.limit {
-                ready.removeLast()
-                if state.running > 0 || state.waiting > 0 { lanes[lane] = state }
-                continue
-            }
-            let item = state.popFirst()
-            state.running += 1
+            let item = queue.popFirst()
+            queue.running += 1
             waitingCount -= 1
-            lanes[lane] = state
-            return (item, lane)
+            return (item, queue)
         }
         return nil
     }
 
     /// Every waiting transfer, for the loop's timeout check.
     var waitingItems: [Item] {
-        lanes.values.flatMap { $0.queue[$0.head...] }
+        lanes.values.flatMap(\.waitingItems)
+    }
+
+    /// Lanes with anything running or waiting (tests: empty lanes are forgotten).
+    var laneCount: Int { lanes.count }
+
+    /// An empty lane is forgotten, so a long-lived transport does not grow with every
+    /// origin it ever saw.
+    private mutating func forgetIfIdle(_ queue: LaneQueue) {
+        if queue.isIdle, lanes[queue.lane] === queue { lanes[queue.lane] = nil }
     }
 }

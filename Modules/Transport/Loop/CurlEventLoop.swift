@@ -166,8 +166,9 @@ final class CurlEventLoop: @unchecked Sendable {
     private func startHop(_ state: TransferState) {
         let origin = Self.origin(of: state.url)
         if let lane = lane(for: state, origin: origin) {
-            state.lane = lane
-            guard admission.enter(state, lane: lane, limit: limit(of: lane)) else {
+            let (admitted, queue) = admission.enter(state, lane: lane, limit: limit(of: lane))
+            state.lane = queue
+            guard admitted else {
                 state.isWaiting = true
                 return
             }
@@ -176,9 +177,9 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private func admitWaiting() {
-        while let (state, lane) = admission.next() {
+        while let (state, queue) = admission.next() {
             state.isWaiting = false
-            addToMulti(state, origin: lane.origin)
+            addToMulti(state, origin: queue.lane.origin)
         }
     }
 
@@ -202,12 +203,12 @@ final class CurlEventLoop: @unchecked Sendable {
 
     /// Gives back the transfer's lane slot, or its place in the lane's queue.
     private func releaseSlot(_ state: TransferState) {
-        guard let lane = state.lane else { return }
+        guard let queue = state.lane else { return }
         if state.isWaiting {
-            admission.withdraw(state, from: lane)
+            admission.withdraw(state, from: queue)
             state.isWaiting = false
         } else {
-            admission.leave(lane)
+            admission.leave(queue)
         }
         state.lane = nil
     }
@@ -454,8 +455,16 @@ final class CurlEventLoop: @unchecked Sendable {
         authenticatedOrigins[Self.origin(of: state.url)] = (used.space, used.credential)
     }
 
+    /// scheme://host:port, lowercased, the port filled in: built once per hop.
     private static func origin(of url: URL) -> String {
-        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(RedirectPlanner.effectivePort(url) ?? 0)"
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
+        var origin = scheme
+        origin += "://"
+        origin += url.host?.lowercased() ?? ""
+        origin += ":"
+        origin += String(port)
+        return origin
     }
 
     private func removeFromMulti(_ state: TransferState) {

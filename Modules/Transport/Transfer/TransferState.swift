@@ -50,9 +50,9 @@ final class TransferState: @unchecked Sendable {
     var challengesAnswered = 0
     var rejectedMethods: [AuthenticationMethod] = []
     var isInMulti = false
-    /// The admission lane holding a slot for this transfer (see ``AdmissionControl``);
-    /// `nil` when it holds none.
-    var lane: AdmissionControl<TransferState>.Lane?
+    /// The admission lane holding a slot (or a place in line) for this transfer (see
+    /// ``AdmissionControl``); `nil` when it holds neither.
+    var lane: AdmissionControl<TransferState>.LaneQueue?
     /// Waiting in ``lane`` for a slot, not yet in the multi handle.
     var isWaiting = false
     /// Counts header lines and body chunks; the loop's timer check compares it with
