@@ -146,9 +146,9 @@ final class CurlEventLoop: @unchecked Sendable {
             complete(state, .failure(TransportError(.cancelled, "cancelled before it started", url: state.url)))
             return
         }
-        switch state.url.scheme?.lowercased() {
+        switch state.scheme {
         case "http", "https", "file":
-            guard state.url.scheme?.lowercased() == "file" || !(state.url.host ?? "").isEmpty else {
+            guard state.scheme == "file" || !(state.url.host ?? "").isEmpty else {
                 complete(state, .failure(TransportError(.invalidURL, "the URL has no host", url: state.url)))
                 return
             }
@@ -164,7 +164,7 @@ final class CurlEventLoop: @unchecked Sendable {
     /// Starts the current hop: into libcurl at once when its lane has a free slot,
     /// otherwise once one frees (``admitWaiting()``).
     private func startHop(_ state: TransferState) {
-        let origin = Self.origin(of: state.url)
+        let origin = Self.origin(of: state)
         if let lane = lane(for: state, origin: origin) {
             let (admitted, queue) = admission.enter(state, lane: lane, limit: limit(of: lane))
             state.lane = queue
@@ -185,7 +185,7 @@ final class CurlEventLoop: @unchecked Sendable {
 
     /// HTTP(S) hops queue per origin; `file:` hops need no connection.
     private func lane(for state: TransferState, origin: String) -> AdmissionControl<TransferState>.Lane? {
-        let scheme = state.url.scheme?.lowercased()
+        let scheme = state.scheme
         guard scheme == "http" || scheme == "https" else { return nil }
         let multiplexed = scheme == "https" && environment.configuration.multiplexesHTTP2
             && state.request.preferredHTTPVersion != .http1_1
@@ -356,7 +356,7 @@ final class CurlEventLoop: @unchecked Sendable {
             rememberCredential(of: state)
             complete(state, .success(response))
         case .httpError(let response):
-            if response.statusCode == 401 { authenticatedOrigins[Self.origin(of: state.url)] = nil }
+            if response.statusCode == 401 { authenticatedOrigins[Self.origin(of: state)] = nil }
             complete(state, .failure(TransportError(
                 .httpStatus, "the server answered \(response.statusCode)", url: state.url, response: response)))
         case .redirect(.failure(let error), _):
@@ -364,7 +364,7 @@ final class CurlEventLoop: @unchecked Sendable {
         case .redirect(.success(let hop), let response):
             follow(state, to: hop, from: response)
         case .challenge(let response):
-            authenticatedOrigins[Self.origin(of: state.url)] = nil
+            authenticatedOrigins[Self.origin(of: state)] = nil
             askChallengeHandler(state, response)
         }
     }
@@ -400,7 +400,7 @@ final class CurlEventLoop: @unchecked Sendable {
             return
         }
         let space = ProtectionSpace(
-            scheme: state.url.scheme?.lowercased() ?? "http", host: state.url.host ?? "",
+            scheme: state.scheme.isEmpty ? "http" : state.scheme, host: state.url.host ?? "",
             port: RedirectPlanner.effectivePort(state.url) ?? 80, realm: first.realm, method: first.method)
         let refused = state.credential?.space == space ? state.credential?.credential : nil
         let challenge = AuthenticationChallenge(
@@ -452,19 +452,12 @@ final class CurlEventLoop: @unchecked Sendable {
 
     private func rememberCredential(of state: TransferState) {
         guard let used = state.credential, !state.usesRequestCredential else { return }
-        authenticatedOrigins[Self.origin(of: state.url)] = (used.space, used.credential)
+        authenticatedOrigins[Self.origin(of: state)] = (used.space, used.credential)
     }
 
-    /// scheme://host:port, lowercased, the port filled in: built once per hop.
-    private static func origin(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
-        var origin = scheme
-        origin += "://"
-        origin += url.host?.lowercased() ?? ""
-        origin += ":"
-        origin += String(port)
-        return origin
+    /// The current hop's scheme://host:port, lowercased, the port filled in.
+    private static func origin(of state: TransferState) -> String {
+        OriginKey.make(state.url, scheme: state.scheme)
     }
 
     private func removeFromMulti(_ state: TransferState) {

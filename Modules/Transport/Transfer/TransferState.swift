@@ -15,7 +15,12 @@ final class TransferState: @unchecked Sendable {
     let startedAt = ContinuousClock.now
 
     // The current hop.
-    var url: URL
+    var url: URL {
+        didSet { scheme = url.scheme?.lowercased() ?? "" }
+    }
+    /// The hop's scheme, lowercased: read several times a hop, and URL's accessor is
+    /// not cheap on Linux.
+    private(set) var scheme: String
     var method: TransportRequest.Method
     /// `false` once a redirect has left the original origin: the request's `Authorization`
     /// header is not sent to another host.
@@ -74,6 +79,7 @@ final class TransferState: @unchecked Sendable {
         self.delegate = delegate
         self.environment = environment
         url = request.url
+        scheme = request.url.scheme?.lowercased() ?? ""
         method = request.method
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
@@ -84,7 +90,7 @@ final class TransferState: @unchecked Sendable {
 
     var errorDetail: String { String(cString: errorBuffer) }
 
-    var isFileURL: Bool { url.scheme?.lowercased() == "file" }
+    var isFileURL: Bool { scheme == "file" }
 
     // MARK: Callbacks from libcurl (on the loop thread, inside curl_multi_perform)
 
