@@ -11,9 +11,9 @@ enum EasyHandleSetup {
     static func configure(_ easy: UnsafeMutableRawPointer, for state: TransferState, authentication: (ProtectionSpace, Credential)?) -> TransportError? {
         let request = state.request
         let url = state.url
-        let scheme = url.scheme?.lowercased() ?? ""
+        let scheme = state.scheme
         let context = Unmanaged.passUnretained(state).toOpaque()
-        let configuration = state.environment.configuration
+        let environment = state.environment
 
         wi_easy_setopt_write_function(easy, CurlCallbacks.write)
         wi_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
@@ -24,8 +24,8 @@ enum EasyHandleSetup {
         wi_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         wi_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         // Only the scheme of this hop: a URL cannot talk libcurl into ftp, ldap, ...
-        wi_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, scheme)
-        guard wi_easy_setopt_string(easy, CURLOPT_URL, url.absoluteString) == CURLE_OK else {
+        setString(easy, CURLOPT_PROTOCOLS_STR, scheme)
+        guard setString(easy, CURLOPT_URL, url.absoluteString) == CURLE_OK else {
             return TransportError(.invalidURL, "libcurl refused the URL", url: url)
         }
         if request.method == .head { wi_easy_setopt_long(easy, CURLOPT_NOBODY, 1) }
@@ -39,12 +39,12 @@ enum EasyHandleSetup {
 
         wi_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(
             request.preferredHTTPVersion == .http1_1 ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS))
-        if scheme == "https", configuration.multiplexesHTTP2 { wi_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1) }
-        if request.acceptsCompressedResponses { wi_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "") }
+        if scheme == "https", environment.configuration.multiplexesHTTP2 { wi_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1) }
+        if request.acceptsCompressedResponses { setString(easy, CURLOPT_ACCEPT_ENCODING, "") }
         switch request.proxy {
         case .environment: break
-        case .none: wi_easy_setopt_string(easy, CURLOPT_PROXY, "")
-        case .url(let proxy): wi_easy_setopt_string(easy, CURLOPT_PROXY, proxy)
+        case .none: setString(easy, CURLOPT_PROXY, "")
+        case .url(let proxy): setString(easy, CURLOPT_PROXY, proxy)
         }
 
         if let old = state.headerList { curl_slist_free_all(old) }
@@ -52,14 +52,14 @@ enum EasyHandleSetup {
         if request.headers.isEmpty, request.validators == nil {
             wi_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, state.environment.defaultHeaderList.map { UnsafeMutableRawPointer($0) })
         } else {
-            state.headerList = headerList(for: state, configuration: configuration)
+            state.headerList = headerList(for: state, configuration: environment.configuration)
             wi_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, state.headerList.map { UnsafeMutableRawPointer($0) })
         }
 
         if let (space, credential) = authentication {
             wi_easy_setopt_long(easy, CURLOPT_HTTPAUTH, space.method == .digest ? WI_CURLAUTH_DIGEST : WI_CURLAUTH_BASIC)
-            wi_easy_setopt_string(easy, CURLOPT_USERNAME, credential.user)
-            wi_easy_setopt_string(easy, CURLOPT_PASSWORD, credential.password)
+            setString(easy, CURLOPT_USERNAME, credential.user)
+            setString(easy, CURLOPT_PASSWORD, credential.password)
         }
 
         if scheme == "https" {
@@ -97,16 +97,16 @@ enum EasyHandleSetup {
 
     private static func configureTLS(_ easy: UnsafeMutableRawPointer, for state: TransferState, context: UnsafeMutableRawPointer) -> TransportError? {
         let environment = state.environment
-        if let bundle = environment.systemBundle { wi_easy_setopt_string(easy, CURLOPT_CAINFO, bundle) }
+        if let bundle = environment.systemBundle { setString(easy, CURLOPT_CAINFO, bundle) }
         let host = state.url.host ?? ""
         if let identity = environment.configuration.challengeHandler?.clientIdentity(
             forHost: host, port: RedirectPlanner.effectivePort(state.url) ?? 443)
         {
             setBlob(easy, CURLOPT_SSLCERT_BLOB, identity.certificateChainPEM)
             setBlob(easy, CURLOPT_SSLKEY_BLOB, identity.privateKeyPEM)
-            wi_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "PEM")
-            wi_easy_setopt_string(easy, CURLOPT_SSLKEYTYPE, "PEM")
-            if let passphrase = identity.passphrase { wi_easy_setopt_string(easy, CURLOPT_KEYPASSWD, passphrase) }
+            setString(easy, CURLOPT_SSLCERTTYPE, "PEM")
+            setString(easy, CURLOPT_SSLKEYTYPE, "PEM")
+            if let passphrase = identity.passphrase { setString(easy, CURLOPT_KEYPASSWD, passphrase) }
         }
         if state.request.allowsInvalidCertificates {
             wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0)
@@ -131,6 +131,13 @@ enum EasyHandleSetup {
             wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
         }
         return nil
+    }
+
+    /// A string option, passed without the array copy an implicit String-to-pointer
+    /// conversion makes (a native String already ends in NUL). libcurl copies it.
+    @discardableResult
+    private static func setString(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ value: String) -> CURLcode {
+        value.withCString { wi_easy_setopt_string(easy, option, $0) }
     }
 
     private static func setBlob(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ text: String) {

@@ -59,8 +59,14 @@ package struct ResponseHeadParser {
             return
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        // The value without the spaces and tabs around it, trimmed as bytes so that
+        // each field makes two strings, not three.
+        var valueStart = colon + 1
+        var valueEnd = line.count
+        while valueStart < valueEnd, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
+        while valueEnd > valueStart, line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09 { valueEnd -= 1 }
         let name = String(decoding: line[0..<colon], as: UTF8.self)
-        let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingASCIIWhitespace()
+        let value = String(decoding: line[valueStart..<valueEnd], as: UTF8.self)
         current?.headers.add(name, value)
     }
 
@@ -84,14 +90,5 @@ package struct ResponseHeadParser {
         }
         guard digits == 3 else { return nil }
         return Head(statusCode: code, httpVersion: version, headers: HTTPHeaders())
-    }
-}
-
-extension String {
-    func trimmingASCIIWhitespace() -> String {
-        let bytes = utf8
-        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
-        let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })!
-        return String(self[first...last])
     }
 }
