@@ -31,6 +31,8 @@ final class CurlEventLoop: @unchecked Sendable {
 
     // Loop-thread state.
     private var transfers: [UInt64: TransferState] = [:]
+    /// The hops libcurl reported done in one pass of the loop (kept for its capacity).
+    private var finished: [(UnsafeMutableRawPointer, CURLcode)] = []
     /// Transfers waiting for a connection slot, kept out of libcurl (see AdmissionControl).
     private var admission = AdmissionControl<TransferState>()
     private var idleHandles: [UnsafeMutableRawPointer] = []
@@ -105,8 +107,18 @@ final class CurlEventLoop: @unchecked Sendable {
             var finishedAny = false
             var easy: UnsafeMutableRawPointer?
             var code = CURLE_OK
+            finished.removeAll(keepingCapacity: true)
             while wi_multi_next_done(multi, &easy, &code) != 0, let done = easy {
-                finish(done, code)
+                // Out of the multi handle first, freeing the hop's slot...
+                if let state = Self.state(of: done) { removeFromMulti(state) }
+                finished.append((done, code))
+            }
+            if !finished.isEmpty {
+                // ...so that the transfers waiting for those slots send their requests
+                // before the finished ones are processed: on a busy connection the next
+                // request does not wait for the last one's bookkeeping and delegate.
+                if admitWaiting() { curl_multi_perform(multi, &running) }
+                for (done, code) in finished { finish(done, code) }
                 finishedAny = true
             }
             if checkTimers() { finishedAny = true }
@@ -176,11 +188,16 @@ final class CurlEventLoop: @unchecked Sendable {
         addToMulti(state, origin: origin)
     }
 
-    private func admitWaiting() {
+    /// Hands libcurl the waiting transfers that have a free slot now; whether any.
+    @discardableResult
+    private func admitWaiting() -> Bool {
+        var admitted = false
         while let (state, queue) = admission.next() {
             state.isWaiting = false
             addToMulti(state, origin: queue.lane.origin)
+            admitted = true
         }
+        return admitted
     }
 
     /// HTTP(S) hops queue per origin; `file:` hops need no connection.
@@ -309,11 +326,15 @@ final class CurlEventLoop: @unchecked Sendable {
 
     // MARK: Finishing a hop
 
-    private func finish(_ easy: UnsafeMutableRawPointer, _ code: CURLcode) {
+    private static func state(of easy: UnsafeMutableRawPointer) -> TransferState? {
         var pointer: UnsafeMutableRawPointer?
         wi_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &pointer)
-        guard let pointer else { return }
-        let state = Unmanaged<TransferState>.fromOpaque(pointer).takeUnretainedValue()
+        guard let pointer else { return nil }
+        return Unmanaged<TransferState>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    private func finish(_ easy: UnsafeMutableRawPointer, _ code: CURLcode) {
+        guard let state = Self.state(of: easy) else { return }
         removeFromMulti(state)
 
         let response = state.currentResponse()
