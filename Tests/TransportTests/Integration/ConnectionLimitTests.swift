@@ -6,12 +6,17 @@ import WebImageTransport
 
 @Suite("Transfers over a host's connection limit wait their turn", .timeLimit(.minutes(2)))
 struct ConnectionLimitTests {
-    /// A request the server answers after five minutes, with no timeouts: it holds its
-    /// connection slot until cancelled, however slow the machine.
-    private func blocker(_ server: LoopbackServer) -> TransportRequest {
-        var request = TransportRequest(url: server.url("/slow-first-byte?ms=300000"))
-        request.timeouts = .init(connect: nil, total: nil, stall: nil)
-        return request
+    /// A transport allowed one connection to the server, with that connection held by a
+    /// request the server answers after five minutes (no timeouts: it holds the slot
+    /// until cancelled, however slow the machine). The blocker is cancelled afterwards.
+    private func withHeldSlot(_ server: LoopbackServer, _ body: (CurlTransport) async throws -> Void) async throws {
+        let transport = CurlTransport(configuration: .init(maximumConnectionsPerHost: 1))
+        var blocker = TransportRequest(url: server.url("/slow-first-byte?ms=300000"))
+        blocker.timeouts = .init(connect: nil, total: nil, stall: nil)
+        let held = transport.start(blocker, delegate: StreamingRecorder())
+        defer { held.cancel() }
+        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        try await body(transport)
     }
 
     @Test("they start in the order they were started, on no more connections than the limit")
@@ -42,39 +47,34 @@ struct ConnectionLimitTests {
     @Test("a waiting transfer fails with timedOut when its whole-transfer timeout is up, without reaching the server")
     func timeoutWhileWaiting() async throws {
         try await withServer { server in
-            let transport = CurlTransport(configuration: .init(maximumConnectionsPerHost: 1))
-            let held = transport.start(blocker(server), delegate: StreamingRecorder())
-            while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-
-            var waiting = TransportRequest(url: server.url("/bytes/100?waiting=1"))
-            waiting.timeouts = .init(connect: .seconds(10), total: .milliseconds(300), stall: nil)
-            let (error, elapsed) = await timedTransferError(transport, waiting)
-            #expect(error?.code == .timedOut)
-            // The slot would not have come free for five minutes.
-            #expect(elapsed < .seconds(60))
-            #expect(elapsed >= .milliseconds(300))
-            #expect(!server.requests.contains { $0.uri.contains("waiting=1") })
-            held.cancel()
+            try await withHeldSlot(server) { transport in
+                var waiting = TransportRequest(url: server.url("/bytes/100?waiting=1"))
+                waiting.timeouts = .init(connect: .seconds(10), total: .milliseconds(300), stall: nil)
+                let (error, elapsed) = await timedTransferError(transport, waiting)
+                #expect(error?.code == .timedOut)
+                // The slot would not have come free for five minutes.
+                #expect(elapsed < .seconds(60))
+                #expect(elapsed >= .milliseconds(300))
+                #expect(!server.requests.contains { $0.uri.contains("waiting=1") })
+            }
         }
     }
 
     @Test("cancelling a waiting transfer ends it at once; the slot's next user is the one behind it")
     func cancelWhileWaiting() async throws {
         try await withServer { server in
-            let transport = CurlTransport(configuration: .init(maximumConnectionsPerHost: 1))
-            let held = transport.start(blocker(server), delegate: StreamingRecorder())
-            while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-
-            let cancelled = StreamingRecorder()
-            let task = transport.start(TransportRequest(url: server.url("/bytes/100?cancelled=1")), delegate: cancelled)
-            let behind = Task { try await transport.data(for: TransportRequest(url: server.url("/bytes/100?behind=1"))) }
-            try await Task.sleep(for: .milliseconds(50))
-            task.cancel()
-            let completion = await cancelled.completion()
-            if case .failure(let error) = completion.result { #expect(error.code == .cancelled) } else { Issue.record("expected cancelled") }
-
-            held.cancel()
-            let fetched = try await behind.value
+            var behind: Task<FetchedData, any Error>?
+            try await withHeldSlot(server) { transport in
+                let cancelled = StreamingRecorder()
+                let task = transport.start(TransportRequest(url: server.url("/bytes/100?cancelled=1")), delegate: cancelled)
+                behind = Task { try await transport.data(for: TransportRequest(url: server.url("/bytes/100?behind=1"))) }
+                try await Task.sleep(for: .milliseconds(50))
+                task.cancel()
+                let completion = await cancelled.completion()
+                if case .failure(let error) = completion.result { #expect(error.code == .cancelled) } else { Issue.record("expected cancelled") }
+            }
+            // The held slot is free now: the transfer behind the cancelled one gets it.
+            let fetched = try await #require(behind).value
             #expect(fetched.data == patternBytes(100))
             #expect(!server.requests.contains { $0.uri.contains("cancelled=1") })
         }
@@ -83,14 +83,12 @@ struct ConnectionLimitTests {
     @Test("a busy host does not hold up another host")
     func lanesPerHost() async throws {
         try await withServer { server in
-            let transport = CurlTransport(configuration: .init(maximumConnectionsPerHost: 1))
-            let held = transport.start(blocker(server), delegate: StreamingRecorder())
-            while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-            // The same server under another name is another host, for libcurl and for us.
-            let other = try #require(URL(string: "http://localhost:\(server.port)/bytes/100"))
-            let fetched = try await transport.data(for: TransportRequest(url: other))
-            #expect(fetched.data == patternBytes(100))
-            held.cancel()
+            try await withHeldSlot(server) { transport in
+                // The same server under another name is another host, for libcurl and for us.
+                let other = try #require(URL(string: "http://localhost:\(server.port)/bytes/100"))
+                let fetched = try await transport.data(for: TransportRequest(url: other))
+                #expect(fetched.data == patternBytes(100))
+            }
         }
     }
 }
