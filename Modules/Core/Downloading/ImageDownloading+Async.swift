@@ -8,9 +8,10 @@ extension ImageDownloading {
     }
 
     /// The events of one download as an async sequence: progress and partial images as
-    /// they come, then the result, then the end. A slow reader sees the newest events:
-    /// older progress and partial images are dropped, never the result. Ending the iteration early, or cancelling its task, cancels the
-    /// subscriber.
+    /// they come, then the result, then the end. A slow reader gets the newest progress
+    /// and the newest partial image, then the result: only what a newer event of the same
+    /// kind replaced is skipped. Ending the iteration early, or cancelling its task,
+    /// cancels the subscriber.
     public func events(for request: DownloadRequest) -> AsyncStream<DownloadEvent> {
         .subscription { handler in download(request, delivery: .immediate, handler: handler) }
     }
@@ -20,8 +21,7 @@ extension AsyncStream {
     /// The completion at the end of a download's events (cancelled when the stream ended
     /// without one, which only cancellation does).
     func result() async -> Result<DownloadResult, DownloadError> where Element == DownloadEvent {
-        // A cancelled task ends the iteration, which ends the stream and so cancels the
-        // subscriber.
+        // A cancelled task ends the iteration and cancels the subscriber.
         for await event in self {
             if case .completed(let result) = event { return result }
         }

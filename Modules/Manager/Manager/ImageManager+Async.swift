@@ -44,8 +44,10 @@ extension ImageManager {
     }
 
     /// The load's events as they happen: progress, partial images, then the result, after
-    /// which the sequence ends. A consumer that falls behind misses progress and partial
-    /// images, never the result. Ending the iteration early cancels the load.
+    /// which the sequence ends. A consumer that falls behind gets the newest progress and
+    /// the newest partial image (in the order they came), then the result: it skips only
+    /// what a newer event of the same kind replaced. Ending the iteration early, or
+    /// cancelling its task, cancels the load.
     public func events(for request: ImageRequest) -> AsyncStream<ImageLoadEvent> {
         .subscription { handler in loadImage(with: request, delivery: .immediate, handler: handler) }
     }

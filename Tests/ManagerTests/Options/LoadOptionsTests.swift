@@ -129,10 +129,8 @@ struct LoadOptionsTests {
         }
     }
 
-    /// Through the callback API, whose handler records each event as it is delivered.
-    /// (`events(for:)` keeps only the newest two events for a consumer that falls behind,
-    /// so a test task that a busy machine runs late can see the progress that followed a
-    /// partial image and not the image: seen under both sanitizers.)
+    /// Through the callback API, whose handler records every event as it is delivered
+    /// (`events(for:)` hands a consumer that falls behind only the newest partial image).
     @Test("progressiveLoad delivers partial images before the final image")
     func progressive() async throws {
         try await withFixture { fixture in
