@@ -32,7 +32,7 @@ final class CurlEventLoop: @unchecked Sendable {
     // Loop-thread state.
     private var transfers: [UInt64: TransferState] = [:]
     /// The hops libcurl reported done in one pass of the loop (kept for its capacity).
-    private var finished: [(UnsafeMutableRawPointer, CURLcode)] = []
+    private var finished: [(state: TransferState, easy: UnsafeMutableRawPointer, code: CURLcode)] = []
     /// Transfers waiting for a connection slot, kept out of libcurl (see AdmissionControl).
     private var admission = AdmissionControl<TransferState>()
     private var idleHandles: [UnsafeMutableRawPointer] = []
@@ -109,16 +109,17 @@ final class CurlEventLoop: @unchecked Sendable {
             var code = CURLE_OK
             finished.removeAll(keepingCapacity: true)
             while wi_multi_next_done(multi, &easy, &code) != 0, let done = easy {
+                guard let state = Self.state(of: done) else { continue }
                 // Out of the multi handle first, freeing the hop's slot...
-                if let state = Self.state(of: done) { removeFromMulti(state) }
-                finished.append((done, code))
+                removeFromMulti(state)
+                finished.append((state, done, code))
             }
             if !finished.isEmpty {
                 // ...so that the transfers waiting for those slots send their requests
                 // before the finished ones are processed: on a busy connection the next
                 // request does not wait for the last one's bookkeeping and delegate.
                 if admitWaiting() { curl_multi_perform(multi, &running) }
-                for (done, code) in finished { finish(done, code) }
+                for (state, done, code) in finished { finish(state, done, code) }
                 finishedAny = true
             }
             if checkTimers() { finishedAny = true }
@@ -333,10 +334,8 @@ final class CurlEventLoop: @unchecked Sendable {
         return Unmanaged<TransferState>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    private func finish(_ easy: UnsafeMutableRawPointer, _ code: CURLcode) {
-        guard let state = Self.state(of: easy) else { return }
-        removeFromMulti(state)
-
+    /// A hop libcurl reported done, already out of the multi handle.
+    private func finish(_ state: TransferState, _ easy: UnsafeMutableRawPointer, _ code: CURLcode) {
         let response = state.currentResponse()
         state.transactions.append(TransactionMetricsReader.read(
             easy, url: state.url, statusCode: response?.statusCode, httpVersion: response?.httpVersion))
