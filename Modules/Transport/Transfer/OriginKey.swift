@@ -63,7 +63,7 @@ enum OriginKey {
     }
 
     private static func write(scheme: String, host: UnsafeBufferPointer<UInt8>, port: Int?) -> String {
-        let port = port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
+        let port = port ?? RedirectPlanner.defaultPort(forScheme: scheme) ?? 0
         var digitCount = 1
         var rest = port / 10
         while rest > 0 {

@@ -48,6 +48,15 @@ package enum RedirectPlanner {
     }
 
     static func effectivePort(_ url: URL) -> Int? {
-        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+        url.port ?? defaultPort(forScheme: url.scheme?.lowercased() ?? "")
+    }
+
+    /// 443 for https, 80 for http, `nil` for a scheme without a port.
+    static func defaultPort(forScheme scheme: String) -> Int? {
+        switch scheme {
+        case "https": 443
+        case "http": 80
+        default: nil
+        }
     }
 }
