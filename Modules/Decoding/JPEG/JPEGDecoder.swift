@@ -47,11 +47,6 @@ public struct JPEGDecoder: ImageDecoding {
     ///   kept in ``ImageDecodingError/message``) or `outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .jpeg) }
-        // libjpeg skips junk after SOI; a file must start with SOI and a marker, as
-        // ImageFormat.sniff requires, or the decoder would take what the registry refuses.
-        guard data.count < 3 || recognizes(data.prefix(3)) else {
-            throw ImageDecodingError(.invalidHeader, "no SOI marker followed by a marker", format: .jpeg)
-        }
         let result = data.withUnsafeBytes { raw in
             Result { () throws(ImageDecodingError) -> DecodedImage in try JPEGDecoder.decodeWhole(raw, options: options) }
         }
@@ -72,7 +67,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// caller's bytes in place with the end of data declared up front.
     private static func decodeWhole(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         let engine = try JPEGDecompressor(incremental: false)
-        engine.borrow(bytes)
+        try engine.borrow(bytes)
         guard try engine.step() == .headerReady else {
             throw ImageDecodingError(.truncated, "the data ends inside the JPEG header", format: .jpeg)
         }

@@ -21,6 +21,8 @@ final class JPEGDecompressor {
     enum Status { case needData, headerReady, rowsReady, done }
 
     private let handle: OpaquePointer
+    /// The file's first bytes, until there are three to check against the signature.
+    private var head = Data()
 
     /// - Parameter incremental: decode multi-scan files in buffered-image mode, one
     ///   output pass per completed scan.
@@ -39,6 +41,7 @@ final class JPEGDecompressor {
 
     /// Copies the next bytes of the file.
     func append(_ data: Data) throws(ImageDecodingError) {
+        try checkSignature(data)
         let ok = data.withUnsafeBytes { raw in
             raw.isEmpty ? Int32(1) : wi_jpeg_append(handle, raw.baseAddress, raw.count)
         }
@@ -46,8 +49,20 @@ final class JPEGDecompressor {
     }
 
     /// Reads the whole file in place; `bytes` must outlive every later call.
-    func borrow(_ bytes: UnsafeRawBufferPointer) {
+    func borrow(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) {
+        try checkSignature(bytes)
         wi_jpeg_borrow(handle, bytes.baseAddress, bytes.count)
+    }
+
+    /// libjpeg skips junk after SOI; a file must start with SOI and a marker, as
+    /// ``ImageFormat/sniff(_:)`` requires, or the decoders would take what the registry
+    /// refuses. Checked here, where the one-shot and the incremental decoder both feed.
+    private func checkSignature<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws(ImageDecodingError) {
+        guard head.count < 3 else { return }
+        head.append(contentsOf: bytes.prefix(3 - head.count))
+        if head.count == 3, ImageFormat.sniff(head) != .jpeg {
+            throw ImageDecodingError(.invalidHeader, "no SOI marker followed by a marker", format: .jpeg)
+        }
     }
 
     /// Declares that no more bytes will come.

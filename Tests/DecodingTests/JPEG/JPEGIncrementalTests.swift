@@ -32,6 +32,26 @@ struct JPEGIncrementalTests {
         #expect(incremental.info?.isProgressive == false)
     }
 
+    @Test("junk between SOI and the first marker is refused one-shot and incrementally, whatever the slices")
+    func junkAfterSOI() throws {
+        // libjpeg itself would skip the junk and decode the rest.
+        let original = try Corpus.data("jpeg/libjpeg-turbo/testorig.jpg")
+        let data = Data([0xFF, 0xD8, 0x00, 0x42, 0x13]) + original.dropFirst(2)
+        let whole = #expect(throws: ImageDecodingError.self) { try decoder.decode(data) }
+        #expect(whole?.code == .invalidHeader)
+        for sliceSize in [1, 2, 3, 4096] {
+            let incremental = decoder.makeIncrementalDecoder(options: .default)
+            var refusal: ImageDecodingError?
+            var start = 0
+            while refusal == nil, start < data.count {
+                let end = min(start + sliceSize, data.count)
+                do { try incremental.append(data.subdata(in: start..<end)) } catch { refusal = error }
+                start = end
+            }
+            #expect(refusal?.code == .invalidHeader, "slices of \(sliceSize)")
+        }
+    }
+
     @Test("a progressive file gives a full-size partial image per scan, coarse first",
           arguments: ["jpeg/libjpeg-turbo/testimgp.jpg", "jpeg/libjpeg-turbo/testprog.jpg"])
     func progressive(_ file: String) throws {
