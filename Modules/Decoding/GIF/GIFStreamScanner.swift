@@ -41,7 +41,7 @@ struct GIFStreamScanner {
             switch state {
             case .header:
                 guard available >= 3 else { return }
-                guard byte(0) == 0x47, byte(1) == 0x49, byte(2) == 0x46 else {
+                guard GIFSignature.canBegin(data) else {
                     throw ImageDecodingError(.invalidHeader, "no GIF87a/GIF89a signature", format: .gif)
                 }
                 guard available >= 13 else { return }
