@@ -27,6 +27,13 @@ struct SubscriptionStreamTests {
         }
     }
 
+    /// Every event of `events` until it ends, described.
+    private func collect(_ events: AsyncStream<Event>) async -> [String] {
+        var seen: [String] = []
+        for await event in events { seen.append(describe(event)) }
+        return seen
+    }
+
     private func describe(_ event: Event) -> String {
         switch event {
         case .progress(let received, _): "progress \(received)"
@@ -44,9 +51,7 @@ struct SubscriptionStreamTests {
         subscription.send(.partial("first pass"))
         for received in 101...200 { subscription.send(.progress(received: Int64(received), expected: 300)) }
         subscription.send(.completed(.success(7)))
-        var seen: [String] = []
-        for await event in events { seen.append(describe(event)) }
-        #expect(seen == ["partial first pass", "progress 200", "done 7"])
+        #expect(await collect(events) == ["partial first pass", "progress 200", "done 7"])
     }
 
     @Test("a newer partial replaces an older one that was not read; the completion still comes last")
@@ -57,9 +62,7 @@ struct SubscriptionStreamTests {
         subscription.send(.progress(received: 10, expected: nil))
         subscription.send(.partial("scan 2"))
         subscription.send(.completed(.success(1)))
-        var seen: [String] = []
-        for await event in events { seen.append(describe(event)) }
-        #expect(seen == ["progress 10", "partial scan 2", "done 1"])
+        #expect(await collect(events) == ["progress 10", "partial scan 2", "done 1"])
     }
 
     @Test("a consumer that keeps up sees every event, and the sequence ends after the completion")
@@ -83,9 +86,7 @@ struct SubscriptionStreamTests {
     @Test("a completion delivered while subscribing (a cache hit) is the one event")
     func immediateCompletion() async {
         let subscription = FakeSubscription()
-        var seen: [String] = []
-        for await event in stream(subscription, sendingAtOnce: [.completed(.success(3))]) { seen.append(describe(event)) }
-        #expect(seen == ["done 3"])
+        #expect(await collect(stream(subscription, sendingAtOnce: [.completed(.success(3))])) == ["done 3"])
     }
 
     @Test("cancelling the iterating task ends the sequence and cancels the subscription")
