@@ -1,15 +1,12 @@
 import Foundation
+import WebImageFixtures
 
 /// Builds and edits PNG chunk streams for tests that need a file the encoders do
 /// not make (an eXIf chunk, a cut chunk).
 public enum PNGChunks {
     /// One chunk: length, type, data, CRC-32 of type and data.
     public static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        var out = bigEndian(UInt32(data.count))
-        out += typeBytes + data
-        out += bigEndian(crc32(typeBytes + data))
-        return out
+        RepeatedStructures.pngChunk(type, data)
     }
 
     /// `png` with `chunk` inserted just before IEND.
@@ -28,16 +25,7 @@ public enum PNGChunks {
         return order + u16(42) + u32(8) + u16(1) + u16(0x0112) + u16(3) + u32(1) + u16(value) + u16(0) + u32(0)
     }
 
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
-    }
-
     public static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
+        CRC32.checksum(bytes)
     }
 }

@@ -35,12 +35,18 @@ public struct JPEGFixtureEncoder: ImageEncoding {
     /// When set, an EXIF APP1 segment with this orientation follows SOI (and no JFIF
     /// segment is written, as on camera files).
     public var exifOrientation: ImageOrientation?
+    /// MCUs between restart markers (RST0...RST7); 0 writes none.
+    public var restartInterval: Int
 
-    public init(quality: Int = 85, subsampling: Subsampling = .s420, progressive: Bool = false, exifOrientation: ImageOrientation? = nil) {
+    public init(
+        quality: Int = 85, subsampling: Subsampling = .s420, progressive: Bool = false,
+        exifOrientation: ImageOrientation? = nil, restartInterval: Int = 0
+    ) {
         self.quality = quality
         self.subsampling = subsampling
         self.progressive = progressive
         self.exifOrientation = exifOrientation
+        self.restartInterval = restartInterval
     }
 
     /// The bytes of a JPEG file holding `bitmap`.
@@ -60,6 +66,7 @@ public struct JPEGFixtureEncoder: ImageEncoding {
         }
         settings.progressive = progressive ? 1 : 0
         settings.exif_orientation = Int32(exifOrientation?.rawValue ?? 0)
+        settings.restart_interval = Int32(Swift.min(65_535, Swift.max(0, restartInterval)))
         let input: Int32 = bitmap.pixelFormat == .gray8 ? Int32(WIF_JPEG_INPUT_GRAY) : Int32(WIF_JPEG_INPUT_RGBA)
         return try bitmap.withUnsafeBytes { (pixels) throws(ImageDecodingError) -> Data in
             try CEncoderOutput.run(format: .jpeg) { buffer, message, capacity in

@@ -139,6 +139,7 @@ int wif_jpeg_encode(const uint8_t *pixels, size_t bytes_per_row,
         }
     }
     if (settings->progressive) jpeg_simple_progression(&cinfo);
+    if (settings->restart_interval > 0) cinfo.restart_interval = (unsigned)settings->restart_interval;
     int orientation = settings->exif_orientation;
     // Camera files carry EXIF instead of JFIF; APP1 then comes right after SOI.
     if (orientation >= 1 && orientation <= 8) cinfo.write_JFIF_header = FALSE;

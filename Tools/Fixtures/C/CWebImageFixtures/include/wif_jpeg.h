@@ -24,6 +24,7 @@ typedef struct wif_jpeg_settings {
     int subsampling;      // WIF_JPEG_444/422/420; ignored for gray
     int progressive;      // non-zero: libjpeg's standard progressive script
     int exif_orientation; // 1...8 writes an EXIF APP1 segment; 0 writes none
+    int restart_interval; // MCUs between restart markers; 0 writes none
 } wif_jpeg_settings;
 
 /// Compresses `height` rows of `width` pixels (`input` bytes each, rows
