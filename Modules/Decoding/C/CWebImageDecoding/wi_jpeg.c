@@ -41,6 +41,11 @@ struct wi_jpeg {
     uint8_t *owned;
     size_t owned_capacity;
     size_t skip_pending;  // bytes skip_input_data asked for beyond what we had
+    // A suspended libjpeg reads its backed-up bytes again when resumed (a whole marker
+    // segment, or an MCU). It is resumed only once as many new bytes have come, so
+    // that re-reading costs at most twice the input however thin the slices.
+    size_t backlog;        // unconsumed bytes at the last suspension
+    size_t fresh;          // bytes appended since then
     int end_of_data;
     int eof_hit;           // a fake EOI was handed to libjpeg
     int eof_mid_rows;      // ...while more than the current iMCU row was still to come
@@ -62,6 +67,11 @@ struct wi_jpeg {
     int shown_scan;
     int output_started;
     int final_pass;
+
+    // The first Exif APP1 segment's TIFF data (after "Exif\0\0"), ours to free.
+    uint8_t *exif;
+    size_t exif_length;
+    int exif_seen;
 
     int pixels_missing;
     uint32_t warnings;
@@ -163,6 +173,52 @@ static void src_skip(j_decompress_ptr cinfo, long count) {
     }
 }
 
+// MARK: APP1
+
+// libjpeg-turbo before 3.0.4 appends each saved marker to its list by walking the
+// whole list, so a file of N APP1 segments cost N^2 with jpeg_save_markers. We read
+// APP1 ourselves instead: the first segment that starts "Exif\0\0" is copied (64 KiB
+// at most, by the segment length's width), every other one is skipped as libjpeg
+// skips the APPn markers it does not know. Each segment costs its length, once.
+
+// Declares that the bytes a segment needs are not all here. With more to come, libjpeg
+// suspends and calls the processor again from the segment start once they arrive. At
+// the end of the data, the segment is cut: the fake EOI that follows makes the error a
+// truncation.
+static boolean app1_needs_more(j_decompress_ptr cinfo) {
+    struct wi_jpeg *d = (struct wi_jpeg *)cinfo;
+    if (!d->end_of_data) return FALSE;
+    d->source.bytes_in_buffer = 0;
+    return (*d->source.fill_input_buffer)(cinfo);
+}
+
+static boolean read_app1(j_decompress_ptr cinfo) {
+    struct wi_jpeg *d = (struct wi_jpeg *)cinfo;
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (src->bytes_in_buffer < 2) return app1_needs_more(cinfo);
+    const JOCTET *p = src->next_input_byte;
+    size_t length = ((size_t)p[0] << 8) | p[1];
+    if (length < 2) ERREXIT(cinfo, JERR_BAD_LENGTH);
+    size_t body = length - 2;
+    static const JOCTET exif_prefix[6] = {'E', 'x', 'i', 'f', 0, 0};
+    if (!d->exif_seen && body >= sizeof exif_prefix) {
+        if (src->bytes_in_buffer < 2 + sizeof exif_prefix) return app1_needs_more(cinfo);
+        if (memcmp(p + 2, exif_prefix, sizeof exif_prefix) == 0) {
+            if (src->bytes_in_buffer < length) return app1_needs_more(cinfo);
+            d->exif_seen = 1;
+            size_t tiff = body - sizeof exif_prefix;
+            if (tiff > 0 && (d->exif = malloc(tiff)) != NULL) {
+                memcpy(d->exif, p + 2 + sizeof exif_prefix, tiff);
+                d->exif_length = tiff;
+            }
+        }
+    }
+    src->next_input_byte += 2;
+    src->bytes_in_buffer -= 2;
+    if (body > 0) (*src->skip_input_data)(cinfo, (long)body);
+    return TRUE;
+}
+
 // MARK: Life cycle
 
 wi_jpeg *wi_jpeg_create(int incremental) {
@@ -188,8 +244,9 @@ wi_jpeg *wi_jpeg_create(int incremental) {
     d->cinfo.src = &d->source;
     d->progress.progress_monitor = on_progress;
     d->cinfo.progress = &d->progress;
-    // EXIF lives in APP1; libjpeg keeps saved markers in its own memory.
-    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    // EXIF lives in APP1 (see read_app1). APP0 and APP14 keep libjpeg's own reader
+    // (JFIF and Adobe colour transform); COM and every other APPn are skipped unsaved.
+    jpeg_set_marker_processor(&d->cinfo, JPEG_APP0 + 1, read_app1);
     d->state = S_HEADER;
     return d;
 }
@@ -199,6 +256,7 @@ void wi_jpeg_destroy(wi_jpeg *d) {
     if (d->created) jpeg_destroy_decompress(&d->cinfo);
     free(d->rows);
     free(d->owned);
+    free(d->exif);
     free(d);
 }
 
@@ -214,11 +272,22 @@ int wi_jpeg_append(wi_jpeg *d, const void *bytes, size_t length) {
         d->skip_pending -= n;
     }
     if (length == 0) return 1;
+    d->fresh += length;
+    // The unconsumed bytes stay where they are while there is room after them; they
+    // move to the front only once at least half the buffer before them is consumed,
+    // and the buffer doubles when it is over half full: each byte is copied O(1)
+    // times however the input is sliced.
     size_t keep = d->source.bytes_in_buffer;
-    size_t need = keep + length;
-    if (need > d->owned_capacity) {
+    size_t offset = keep ? (size_t)(d->source.next_input_byte - d->owned) : 0;
+    if (d->owned && offset + keep + length <= d->owned_capacity) {
+        if (!keep) d->source.next_input_byte = d->owned;
+    } else if (keep + length <= d->owned_capacity / 2) {
+        memmove(d->owned, d->source.next_input_byte, keep);
+        d->source.next_input_byte = d->owned;
+        offset = 0;
+    } else {
         size_t capacity = d->owned_capacity ? d->owned_capacity * 2 : 64 * 1024;
-        if (capacity < need) capacity = need;
+        if (capacity < 2 * (keep + length)) capacity = 2 * (keep + length);
         uint8_t *grown = malloc(capacity);
         if (!grown) {
             fail(d, WI_JPEG_ERR_NO_MEMORY, "out of memory for the input buffer");
@@ -228,12 +297,11 @@ int wi_jpeg_append(wi_jpeg *d, const void *bytes, size_t length) {
         free(d->owned);
         d->owned = grown;
         d->owned_capacity = capacity;
-    } else if (keep && d->source.next_input_byte != d->owned) {
-        memmove(d->owned, d->source.next_input_byte, keep);
+        d->source.next_input_byte = grown;
+        offset = 0;
     }
-    memcpy(d->owned + keep, in, length);
-    d->source.next_input_byte = d->owned;
-    d->source.bytes_in_buffer = need;
+    memcpy(d->owned + offset + keep, in, length);
+    d->source.bytes_in_buffer = keep + length;
     return 1;
 }
 
@@ -268,15 +336,10 @@ void wi_jpeg_get_header(const wi_jpeg *d, wi_jpeg_header *h) {
 }
 
 int wi_jpeg_exif(const wi_jpeg *d, const uint8_t **bytes, size_t *length) {
-    if (d->state == S_HEADER || d->state == S_FAILED) return 0;
-    for (jpeg_saved_marker_ptr m = d->cinfo.marker_list; m; m = m->next) {
-        if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
-            *bytes = m->data + 6;
-            *length = m->data_length - 6;
-            return 1;
-        }
-    }
-    return 0;
+    if (d->state == S_HEADER || d->state == S_FAILED || !d->exif) return 0;
+    *bytes = d->exif;
+    *length = d->exif_length;
+    return 1;
 }
 
 int wi_jpeg_configure(wi_jpeg *d, int scale_eighths, int gray, uint32_t *width, uint32_t *height,
@@ -371,6 +434,15 @@ static void judge_completeness(struct wi_jpeg *d) {
     d->pixels_missing = d->hit_marker_after_eof || d->eof_mid_rows || coefficients_incomplete(d);
 }
 
+// libjpeg suspended: it backed up to the start of what it could not finish and will
+// read those bytes again. Remember how many, so that wi_jpeg_step waits for as many new
+// ones before resuming it.
+static wi_jpeg_status suspended(struct wi_jpeg *d) {
+    d->backlog = d->source.bytes_in_buffer;
+    d->fresh = 0;
+    return WI_JPEG_NEED_DATA;
+}
+
 static wi_jpeg_status read_rows(struct wi_jpeg *d) {
     struct jpeg_decompress_struct *c = &d->cinfo;
     while (c->output_scanline < c->output_height) {
@@ -384,7 +456,7 @@ static wi_jpeg_status read_rows(struct wi_jpeg *d) {
             room = c->output_height - c->output_scanline;
         }
         JDIMENSION got = jpeg_read_scanlines(c, target, room);
-        if (got == 0) return WI_JPEG_NEED_DATA;
+        if (got == 0) return suspended(d);
         if (d->cmyk) cmyk_rows_to_rgba(d, target, got);
         d->rows_valid = c->output_scanline;
         d->revision++;
@@ -411,6 +483,7 @@ wi_jpeg_status wi_jpeg_step(wi_jpeg *d) {
     struct jpeg_decompress_struct *c = &d->cinfo;
     if (d->state == S_FAILED) return WI_JPEG_FAILED;
     if (d->state == S_DONE) return WI_JPEG_DONE;
+    if (!d->end_of_data && d->fresh < d->backlog) return WI_JPEG_NEED_DATA;
     if (setjmp(d->jump)) {
         d->state = S_FAILED;
         return WI_JPEG_FAILED;
@@ -419,7 +492,7 @@ wi_jpeg_status wi_jpeg_step(wi_jpeg *d) {
         switch (d->state) {
         case S_HEADER: {
             int r = jpeg_read_header(c, TRUE);
-            if (r == JPEG_SUSPENDED) return WI_JPEG_NEED_DATA;
+            if (r == JPEG_SUSPENDED) return suspended(d);
             d->state = S_CONFIG;
             return WI_JPEG_HEADER_READY;
         }
@@ -429,7 +502,7 @@ wi_jpeg_status wi_jpeg_step(wi_jpeg *d) {
         case S_START:
             // libjpeg's arithmetic decoder cannot suspend mid-scan: wait for everything.
             if (c->arith_code && !d->end_of_data) return WI_JPEG_NEED_DATA;
-            if (!jpeg_start_decompress(c)) return WI_JPEG_NEED_DATA;
+            if (!jpeg_start_decompress(c)) return suspended(d);
             d->state = d->buffered ? S_CONSUME : S_ROWS;
             break;
         case S_ROWS: {
@@ -448,7 +521,7 @@ wi_jpeg_status wi_jpeg_step(wi_jpeg *d) {
                     d->state = S_OUTPUT;
                     break;
                 }
-                return WI_JPEG_NEED_DATA;
+                return suspended(d);
             }
             if (r == JPEG_REACHED_SOS) {
                 on_progress((j_common_ptr)c);
@@ -461,17 +534,17 @@ wi_jpeg_status wi_jpeg_step(wi_jpeg *d) {
         }
         case S_OUTPUT:
             if (!d->output_started) {
-                if (!jpeg_start_output(c, d->pass_scan)) return WI_JPEG_NEED_DATA;
+                if (!jpeg_start_output(c, d->pass_scan)) return suspended(d);
                 d->output_started = 1;
             }
             while (c->output_scanline < c->output_height) {
                 JSAMPROW *target = d->rows + c->output_scanline;
                 JDIMENSION got = jpeg_read_scanlines(c, target, c->output_height - c->output_scanline);
-                if (got == 0) return WI_JPEG_NEED_DATA;
+                if (got == 0) return suspended(d);
                 if (d->cmyk) cmyk_rows_to_rgba(d, target, got);
                 if (c->output_scanline > d->rows_valid) d->rows_valid = c->output_scanline;
             }
-            if (!jpeg_finish_output(c)) return WI_JPEG_NEED_DATA;
+            if (!jpeg_finish_output(c)) return suspended(d);
             d->output_started = 0;
             d->shown_scan = d->pass_scan;
             d->revision++;
@@ -481,9 +554,10 @@ wi_jpeg_status wi_jpeg_step(wi_jpeg *d) {
                 break;
             }
             d->state = S_CONSUME;
+            d->backlog = 0;  // not suspended: the next step consumes what is buffered
             return WI_JPEG_NEED_DATA;
         case S_FINISH:
-            if (!jpeg_finish_decompress(c)) return WI_JPEG_NEED_DATA;
+            if (!jpeg_finish_decompress(c)) return suspended(d);
             d->state = S_DONE;
             return WI_JPEG_DONE;
         case S_DONE:
