@@ -92,19 +92,25 @@ final class PNGReader {
         return ImageDecodingError(code, message, format: .png)
     }
 
-    /// Declares the end of the data: throws `.truncated` unless every pixel arrived
-    /// and the last IDAT chunk was read through its CRC (the reader reached the next
-    /// chunk's header). A cut IEND after that is accepted: no pixel is in doubt.
+    /// Declares the end of the data. The image is whole when every pixel arrived and
+    /// the IDAT chunk that held the last of them was read through its CRC; IEND may
+    /// be missing or cut (no pixel is in doubt). Otherwise it throws `.truncated` when
+    /// the data ended inside the image data, and `.corrupt` when the image data was
+    /// over (IEND or another chunk came after it) with rows still missing.
     func requireComplete() throws(ImageDecodingError) {
         if let failure { throw failure }
         guard let progress, progress.header_ready != 0 else {
             throw fail(ImageDecodingError(.truncated, "the data ends before the PNG header is complete", format: .png))
         }
         guard hasAllRows else {
+            let size = "\(progress.width)x\(progress.height)"
+            if progress.image_data_over != 0 {
+                throw fail(ImageDecodingError(
+                    .corrupt, "the image data of the \(size) image ends before its last row", format: .png
+                ))
+            }
             throw fail(ImageDecodingError(
-                .truncated,
-                "the data ends before every row of the \(progress.width)x\(progress.height) image arrived",
-                format: .png
+                .truncated, "the data ends before every row of the \(size) image arrived", format: .png
             ))
         }
     }

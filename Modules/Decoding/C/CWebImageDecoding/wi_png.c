@@ -1,13 +1,11 @@
 #include "wi_png.h"
+#include "wi_png_chunks.h"
 
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-// The chunk type IDAT as libpng names chunks: four ASCII bytes, big-endian.
-#define WI_PNG_CHUNK_IDAT 0x49444154u
 
 struct wi_png_reader {
     png_structp png;
@@ -22,13 +20,10 @@ struct wi_png_reader {
     int failed;          // sticky wi_png_status once an error happened
     int pending_error;   // status to report from the current error longjmp
     int zero_dimension;  // libpng warned that width or height is zero
+    const char *zlib_damage; // set when libpng warned that the zlib stream is damaged
     char message[256];
-    uint8_t *exif;       // copy of the eXIf payload
-    uint32_t exif_length;
+    wi_png_chunks chunks;  // what libpng is handed (wi_png_chunks.h)
 };
-
-// Longest eXIf payload kept; the orientation sits in the first few dozen bytes.
-#define WI_PNG_EXIF_MAX 65536
 
 static void on_error(png_structp png, png_const_charp text) {
     wi_png_reader *reader = png_get_error_ptr(png);
@@ -40,7 +35,19 @@ static void on_error(png_structp png, png_const_charp text) {
 
 static void on_warning(png_structp png, png_const_charp text) {
     wi_png_reader *reader = png_get_error_ptr(png);
-    if (text && (strstr(text, "width is zero") || strstr(text, "height is zero"))) reader->zero_dimension = 1;
+    if (!text) return;
+    if (strstr(text, "width is zero") || strstr(text, "height is zero")) reader->zero_dimension = 1;
+    // libpng takes a wrong zlib checksum for a benign error, a warning in release
+    // builds, and stops inflating. Where the checksum is read in the same inflate call
+    // as the last row, that row never arrives ("ADLER32 checksum mismatch"); where it
+    // comes in a later call, every row is in ("Truncated compressed data"). Either
+    // way the stream is damaged, not cut short: both are reported as damage after the
+    // feed, so that the verdict does not depend on how the bytes were sliced.
+    if (strstr(text, "ADLER32 checksum mismatch")) {
+        reader->zlib_damage = "the image data's zlib checksum (Adler-32) is wrong";
+    } else if (strstr(text, "Truncated compressed data in IDAT")) {
+        reader->zlib_damage = "the image data's zlib stream is damaged after its last row (Adler-32 checksum or end code)";
+    }
 }
 
 // Reports an error of our own (limit, memory) through libpng's error path.
@@ -115,21 +122,6 @@ static void on_end(png_structp png, png_infop info) {
     reader->progress.finished = 1;
 }
 
-// libpng's progressive reader does not parse eXIf (1.6.39 hands it over as an
-// unknown chunk), so the EXIF block is caught here. Returns 1: handled.
-static int on_unknown_chunk(png_structp png, png_unknown_chunkp chunk) {
-    wi_png_reader *reader = png_get_user_chunk_ptr(png);
-    if (memcmp(chunk->name, "eXIf", 4) == 0 && !reader->exif && chunk->size > 0) {
-        uint32_t length = chunk->size > WI_PNG_EXIF_MAX ? WI_PNG_EXIF_MAX : (uint32_t)chunk->size;
-        reader->exif = malloc(length);
-        if (reader->exif) {
-            memcpy(reader->exif, chunk->data, length);
-            reader->exif_length = length;
-        }
-    }
-    return 1;
-}
-
 wi_png_reader *wi_png_reader_create(uint64_t max_pixels, void *context, wi_png_allocate_fn allocate) {
     wi_png_reader *reader = calloc(1, sizeof *reader);
     if (!reader) return NULL;
@@ -145,12 +137,9 @@ wi_png_reader *wi_png_reader_create(uint64_t max_pixels, void *context, wi_png_a
         free(reader);
         return NULL;
     }
-    // Text, ICC and other metadata are never used here: skip them rather than
-    // inflate them (a zTXt or iCCP bomb then costs nothing).
-    static const png_byte ignored[] =
-        "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0hIST\0pCAL\0sCAL\0tIME\0sTER\0";
-    png_set_keep_unknown_chunks(reader->png, PNG_HANDLE_CHUNK_NEVER, ignored, (int)(sizeof ignored / 5));
-    png_set_read_user_chunk_fn(reader->png, reader, on_unknown_chunk);
+    // Text, ICC and other metadata never reach libpng (wi_png_chunks.h): a zTXt or
+    // iCCP bomb, or a million tEXt chunks, cost one pass over their bytes.
+    wi_png_chunks_init(&reader->chunks);
     png_set_progressive_read_fn(reader->png, reader, on_info, on_row, on_end);
     return reader;
 }
@@ -158,8 +147,15 @@ wi_png_reader *wi_png_reader_create(uint64_t max_pixels, void *context, wi_png_a
 void wi_png_reader_destroy(wi_png_reader *reader) {
     if (!reader) return;
     png_destroy_read_struct(&reader->png, &reader->info, NULL);
-    free(reader->exif);
+    wi_png_chunks_free(&reader->chunks);
     free(reader);
+}
+
+// Hands bytes the chunk layer let through to libpng; errors longjmp out of it.
+static int forward(void *context, const uint8_t *bytes, size_t count) {
+    wi_png_reader *reader = context;
+    png_process_data(reader->png, reader->info, (png_bytep)bytes, count);
+    return 1;
 }
 
 int wi_png_reader_feed(wi_png_reader *reader, const uint8_t *bytes, size_t count) {
@@ -173,18 +169,29 @@ int wi_png_reader_feed(wi_png_reader *reader, const uint8_t *bytes, size_t count
         reader->failed = status;
         return status;
     }
-    png_process_data(reader->png, reader->info, (png_bytep)bytes, count);
+    wi_png_chunks_status chunks = wi_png_chunks_feed(&reader->chunks, bytes, count, forward, reader);
+    if (chunks != WI_PNG_CHUNKS_OK) {
+        // A forward that failed longjmps to the setjmp above and never returns here.
+        snprintf(reader->message, sizeof reader->message, "%s", reader->chunks.message);
+        reader->failed = reader->progress.header_ready ? WI_PNG_ERROR_DATA : WI_PNG_ERROR_HEADER;
+        return reader->failed;
+    }
+    if (reader->zlib_damage) {
+        snprintf(reader->message, sizeof reader->message, "%s", reader->zlib_damage);
+        reader->failed = WI_PNG_ERROR_DATA;
+        return reader->failed;
+    }
     return WI_PNG_OK;
 }
 
 wi_png_progress wi_png_reader_progress(const wi_png_reader *reader) {
     wi_png_progress p = reader->progress;
     // Rows can all arrive before the IDAT chunk that holds them has been read to its
-    // CRC (a lying chunk length, a cut file). Pixels count as complete only once
-    // libpng has moved past the last IDAT chunk: to IEND, or to the next chunk header.
-    p.complete = p.complete && (p.finished || png_get_io_chunk_type(reader->png) != WI_PNG_CHUNK_IDAT);
-    p.exif = reader->exif;
-    p.exif_length = reader->exif_length;
+    // CRC (a lying chunk length, a cut file). Pixels count as complete only once that
+    // chunk has been read whole, CRC included, which libpng checks as it reads it.
+    p.complete = p.complete && !wi_png_chunks_inside_idat(&reader->chunks);
+    p.image_data_over = reader->chunks.idat_closed;
+    p.exif = wi_png_chunks_exif(&reader->chunks, &p.exif_length);
     return p;
 }
 

@@ -32,6 +32,7 @@ typedef struct wi_png_progress {
     uint32_t last_row;         // image row index of the last row with new pixels
     int complete;              // every pixel has arrived and its IDAT chunk passed its CRC
     int finished;              // IEND read
+    int image_data_over;       // IEND, or another chunk after the IDATs, has begun
     const uint8_t *exif;       // eXIf chunk payload when seen, else NULL
     uint32_t exif_length;
 } wi_png_progress;
