@@ -17,6 +17,14 @@ struct GIFStreamScanner {
     private(set) var frameCount = 0
     /// Data sub-blocks of the first frame received whole.
     private(set) var firstFrameBlocks = 0
+    /// Payload bytes of those sub-blocks.
+    private(set) var firstFrameDataBytes = 0
+    /// Where the records start: after the screen descriptor and the global table.
+    private(set) var recordsStart: Int?
+    /// Where the first image descriptor starts, once it has arrived.
+    private(set) var firstImageOffset: Int?
+    /// The last graphic control extension before the first image (the one it uses).
+    private(set) var firstGraphicControl: Range<Int>?
     /// Whether the first frame's data has arrived up to its block terminator.
     private(set) var firstFrameComplete = false
 
@@ -26,6 +34,9 @@ struct GIFStreamScanner {
 
     private var state = State.header
     private var offset = 0
+    /// Where the extension being read started, and whether it is a graphic control.
+    private var extensionStart = 0
+    private var extensionIsGraphicControl = false
 
     /// Advances over the bytes of `data` not yet scanned.
     ///
@@ -52,12 +63,17 @@ struct GIFStreamScanner {
                 try options.checkPixelCount(size.pixelCount, "the GIF logical screen \(size)")
                 screen = size
                 offset = 13 + GIFStreamScanner.colorTableSize(flags: byte(10))
+                recordsStart = offset
                 state = .record
             case .record:
                 guard available >= 1 else { return }
                 switch byte(offset) {
-                case 0x21: state = .extensionLabel
-                case 0x2C: state = .imageDescriptor
+                case 0x21:
+                    extensionStart = offset
+                    state = .extensionLabel
+                case 0x2C:
+                    if firstImageOffset == nil { firstImageOffset = offset }
+                    state = .imageDescriptor
                 case 0x3B: state = .trailer
                 case let other:
                     throw ImageDecodingError(.corrupt, "unknown GIF record type 0x\(String(other, radix: 16)) at byte \(offset)", format: .gif)
@@ -65,6 +81,7 @@ struct GIFStreamScanner {
                 offset += 1
             case .extensionLabel:
                 guard available >= 1 else { return }
+                extensionIsGraphicControl = byte(offset) == 0xF9
                 offset += 1
                 state = .dataBlocks(image: false)
             case .imageDescriptor:
@@ -91,11 +108,17 @@ struct GIFStreamScanner {
                 if length == 0 {
                     offset += 1
                     if isFirstFrame { firstFrameComplete = true }
+                    if !image && extensionIsGraphicControl && frameCount == 0 {
+                        firstGraphicControl = extensionStart..<offset
+                    }
                     state = .record
                 } else {
                     guard available >= 1 + length else { return }
                     offset += 1 + length
-                    if isFirstFrame { firstFrameBlocks += 1 }
+                    if isFirstFrame {
+                        firstFrameBlocks += 1
+                        firstFrameDataBytes += length
+                    }
                 }
             case .trailer:
                 return
