@@ -105,6 +105,25 @@ struct LinearTimeTests {
         )
     }
 
+    @Test("JPEG: partial images of a file of many empty scans are paid for by its bytes")
+    func jpegPartialPassesPerByte() throws {
+        // A flat image: its refinement scans are a few bytes each, its passes 256 KiB.
+        let flat = try ImageBitmap(width: 512, height: 512, pixelFormat: .gray8) { pixels, _ in
+            pixels.initializeMemory(as: UInt8.self, repeating: 90)
+        }
+        let file = RepeatedStructures.jpeg(try JPEGFixtureEncoder(progressive: true).encode(flat), repeatingLastScan: 900)
+        let decoder = JPEGDecoder().makeIncrementalDecoder(options: .default)
+        var offset = 0
+        while offset < file.count {
+            try decoder.append(file.subdata(in: offset..<min(file.count, offset + 16)))
+            offset += 16
+        }
+        // One pass per 512 * 512 / 64 bytes of input at most, where a pass per scan
+        // would be 900 and more.
+        #expect(decoder.revision <= 1 + file.count * 64 / (512 * 512), "\(decoder.revision) passes for \(file.count) bytes")
+        #expect(try decoder.finish().size == PixelSize(width: 512, height: 512))
+    }
+
     // MARK: PNG
 
     @Test("PNG: text, compressed text and unknown chunks before IDAT", arguments: [

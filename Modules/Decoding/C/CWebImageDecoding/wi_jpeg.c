@@ -46,6 +46,8 @@ struct wi_jpeg {
     // that re-reading costs at most twice the input however thin the slices.
     size_t backlog;        // unconsumed bytes at the last suspension
     size_t fresh;          // bytes appended since then
+    uint64_t total_in;     // bytes appended in all
+    uint64_t in_at_pass;   // total_in when the last partial output pass began
     int end_of_data;
     int eof_hit;           // a fake EOI was handed to libjpeg
     int eof_mid_rows;      // ...while more than the current iMCU row was still to come
@@ -273,6 +275,7 @@ int wi_jpeg_append(wi_jpeg *d, const void *bytes, size_t length) {
     }
     if (length == 0) return 1;
     d->fresh += length;
+    d->total_in += length;
     // The unconsumed bytes stay where they are while there is room after them; they
     // move to the front only once at least half the buffer before them is consumed,
     // and the buffer doubles when it is over half full: each byte is copied O(1)
@@ -443,6 +446,18 @@ static wi_jpeg_status suspended(struct wi_jpeg *d) {
     return WI_JPEG_NEED_DATA;
 }
 
+// Bytes of new input that pay for one partial output pass, per output pixel. A pass
+// costs the whole image: without this, a file of many tiny scans (up to the scan
+// limit) fed in thin slices would cost scans x pixels. With it, partial passes cost
+// at most 64 pixel writes per input byte. A typical progressive photo (0.1 to 0.3
+// bytes a pixel, its DC scan a tenth of the file) still shows every scan.
+#define WI_JPEG_PASS_PIXELS_PER_BYTE 64
+
+static int partial_pass_due(const struct wi_jpeg *d) {
+    uint64_t pixels = (uint64_t)d->cinfo.output_width * d->cinfo.output_height;
+    return (d->total_in - d->in_at_pass) * WI_JPEG_PASS_PIXELS_PER_BYTE >= pixels;
+}
+
 static wi_jpeg_status read_rows(struct wi_jpeg *d) {
     struct jpeg_decompress_struct *c = &d->cinfo;
     while (c->output_scanline < c->output_height) {
@@ -515,7 +530,8 @@ wi_jpeg_status wi_jpeg_step(wi_jpeg *d) {
             if (r == JPEG_SUSPENDED) {
                 // Show what the scans completed so far hold, once per new scan.
                 int complete = c->input_scan_number - 1;
-                if (complete > d->shown_scan) {
+                if (complete > d->shown_scan && partial_pass_due(d)) {
+                    d->in_at_pass = d->total_in;
                     d->pass_scan = complete;
                     d->final_pass = 0;
                     d->state = S_OUTPUT;
