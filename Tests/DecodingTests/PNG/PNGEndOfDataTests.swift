@@ -108,14 +108,16 @@ struct PNGEndOfDataTests {
     }
 
     // Damage before the first IDAT is in the header part of the file: invalidHeader.
-    @Test("a chunk other than IDAT over 64 KiB is refused; ancillary ones of any size are skipped")
+    @Test("a critical chunk other than IDAT over 4 KiB is refused; ancillary ones of any size are skipped")
     func chunkLengths() {
         var chunks = Self.chunks(Self.png)
-        chunks.insert(("PLTE", [UInt8](repeating: 0, count: 70_000)), at: 1)
+        chunks.insert(("PLTE", [UInt8](repeating: 0, count: 4_100)), at: 1)
         Self.expect(Self.assemble(chunks), .invalidHeader)
         var skipped = Self.chunks(Self.png)
         skipped.insert(("zTXt", [UInt8](repeating: 7, count: 3_000_000)), at: 1)
         skipped.insert(("prIv", [UInt8](repeating: 1, count: 1_000_000)), at: 2)
+        // libpng ignores a tRNS over 256 bytes as invalid; so do we, without reading it.
+        skipped.insert(("tRNS", [UInt8](repeating: 1, count: 100_000)), at: 3)
         Self.expect(Self.assemble(skipped), nil)
     }
 

@@ -52,10 +52,10 @@ static int is_letters(const uint8_t *type) {
 // What decoding needs: every critical chunk (uppercase first letter) and tRNS. An IDAT
 // after the IDAT run was closed by another chunk is not image data: it is dropped, as
 // libpng ignores data after the end of the image.
-static int forwards(const wi_png_chunks *chunks, uint32_t type, const uint8_t *name) {
+static int forwards(const wi_png_chunks *chunks, uint32_t type, uint32_t length, const uint8_t *name) {
     if (!is_letters(name)) return 1;
     if (type == TYPE_IDAT) return !chunks->idat_closed;
-    if (type == TYPE_TRNS) return 1;
+    if (type == TYPE_TRNS) return length <= WI_PNG_CHUNKS_MAX_TRNS;
     return (name[0] & 0x20) == 0;
 }
 
@@ -80,7 +80,7 @@ static wi_png_chunks_status begin_chunk(wi_png_chunks *chunks, wi_png_forward_fn
     chunks->left = (uint64_t)length + 4;
     chunks->data_left = length;
     chunks->in_chunk = 1;
-    chunks->forwarding = forwards(chunks, type, h + 4);
+    chunks->forwarding = forwards(chunks, type, length, h + 4);
     if (chunks->forwarding) {
         if (type != TYPE_IDAT && length > WI_PNG_CHUNKS_MAX_FORWARDED) {
             char text[96];

@@ -14,9 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// Longest chunk other than IDAT handed to libpng. Valid ones are far shorter (IHDR 13
-// bytes, PLTE 768, tRNS 256): anything longer is refused as damage.
-#define WI_PNG_CHUNKS_MAX_FORWARDED 65536u
+// Longest chunk other than IDAT handed to libpng, which buffers such a chunk whole
+// (growing its buffer a few hundred bytes per feed). Valid ones are far shorter (IHDR
+// 13 bytes, PLTE 768, tRNS 256): a longer one is refused as damage, but for tRNS,
+// which is dropped (libpng ignores a tRNS over 256 bytes as invalid).
+#define WI_PNG_CHUNKS_MAX_FORWARDED 4096u
+#define WI_PNG_CHUNKS_MAX_TRNS 256u
 // Longest eXIf payload kept; the orientation sits in the first few dozen bytes.
 #define WI_PNG_CHUNKS_EXIF_MAX 65536u
 
