@@ -17,9 +17,13 @@ import WebImageCore
 ///   ``PixelFormat/gray8`` (then libjpeg's luma, for colour files as well).
 /// - CMYK and YCCK (Adobe) files are converted to RGB with djpeg's formula
 ///   (r = c * k / 255 on Adobe's inverted values); no colour management.
-/// - The EXIF orientation is read from APP1 and exposed as
-///   ``DecodedImage/orientation``; the pixels are turned only with
+/// - The EXIF orientation is read from the first APP1 segment that holds Exif and
+///   exposed as ``DecodedImage/orientation``; the pixels are turned only with
 ///   ``DecodeOptions/appliesOrientation``.
+/// - Work is linear in the input however many segments repeat: APP1 is read by our
+///   own marker reader (only the first Exif segment is kept), COM and the other APPn
+///   are skipped unsaved, and files of more than 1000 scans are refused as
+///   ``ImageDecodingError/Code/corrupt``.
 /// - With ``DecodeOptions/maxPixelSize`` libjpeg decodes at the smallest M/8 scale that
 ///   still covers the target, and the rows stream into an area-averaging downsampler:
 ///   a 4000x3000 photo asked for at 500 px never exists at full size, nor even whole
@@ -56,7 +60,10 @@ public struct JPEGDecoder: ImageDecoding {
     /// A decoder fed bytes as they arrive (see ``IncrementalImageDecoding``).
     ///
     /// Baseline files show the rows decoded so far, the rest mid-grey; progressive
-    /// files show a full-size image after each completed scan. Arithmetic-coded files
+    /// files show a full-size image after a completed scan, once new bytes worth 1/64
+    /// of the output pixels have come since the last one (every scan of a photo; not a
+    /// pass per scan of a file of many tiny ones). However thin the slices, the work
+    /// stays linear in the input. Arithmetic-coded files
     /// (rare) show nothing before ``IncrementalImageDecoding/finish()``: libjpeg cannot
     /// pause inside their scans.
     public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {

@@ -8,9 +8,14 @@ import WebImageCore
 /// expanded (low-bit gray by bit replication), tRNS becomes alpha, 16-bit samples keep
 /// their high byte. No gamma correction or colour management is applied (gAMA, cHRM,
 /// sRGB and iCCP are ignored): pixels are as stored, as browsers without colour
-/// management show them. Text, ICC and other metadata chunks are skipped unread, so a
-/// zTXt or iCCP decompression bomb costs nothing. The EXIF orientation of an eXIf
-/// chunk is exposed. APNG files decode to their default (IDAT) image.
+/// management show them. libpng is handed only the chunks decoding needs (IHDR, PLTE,
+/// tRNS, IDAT, IEND and unknown critical chunks, which it refuses): text, ICC and every
+/// other ancillary chunk is stepped over unstored, so a zTXt or iCCP decompression
+/// bomb, or a million tEXt chunks, cost one pass over their bytes. Work is linear in
+/// the input however many chunks it has and however thinly it arrives. A critical
+/// chunk other than IDAT over 4 KiB is refused. The EXIF orientation of the first eXIf
+/// chunk is exposed (when its CRC is right). APNG files decode to their default (IDAT)
+/// image.
 ///
 /// Thread contract: a value type with no state; decode from any thread.
 public struct PNGDecoder: ImageDecoding {
@@ -23,8 +28,11 @@ public struct PNGDecoder: ImageDecoding {
     /// - Throws: ``ImageDecodingError`` with `.invalidHeader` (bad signature, CRC or
     ///   IHDR), `.invalidDimensions` (zero width or height), `.tooLarge` (over
     ///   ``DecodeOptions/maxPixelCount``, checked before allocating), `.corrupt`
-    ///   (damaged pixel data, a CRC error), `.truncated` (rows missing, or the last
-    ///   IDAT chunk not read through its CRC), `.empty`. Bytes after IEND are ignored.
+    ///   (damaged pixel data, a CRC error, a wrong zlib checksum, image data that ends
+    ///   before the last row while the file goes on), `.truncated` (the data ends
+    ///   before the last row, or inside the last IDAT chunk before its CRC), `.empty`.
+    ///   A file that ends after its last IDAT chunk decodes, IEND or not. Bytes after
+    ///   IEND are ignored.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .png) }
         let reader = PNGReader(options: options)
