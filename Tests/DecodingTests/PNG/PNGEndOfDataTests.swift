@@ -121,6 +121,13 @@ struct PNGEndOfDataTests {
         Self.expect(Self.assemble(skipped), nil)
     }
 
+    @Test("a file whose first chunk is not IHDR is refused, even an ancillary one")
+    func ihdrFirst() {
+        var chunks = Self.chunks(Self.png)
+        chunks.insert(("tEXt", Array("Comment\u{0}first".utf8)), at: 0)
+        Self.expect(Self.assemble(chunks), .invalidHeader)
+    }
+
     @Test("an unknown critical chunk is refused")
     func unknownCriticalChunk() {
         var chunks = Self.chunks(Self.png)

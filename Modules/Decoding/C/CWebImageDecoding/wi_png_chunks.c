@@ -49,11 +49,12 @@ static int is_letters(const uint8_t *type) {
     return 1;
 }
 
-// What decoding needs: every critical chunk (uppercase first letter) and tRNS. An IDAT
-// after the IDAT run was closed by another chunk is not image data: it is dropped, as
-// libpng ignores data after the end of the image.
+// What decoding needs: every critical chunk (uppercase first letter) and tRNS. The
+// first chunk always goes, so that libpng refuses a file that does not start with
+// IHDR as before. An IDAT after the IDAT run was closed by another chunk is not image
+// data: it is dropped, as libpng ignores data after the end of the image.
 static int forwards(const wi_png_chunks *chunks, uint32_t type, uint32_t length, const uint8_t *name) {
-    if (!is_letters(name)) return 1;
+    if (chunks->chunk_count == 1 || !is_letters(name)) return 1;
     if (type == TYPE_IDAT) return !chunks->idat_closed;
     if (type == TYPE_TRNS) return length <= WI_PNG_CHUNKS_MAX_TRNS;
     return (name[0] & 0x20) == 0;
