@@ -528,7 +528,8 @@ wi_jpeg_status wi_jpeg_step(wi_jpeg *d) {
         case S_CONSUME: {
             int r = jpeg_consume_input(c);
             if (r == JPEG_SUSPENDED) {
-                // Show what the scans completed so far hold, once per new scan.
+                // Show what the scans completed so far hold, once per new scan, when the
+                // bytes since the last pass pay for one (partial_pass_due).
                 int complete = c->input_scan_number - 1;
                 if (complete > d->shown_scan && partial_pass_due(d)) {
                     d->in_at_pass = d->total_in;
