@@ -74,12 +74,25 @@ final class GIFFile {
     func readImageDescriptor() throws(ImageDecodingError) -> GIFFrameDescriptor {
         try check(DGifGetImageDesc(handle), "reading an image descriptor")
         let image = handle.pointee.Image
-        return GIFFrameDescriptor(
+        let descriptor = GIFFrameDescriptor(
             left: Int(image.Left), top: Int(image.Top),
             width: Int(image.Width), height: Int(image.Height),
             isInterlaced: image.Interlace,
             localPalette: image.ColorMap.map { GIFPalette($0) }
         )
+        forgetSavedImages()
+        return descriptor
+    }
+
+    /// giflib 5.2 appends a copy of every image descriptor (and its colour table) to
+    /// `SavedImages`, growing the array one element at a time with `realloc`: a file of
+    /// N frames cost N^2 copying wherever realloc moves the block (always, under
+    /// AddressSanitizer), and memory for every table. The low-level reading used here
+    /// never needs those copies, so each is dropped as soon as it is made.
+    private func forgetSavedImages() {
+        GifFreeSavedImages(handle)
+        handle.pointee.SavedImages = nil
+        handle.pointee.ImageCount = 0
     }
 
     /// Reads a whole extension: its label and the first two sub-blocks (all that GCE
