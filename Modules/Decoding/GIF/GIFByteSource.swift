@@ -32,6 +32,17 @@ final class GIFByteSource {
         data[data.startIndex + offset]
     }
 
+    /// The bytes in `range` (which must be within the file).
+    func bytes(in range: Range<Int>) -> [UInt8] {
+        [UInt8](data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)])
+    }
+
+    /// Moves the read position to `offset`, past bytes walked without giflib (between
+    /// records, where giflib keeps no state).
+    func move(to offset: Int) {
+        position = offset
+    }
+
     /// Copies up to `count` bytes into `buffer`; returns how many it copied.
     func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
         let available = max(0, fence - position)

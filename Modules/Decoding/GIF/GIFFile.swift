@@ -58,15 +58,24 @@ final class GIFFile {
         handle.pointee.SColorMap.map { GIFPalette($0) }
     }
 
-    /// The kind of the next record.
+    /// The kind of the next record, read from the bytes: giflib keeps no state between
+    /// records and reads none ahead, so the records it need not decode are walked here,
+    /// in place, rather than through its read callback a few bytes at a time.
     func nextRecord() throws(ImageDecodingError) -> GIFRecord {
-        var type = UNDEFINED_RECORD_TYPE
-        try check(DGifGetRecordType(handle, &type), "reading a record type")
-        switch type {
-        case IMAGE_DESC_RECORD_TYPE: return .image
-        case EXTENSION_RECORD_TYPE: return .extension
-        default: return .trailer
+        let offset = source.position
+        guard offset < source.count else {
+            throw ImageDecodingError(.truncated, "the data ends while reading a record type", format: .gif)
         }
+        let record: GIFRecord
+        switch source.byte(at: offset) {
+        case 0x2C: record = .image
+        case 0x21: record = .extension
+        case 0x3B: record = .trailer
+        case let other:
+            throw ImageDecodingError(.corrupt, "unknown GIF record type 0x\(String(other, radix: 16)) at byte \(offset)", format: .gif)
+        }
+        source.move(to: offset + 1)
+        return record
     }
 
     /// Reads an image descriptor, its local colour table and its LZW code size; the
@@ -95,20 +104,32 @@ final class GIFFile {
         handle.pointee.ImageCount = 0
     }
 
-    /// Reads a whole extension: its label and the first two sub-blocks (all that GCE
-    /// and NETSCAPE2.0 need); the rest is skipped.
+    /// Reads a whole extension from the bytes: its label, and the first two sub-blocks
+    /// of a graphic control or application extension (all that GCE and NETSCAPE2.0
+    /// need). Every other byte is stepped over once, in place: a file of a hundred
+    /// thousand comments costs one pass over their bytes.
+    ///
+    /// - Throws: ``ImageDecodingError/Code/truncated`` when the data ends inside it.
     func readExtension() throws(ImageDecodingError) -> GIFExtension {
-        var code: Int32 = 0
-        var block: UnsafeMutablePointer<GifByteType>?
-        try check(DGifGetExtension(handle, &code, &block), "reading an extension")
-        var blocks: [[UInt8]] = []
-        while let current = block {
-            if blocks.count < 2 {
-                blocks.append(Array(UnsafeBufferPointer(start: current + 1, count: Int(current[0]))))
-            }
-            try check(DGifGetExtensionNext(handle, &block), "reading an extension")
+        let start = source.position
+        guard start < source.count else {
+            throw ImageDecodingError(.truncated, "the data ends while reading an extension", format: .gif)
         }
-        return GIFExtension(label: UInt8(truncatingIfNeeded: code), blocks: blocks)
+        let label = source.byte(at: start)
+        guard case .complete(let end) = GIFBlockChain(in: source, from: start + 1) else {
+            throw ImageDecodingError(.truncated, "the data ends while reading an extension", format: .gif)
+        }
+        var blocks: [[UInt8]] = []
+        if label == 0xF9 || label == 0xFF {
+            var offset = start + 1
+            while blocks.count < 2, offset < end - 1 {
+                let length = Int(source.byte(at: offset))
+                blocks.append(source.bytes(in: (offset + 1)..<(offset + 1 + length)))
+                offset += 1 + length
+            }
+        }
+        source.move(to: end)
+        return GIFExtension(label: label, blocks: blocks)
     }
 
     /// Skips the LZW data of the frame whose descriptor was just read.
