@@ -19,16 +19,17 @@ enum GIFBlockChain: Equatable {
 
     /// Walks the chain that starts at `start` in `source`.
     init(in source: GIFByteSource, from start: Int) {
+        let bytes = source.bytes
         var offset = start
-        while offset < source.count {
-            let length = Int(source.byte(at: offset))
+        while offset < bytes.count {
+            let length = Int(bytes[offset])
             if length == 0 {
                 self = .complete(end: offset + 1)
                 return
             }
-            guard offset + 1 + length <= source.count else { break }
+            guard offset + 1 + length <= bytes.count else { break }
             offset += 1 + length
         }
-        self = .cut(wholeBlocksEnd: min(offset, source.count))
+        self = .cut(wholeBlocksEnd: min(offset, bytes.count))
     }
 }

@@ -11,7 +11,10 @@ import Foundation
 ///
 /// Not thread-safe: it belongs to the one ``GIFFile`` reading it.
 final class GIFByteSource {
-    private let data: Data
+    /// A copy of the file: one memcpy buys plain pointer reads for the callback and for
+    /// the record walks done without giflib, where `Data`'s subscript would cost more
+    /// than the walk itself.
+    let bytes: UnsafeRawBufferPointer
     /// Offset of the next byte giflib will read, from the start of the file.
     private(set) var position = 0
     private var fence: Int
@@ -20,21 +23,27 @@ final class GIFByteSource {
     private(set) var ranPastEnd = false
 
     init(_ data: Data) {
-        self.data = data
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
+        data.copyBytes(to: copy)
+        self.bytes = UnsafeRawBufferPointer(copy)
         self.fence = data.count
     }
 
+    deinit {
+        bytes.deallocate()
+    }
+
     /// Number of bytes in the file.
-    var count: Int { data.count }
+    var count: Int { bytes.count }
 
     /// The byte at `offset` (which must be within the file).
     func byte(at offset: Int) -> UInt8 {
-        data[data.startIndex + offset]
+        bytes[offset]
     }
 
     /// The bytes in `range` (which must be within the file).
     func bytes(in range: Range<Int>) -> [UInt8] {
-        [UInt8](data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)])
+        [UInt8](UnsafeRawBufferPointer(rebasing: bytes[range]))
     }
 
     /// Moves the read position to `offset`, past bytes walked without giflib (between
@@ -48,8 +57,7 @@ final class GIFByteSource {
         let available = max(0, fence - position)
         let copied = min(count, available)
         if copied > 0 {
-            let start = data.startIndex + position
-            data.copyBytes(to: buffer, from: start..<(start + copied))
+            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + position, byteCount: copied)
             position += copied
         }
         if copied == count { return copied }
@@ -58,7 +66,7 @@ final class GIFByteSource {
             buffer[copied] = 0
             return copied + 1
         }
-        if fence == data.count { ranPastEnd = true }
+        if fence == bytes.count { ranPastEnd = true }
         return copied
     }
 
@@ -70,7 +78,7 @@ final class GIFByteSource {
 
     /// Lets reads run to the end of the data again.
     func removeFence() {
-        fence = data.count
+        fence = bytes.count
         terminatorPending = false
     }
 }

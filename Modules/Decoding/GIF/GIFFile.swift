@@ -61,21 +61,49 @@ final class GIFFile {
     /// The kind of the next record, read from the bytes: giflib keeps no state between
     /// records and reads none ahead, so the records it need not decode are walked here,
     /// in place, rather than through its read callback a few bytes at a time.
+    ///
+    /// Extensions no caller reads (comments, plain text, unknown labels) are stepped over
+    /// here in one tight loop: only images, the trailer, graphic control and application
+    /// extensions are returned. A hundred thousand comments cost one pass over their
+    /// bytes.
+    ///
+    /// - Throws: ``ImageDecodingError/Code/truncated`` when the data ends before the
+    ///   next record or inside a skipped extension; ``ImageDecodingError/Code/corrupt``
+    ///   for an unknown record type.
     func nextRecord() throws(ImageDecodingError) -> GIFRecord {
-        let offset = source.position
-        guard offset < source.count else {
-            throw ImageDecodingError(.truncated, "the data ends while reading a record type", format: .gif)
+        let bytes = source.bytes
+        var offset = source.position
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x2C:
+                source.move(to: offset + 1)
+                return .image
+            case 0x3B:
+                source.move(to: offset + 1)
+                return .trailer
+            case 0x21:
+                guard offset + 1 < bytes.count else { break }
+                let label = bytes[offset + 1]
+                if label == 0xF9 || label == 0xFF {
+                    source.move(to: offset + 1)
+                    return .extension
+                }
+                // The sub-block chain, walked inline: length bytes, up to the terminator.
+                offset += 2
+                while offset < bytes.count, bytes[offset] != 0 {
+                    offset += 1 + Int(bytes[offset])
+                }
+                guard offset < bytes.count else {
+                    throw ImageDecodingError(.truncated, "the data ends while reading an extension", format: .gif)
+                }
+                offset += 1
+                continue
+            case let other:
+                throw ImageDecodingError(.corrupt, "unknown GIF record type 0x\(String(other, radix: 16)) at byte \(offset)", format: .gif)
+            }
+            break
         }
-        let record: GIFRecord
-        switch source.byte(at: offset) {
-        case 0x2C: record = .image
-        case 0x21: record = .extension
-        case 0x3B: record = .trailer
-        case let other:
-            throw ImageDecodingError(.corrupt, "unknown GIF record type 0x\(String(other, radix: 16)) at byte \(offset)", format: .gif)
-        }
-        source.move(to: offset + 1)
-        return record
+        throw ImageDecodingError(.truncated, "the data ends while reading a record type", format: .gif)
     }
 
     /// Reads an image descriptor, its local colour table and its LZW code size; the
