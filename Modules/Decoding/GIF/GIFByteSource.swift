@@ -41,11 +41,6 @@ final class GIFByteSource {
         bytes[offset]
     }
 
-    /// The bytes in `range` (which must be within the file).
-    func bytes(in range: Range<Int>) -> [UInt8] {
-        [UInt8](UnsafeRawBufferPointer(rebasing: bytes[range]))
-    }
-
     /// Moves the read position to `offset`, past bytes walked without giflib (between
     /// records, where giflib keeps no state).
     func move(to offset: Int) {

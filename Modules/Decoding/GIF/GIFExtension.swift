@@ -1,28 +1,32 @@
-/// An extension record: its label and its first sub-blocks.
+/// An extension record: its label and what decoding takes from it, read in place from
+/// its first two sub-blocks (no copy of them is made).
 struct GIFExtension {
     var label: UInt8
-    /// The first two data sub-blocks (fewer when the extension has fewer).
-    var blocks: [[UInt8]]
-
     /// The graphics control extension (label 0xF9), when this is one of 4 bytes.
-    var graphicsControl: GIFGraphicsControl? {
-        guard label == 0xF9, let block = blocks.first, block.count >= 4 else { return nil }
-        return GIFGraphicsControl(
-            disposal: GIFDisposal(rawValue: (block[0] >> 2) & 0x07),
-            delayHundredths: Int(block[1]) | Int(block[2]) << 8,
-            transparentIndex: block[0] & 0x01 != 0 ? Int(block[3]) : nil
-        )
-    }
-
+    var graphicsControl: GIFGraphicsControl?
     /// The loop count of a NETSCAPE2.0 or ANIMEXTS1.0 application extension: sub-block
     /// id 1 holds a little-endian 16-bit count, 0 meaning forever. Stored as is.
-    var loopCount: Int? {
-        guard label == 0xFF, blocks.count == 2, blocks[0].count == 11 else { return nil }
-        let identifier = String(decoding: blocks[0], as: UTF8.self)
-        guard identifier == "NETSCAPE2.0" || identifier == "ANIMEXTS1.0" else { return nil }
-        let data = blocks[1]
-        guard data.count >= 3, data[0] == 1 else { return nil }
-        return Int(data[1]) | Int(data[2]) << 8
+    var loopCount: Int?
+
+    private static let netscape = Array("NETSCAPE2.0".utf8)
+    private static let animexts = Array("ANIMEXTS1.0".utf8)
+
+    /// Reads the extension whose label is `label` and whose first sub-blocks, if any,
+    /// are `first` and `second`.
+    init(label: UInt8, first: UnsafeRawBufferPointer?, second: UnsafeRawBufferPointer?) {
+        self.label = label
+        if label == 0xF9, let block = first, block.count >= 4 {
+            graphicsControl = GIFGraphicsControl(
+                disposal: GIFDisposal(rawValue: (block[0] >> 2) & 0x07),
+                delayHundredths: Int(block[1]) | Int(block[2]) << 8,
+                transparentIndex: block[0] & 0x01 != 0 ? Int(block[3]) : nil
+            )
+        }
+        if label == 0xFF, let identifier = first, identifier.count == 11, let data = second,
+           identifier.elementsEqual(Self.netscape) || identifier.elementsEqual(Self.animexts),
+           data.count >= 3, data[0] == 1 {
+            loopCount = Int(data[1]) | Int(data[2]) << 8
+        }
     }
 }
 

@@ -132,32 +132,27 @@ final class GIFFile {
         handle.pointee.ImageCount = 0
     }
 
-    /// Reads a whole extension from the bytes: its label, and the first two sub-blocks
-    /// of a graphic control or application extension (all that GCE and NETSCAPE2.0
-    /// need). Every other byte is stepped over once, in place: a file of a hundred
-    /// thousand comments costs one pass over their bytes.
+    /// Reads a whole extension from the bytes, in place: its label, and what a graphic
+    /// control or application extension says (from its first two sub-blocks). Every
+    /// byte is stepped over once.
     ///
     /// - Throws: ``ImageDecodingError/Code/truncated`` when the data ends inside it.
     func readExtension() throws(ImageDecodingError) -> GIFExtension {
+        let bytes = source.bytes
         let start = source.position
-        guard start < source.count else {
+        guard start < bytes.count,
+              case .complete(let end) = GIFBlockChain(in: source, from: start + 1) else {
             throw ImageDecodingError(.truncated, "the data ends while reading an extension", format: .gif)
         }
-        let label = source.byte(at: start)
-        guard case .complete(let end) = GIFBlockChain(in: source, from: start + 1) else {
-            throw ImageDecodingError(.truncated, "the data ends while reading an extension", format: .gif)
+        // The chain is whole: every length byte before `end - 1` starts a block inside it.
+        func block(at offset: Int) -> UnsafeRawBufferPointer? {
+            guard offset < end - 1 else { return nil }
+            return UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<(offset + 1 + Int(bytes[offset]))])
         }
-        var blocks: [[UInt8]] = []
-        if label == 0xF9 || label == 0xFF {
-            var offset = start + 1
-            while blocks.count < 2, offset < end - 1 {
-                let length = Int(source.byte(at: offset))
-                blocks.append(source.bytes(in: (offset + 1)..<(offset + 1 + length)))
-                offset += 1 + length
-            }
-        }
+        let first = block(at: start + 1)
+        let second = first.flatMap { block(at: start + 2 + $0.count) }
         source.move(to: end)
-        return GIFExtension(label: label, blocks: blocks)
+        return GIFExtension(label: bytes[start], first: first, second: second)
     }
 
     /// Skips the LZW data of the frame whose descriptor was just read.
