@@ -9,6 +9,7 @@
 #   make test-asan / make test-tsan   one of the two (each in its own build directory)
 #   make deps    install the Debian packages the build needs, when missing
 #   make fuzz    run each libFuzzer target for FUZZ_SECONDS (default 180), seeded from ../shared/corpus
+#                and from files with one structure repeated; an input that takes 1 s is a finding
 #   make load    10,000 loads over 1,000 URLs, 64 at once, random cancels; checked (release)
 #   make load-valgrind   a 1,000-load run under valgrind: no leak, no memory error
 
@@ -113,17 +114,24 @@ load-valgrind: deps
 # libFuzzer with AddressSanitizer, in its own build directory. The C shims are
 # instrumented too (-fsanitize=fuzzer-no-link); the system codecs are not. Each target
 # runs in turn, seeded from the shared corpus, with its working corpus, crash inputs
-# and log under .build-fuzz (see Tools/Fuzz/run-fuzz.sh). A crash fails the run: turn
-# its input into a regression under Tests/FuzzingTests/Regressions/<target>/.
+# and log under .build-fuzz (see Tools/Fuzz/run-fuzz.sh). The image targets also start
+# from the scaling tests' files (one structure repeated to about 1 MB), which the fuzzer
+# binary writes into their corpus folders. Slowness is a finding (issue 16): inputs go
+# up to FUZZ_MAX_LEN (1 MiB), and one that takes FUZZ_TIMEOUT (1 s) is saved as a
+# timeout or slow unit. A crash, timeout or slow unit fails the run: turn its input into
+# a regression under Tests/FuzzingTests/Regressions/<target>/.
 # FUZZ_TARGETS narrows the run, e.g. FUZZ_TARGETS="png gif" FUZZ_SECONDS=60.
 FUZZ_SCRATCH := .build-fuzz
 FUZZ_SECONDS ?= 180
+FUZZ_TIMEOUT ?= 1
+FUZZ_MAX_LEN ?= 1048576
 FUZZ_TARGETS ?= png jpeg gif incremental sniff headers
 fuzz: deps
 	$(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --product webimage-fuzz \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DWEBIMAGE_FUZZ -Xcc -fsanitize=fuzzer-no-link,address
 	FUZZ_BIN=$(FUZZ_SCRATCH)/release/webimage-fuzz FUZZ_DIR=$(FUZZ_SCRATCH) FUZZ_CORPUS=../shared/corpus \
-		FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" Tools/Fuzz/run-fuzz.sh
+		FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) FUZZ_MAX_LEN=$(FUZZ_MAX_LEN) \
+		FUZZ_TARGETS="$(FUZZ_TARGETS)" Tools/Fuzz/run-fuzz.sh
 
 clean:
 	rm -rf .build $(ASAN_SCRATCH) $(TSAN_SCRATCH) $(FUZZ_SCRATCH) Benchmarks/.build

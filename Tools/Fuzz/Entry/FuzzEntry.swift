@@ -42,9 +42,25 @@ private func runFuzzerDriver(
 struct FuzzProgram {
     static func main() {
         _ = selectedTarget // an unknown target fails before libFuzzer starts
+        if let directory = ProcessInfo.processInfo.environment["WEBIMAGE_FUZZ_WRITE_SEEDS"] {
+            exit(writeSeeds(into: directory))
+        }
         var argc = CommandLine.argc
         var argv = CommandLine.unsafeArgv
         exit(runFuzzerDriver(&argc, &argv, fuzzTestOneInput))
+    }
+
+    /// With `WEBIMAGE_FUZZ_WRITE_SEEDS=DIR` the program only writes the target's
+    /// repeated-structure seeds into DIR (run-fuzz.sh does so before each run): they
+    /// are made by the fixtures' code, so no generated file is kept in the repository.
+    private static func writeSeeds(into directory: String) -> CInt {
+        do {
+            _ = try RepeatedStructureSeeds.write(for: selectedTarget, into: directory)
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("webimage-fuzz: cannot write seeds into \(directory): \(error)\n".utf8))
+            return 1
+        }
     }
 }
 #endif

@@ -1,0 +1,110 @@
+import Foundation
+import WebImageCore
+import WebImageFixtures
+
+/// Seeds for the image targets, made at run time and never stored: the scaling tests'
+/// files (issue 16), valid images with one structure repeated as often as fits in
+/// about 1 MB. A decoder that is quadratic in one of them needs seconds for it, so
+/// `make fuzz` (1 s per input, slow inputs reported) reports that before the first
+/// mutation, and the mutations of these seeds search the paths around them.
+public enum RepeatedStructureSeeds {
+    /// The size each seed grows to. `make fuzz` caps inputs at 1 MiB (`-max_len`);
+    /// the rest of the MiB leaves libFuzzer room to insert bytes.
+    public static let targetBytes = 1_000_000
+
+    /// The seeds for `target`, named for what repeats and how often; none for `headers`.
+    public static func files(for target: FuzzTarget) throws(ImageDecodingError) -> [(name: String, bytes: Data)] {
+        switch target {
+        case .png: try png()
+        case .jpeg: try jpeg()
+        case .gif: try gif()
+        case .incremental, .sniff: try png() + jpeg() + gif()
+        case .headers: []
+        }
+    }
+
+    /// Writes the seeds for `target` into `directory` (made if missing), replacing
+    /// earlier copies. Returns how many it wrote.
+    public static func write(for target: FuzzTarget, into directory: String) throws -> Int {
+        let folder = URL(fileURLWithPath: directory, isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let seeds = try files(for: target)
+        for seed in seeds {
+            try seed.bytes.write(to: folder.appendingPathComponent(seed.name))
+        }
+        return seeds.count
+    }
+
+    private static func jpeg() throws(ImageDecodingError) -> [(name: String, bytes: Data)] {
+        let photo = try JPEGFixtureEncoder().encode(SyntheticImage.photo(width: 64, height: 48))
+        let segments: [(String, RepeatedStructures.JPEGSegment)] = [
+            ("app0", .emptyApp(0)), ("app1", .emptyApp(1)), ("app2", .emptyApp(2)), ("app14", .emptyApp(14)),
+            ("com", .emptyComment), ("exif", .exif), ("dqt", .quantizationTables), ("dht", .huffmanTables),
+        ]
+        var files = segments.map { name, segment in
+            filled("jpeg-\(name)", "jpg") { RepeatedStructures.jpeg(photo, repeating: segment, count: $0) }
+        }
+        // Scans: just under the decoder's limit of 1,000 (decodes), and as many as fit (refused).
+        let progressive = try JPEGFixtureEncoder(progressive: true).encode(SyntheticImage.grayPhoto(width: 64, height: 48))
+        files.append(("jpeg-scans-x990.jpg", RepeatedStructures.jpeg(progressive, repeatingLastScan: 990)))
+        files.append(filled("jpeg-scans", "jpg") { RepeatedStructures.jpeg(progressive, repeatingLastScan: $0) })
+        // A restart marker after each of 16,000 gray 8x8 MCUs: 1,024,000 pixels, just
+        // under the harnesses' pixel limit.
+        let flat = try ImageBitmap(width: 8_000, height: 128, pixelFormat: .gray8) { pixels, _ in
+            pixels.initializeMemory(as: UInt8.self, repeating: 128)
+        }
+        files.append(("jpeg-restart-x16000.jpg", try JPEGFixtureEncoder(restartInterval: 1).encode(flat)))
+        return files
+    }
+
+    private static func png() throws(ImageDecodingError) -> [(name: String, bytes: Data)] {
+        let photo = try PNGFixtureEncoder().encode(SyntheticImage.photo(width: 64, height: 48))
+        let chunks: [(String, RepeatedStructures.PNGChunk)] = [("text", .text), ("ztxt", .compressedText), ("unknown", .unknown)]
+        var files = chunks.map { name, chunk in
+            filled("png-\(name)", "png") { RepeatedStructures.png(photo, repeating: chunk, count: $0) }
+        }
+        // 1-byte IDAT chunks (13 bytes of framing each) for the largest square that fits.
+        files.append(try largestSquare("png-idat1", "png") { (side) throws(ImageDecodingError) -> Data in
+            RepeatedStructures.png(try PNGFixtureEncoder().encode(SyntheticImage.photo(width: side, height: side)), splittingImageDataInto: 1)
+        })
+        return files
+    }
+
+    private static func gif() throws(ImageDecodingError) -> [(name: String, bytes: Data)] {
+        let still = try GIFFixtureEncoder().encode(SyntheticAnimation.make(width: 64, height: 48, frameCount: 1))
+        let kinds: [(String, RepeatedStructures.GIFExtensionKind)] = [("comment", .comment), ("application", .application), ("gce", .graphicControl)]
+        var files = kinds.map { name, kind in
+            filled("gif-\(name)", "gif") { RepeatedStructures.gif(still, repeating: kind, count: $0) }
+        }
+        files.append(filled("gif-frames1x1", "gif") { RepeatedStructures.gif(onePixelFrames: $0) })
+        files.append(try largestSquare("gif-subblock1", "gif") { (side) throws(ImageDecodingError) -> Data in
+            let gif = try GIFFixtureEncoder().encode(SyntheticAnimation.make(width: side, height: side, frameCount: 1))
+            return RepeatedStructures.gif(oneByteSubBlocks: gif)
+        })
+        return files
+    }
+
+    /// `make(count)` for the largest count that keeps it within ``targetBytes``: the
+    /// repeated structure's size is what one more copy adds.
+    private static func filled(_ stem: String, _ suffix: String, _ make: (Int) -> Data) -> (name: String, bytes: Data) {
+        let base = make(0).count
+        let count = (targetBytes - base) / max(1, make(1).count - base)
+        return ("\(stem)-x\(count).\(suffix)", make(count))
+    }
+
+    /// `make(side)` for a side whose file fits within ``targetBytes``: the side is
+    /// estimated from a 64x64 file's bytes per pixel, then shrunk until it fits. At
+    /// most 1000, under the harnesses' limit of 1 Mi pixels.
+    private static func largestSquare(
+        _ stem: String, _ suffix: String, _ make: (Int) throws(ImageDecodingError) -> Data
+    ) throws(ImageDecodingError) -> (name: String, bytes: Data) {
+        let perPixel = Double(try make(64).count) / Double(64 * 64)
+        var side = min(1_000, Int((Double(targetBytes) / perPixel).squareRoot()))
+        var file = try make(side)
+        while file.count > targetBytes {
+            side = side * 19 / 20
+            file = try make(side)
+        }
+        return ("\(stem)-\(side)x\(side).\(suffix)", file)
+    }
+}
