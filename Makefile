@@ -22,7 +22,7 @@ APT_PACKAGES := pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libg
 PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libcurl openssl zlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test test-sanitize test-asan test-tsan bench bench-quick deps load load-valgrind fuzz clean
+.PHONY: all build run test test-sanitize test-asan test-tsan bench bench-quick bench-deps deps load load-valgrind fuzz clean
 
 all: build
 
@@ -85,10 +85,22 @@ test-tsan: deps
 		$(SWIFT) test --skip-build $(TSAN_FLAGS) \
 		$(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)',--skip '$(TSAN_SKIP)')
 
-bench: deps
+# Programs the benchmarks run beside ours on the same files (djpeg, pngcrush -n); without
+# them those rows are skipped with a message.
+BENCH_APT_PACKAGES := libjpeg-turbo-progs pngcrush
+bench-deps: deps
+	@if command -v djpeg >/dev/null && command -v pngcrush >/dev/null; then \
+		echo "bench-deps: djpeg and pngcrush present"; \
+	else \
+		echo "bench-deps: installing $(BENCH_APT_PACKAGES)"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(BENCH_APT_PACKAGES); \
+	fi
+
+bench: bench-deps
 	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks
 
-bench-quick: deps
+bench-quick: bench-deps
 	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks --quick
 
 # The load run (issue 7): every load completes exactly once with the right image, nothing

@@ -45,6 +45,8 @@ do {
         if pass == 0 {
             cases = Cases.all(fixtures, rounds: rounds) + MemoryCacheCases.all() + (try DiskCacheCases.all())
                 + CoalescingCases.registryCases() + CoalescingCases.queueCases()
+            // Its setup makes and checks its own files and looks for djpeg and pngcrush: only when it will run.
+            if HostileStructureCases.names.contains(where: selected) { cases += try HostileStructureCases.all() }
         } else {
             guard wantsNetwork else { break }
             let started = try LoopbackBench.start(documentRoot: try ColdLoadCases.writeDocumentRoot(fixtures.smallJPEGs))
@@ -69,6 +71,7 @@ do {
     MemoryCacheCases.printSummary(results)
     ColdLoadCases.printSummary(results)
     ManagerHitCases.printSummary(results)
+    HostileStructureCases.printSummary(results)
     if results.contains(where: { $0.name.hasPrefix("Coalescing") }) {
         print("Coalescing: the server saw \(CoalescingCases.lastTransferCount.load(ordering: .relaxed)) transfer(s) for 10,000 requests (checked every round).\n")
     }
