@@ -43,10 +43,15 @@ public enum RepeatedStructures {
         case .quantizationTables: unit = firstSegment(0xDB, in: bytes)
         case .huffmanTables: unit = firstSegment(0xC4, in: bytes)
         }
-        var out = [UInt8](bytes[0..<2])
+        return inserting(unit, count: count, at: 2, into: bytes)
+    }
+
+    /// `bytes` with `count` copies of `unit` at `offset`.
+    private static func inserting(_ unit: [UInt8], count: Int, at offset: Int, into bytes: [UInt8]) -> Data {
+        var out = [UInt8](bytes[..<offset])
         out.reserveCapacity(bytes.count + unit.count * count)
         for _ in 0..<count { out += unit }
-        out += bytes[2...]
+        out += bytes[offset...]
         return Data(out)
     }
 
@@ -111,13 +116,8 @@ public enum RepeatedStructures {
             unit = pngChunk("zTXt", Array("Comment".utf8) + [0, 0, 0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
         case .unknown: unit = pngChunk("prIv", [1, 2, 3, 4])
         }
-        let bytes = [UInt8](png)
         let afterIHDR = 8 + 25
-        var out = [UInt8](bytes[..<afterIHDR])
-        out.reserveCapacity(bytes.count + unit.count * count)
-        for _ in 0..<count { out += unit }
-        out += bytes[afterIHDR...]
-        return Data(out)
+        return inserting(unit, count: count, at: afterIHDR, into: [UInt8](png))
     }
 
     /// `png` with its image data re-cut into IDAT chunks of `bytesPerChunk` bytes (13
@@ -186,12 +186,7 @@ public enum RepeatedStructures {
         case .graphicControl: unit = [0x21, 0xF9, 4, 0x00, 10, 0, 0, 0]
         }
         let bytes = [UInt8](gif)
-        let start = gifRecordsStart(bytes)
-        var out = [UInt8](bytes[..<start])
-        out.reserveCapacity(bytes.count + unit.count * count)
-        for _ in 0..<count { out += unit }
-        out += bytes[start...]
-        return Data(out)
+        return inserting(unit, count: count, at: gifRecordsStart(bytes), into: bytes)
     }
 
     /// `gif` with every data sub-block chain (extensions and image data) re-cut into
