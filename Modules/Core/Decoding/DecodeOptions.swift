@@ -8,6 +8,10 @@ public struct DecodeOptions: Sendable, Hashable {
     /// bombs that make the peers run out of memory.
     public static let defaultMaxPixelCount = 64 << 20
 
+    /// The default ``maxFrameCount``: 10,000 frames, over five minutes of a 30 fps
+    /// animation.
+    public static let defaultMaxFrameCount = 10_000
+
     /// Scale the image down so that its longer side is at most this many pixels,
     /// keeping its aspect ratio; never scaled up. `nil` decodes at full size.
     ///
@@ -26,6 +30,14 @@ public struct DecodeOptions: Sendable, Hashable {
     /// animation, plus any GIF frame rectangle on its own.
     public var maxPixelCount: Int
 
+    /// The most frames an animation may have, checked as its frames are counted before
+    /// any is decoded; over it, decoding fails with ``ImageDecodingError/Code/tooLarge``.
+    ///
+    /// ``maxPixelCount`` bounds the pixels of all frames together, but not the frames
+    /// themselves: a GIF of 40,000 frames of one pixel is within any pixel limit, and
+    /// each frame still costs an image of its own.
+    public var maxFrameCount: Int
+
     /// Decode only the first frame of an animation (and stop reading there).
     public var firstFrameOnly: Bool
 
@@ -42,16 +54,18 @@ public struct DecodeOptions: Sendable, Hashable {
         maxPixelCount: Int = DecodeOptions.defaultMaxPixelCount,
         firstFrameOnly: Bool = false,
         pixelFormat: PixelFormat = .rgba8,
-        appliesOrientation: Bool = false
+        appliesOrientation: Bool = false,
+        maxFrameCount: Int = DecodeOptions.defaultMaxFrameCount
     ) {
         self.maxPixelSize = maxPixelSize
         self.maxPixelCount = maxPixelCount
+        self.maxFrameCount = maxFrameCount
         self.firstFrameOnly = firstFrameOnly
         self.pixelFormat = pixelFormat
         self.appliesOrientation = appliesOrientation
     }
 
-    /// Full size, RGBA, every frame, the default pixel limit.
+    /// Full size, RGBA, every frame, the default pixel and frame limits.
     public static let `default` = DecodeOptions()
 
     /// The size a `source`-sized image is scaled to under ``maxPixelSize``.
@@ -68,6 +82,14 @@ public struct DecodeOptions: Sendable, Hashable {
     public func checkPixelCount(_ pixels: Int, _ what: @autoclosure () -> String) throws(ImageDecodingError) {
         guard pixels <= maxPixelCount else {
             throw ImageDecodingError(.tooLarge, "\(what()) needs \(pixels) pixels; the limit is \(maxPixelCount)")
+        }
+    }
+
+    /// Throws ``ImageDecodingError/Code/tooLarge`` when an animation has more than
+    /// ``maxFrameCount`` frames.
+    public func checkFrameCount(_ frames: Int) throws(ImageDecodingError) {
+        guard frames <= maxFrameCount else {
+            throw ImageDecodingError(.tooLarge, "at least \(frames) frames; the limit is \(maxFrameCount)")
         }
     }
 }

@@ -21,7 +21,8 @@ import WebImageCore
 /// Limits: a zero-sized screen is ``ImageDecodingError/Code/invalidDimensions``. Before
 /// the canvas exists, every frame rectangle (unclipped) and frames x screen pixels (one
 /// frame with ``DecodeOptions/firstFrameOnly``) are checked against
-/// ``DecodeOptions/maxPixelCount``.
+/// ``DecodeOptions/maxPixelCount``, and the frame count against
+/// ``DecodeOptions/maxFrameCount`` (10,000 by default).
 ///
 /// Truncation: if the data ends after the last frame's pixels (the trailer or a block
 /// terminator is missing) the image decodes; if it ends inside a frame, ``decode(_:options:)``

@@ -168,6 +168,7 @@ final class GIFFrameReader: ImageFrameReading {
 
     private func draw(_ frame: GIFFrameDescriptor, control: GIFGraphicsControl, allowPartial: Bool) throws(ImageDecodingError) -> DrawnFrame {
         // The survey stops at damage, so frames past it are checked here as well.
+        try options.checkFrameCount(yielded + 1)
         try options.checkPixelCount(frame.pixelCount, "GIF frame \(yielded) (\(frame.width)x\(frame.height))")
         let screen = info.size
         let (total, overflow) = screen.pixelCount.multipliedReportingOverflow(by: yielded + 1)

@@ -90,6 +90,7 @@ struct GIFStreamScanner {
                 let interlaced = byte(offset + 8) & 0x40 != 0
                 if frameCount == 1 { firstFrameInterlaced = interlaced }
                 if frameCount == 1 || !options.firstFrameOnly, let screen {
+                    try options.checkFrameCount(frameCount)
                     let rect = PixelSize(width: word(offset + 4), height: word(offset + 6))
                     try options.checkPixelCount(rect.pixelCount, "GIF frame \(frameCount - 1) (\(rect))")
                     let (total, overflow) = screen.pixelCount.multipliedReportingOverflow(by: frameCount)

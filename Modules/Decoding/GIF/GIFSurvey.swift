@@ -22,7 +22,8 @@ struct GIFSurvey {
     /// Surveys `data` with a handle of its own.
     ///
     /// - Throws: ``ImageDecodingError/Code/tooLarge`` when a frame, or all frames
-    ///   together, are over the limit.
+    ///   together, are over the pixel limit, or there are more frames than
+    ///   ``DecodeOptions/maxFrameCount``.
     init(data: Data, screen: PixelSize, options: DecodeOptions) throws(ImageDecodingError) {
         guard let file = try? GIFFile(data: data) else { return }
         var sawLoopCount = false
@@ -45,6 +46,7 @@ struct GIFSurvey {
                 frameCount += 1
                 if frameCount == 1 { firstFrameInterlaced = frame.isInterlaced }
                 if options.firstFrameOnly && frameCount == 2 { break walk }
+                try options.checkFrameCount(frameCount)
                 try options.checkPixelCount(frame.pixelCount, "GIF frame \(frameCount - 1) (\(frame.width)x\(frame.height))")
                 if !options.firstFrameOnly {
                     let (total, overflow) = screen.pixelCount.multipliedReportingOverflow(by: frameCount)

@@ -205,16 +205,39 @@ struct LinearTimeTests {
         #expect((try? GIFDecoder().decode(large))?.size == largeSize)
     }
 
-    @Test("GIF: 1x1 frames by the hundred thousand")
+    @Test("GIF: 1x1 frames up to the frame limit decode; past it the file is refused")
     func gifOnePixelFrames() {
+        let limit = DecodeOptions.defaultMaxFrameCount
         Probe.expectLinear(
-            "1x1 frames",
+            "1x1 frames to the limit",
             small: RepeatedStructures.gif(onePixelFrames: Self.small),
-            large: RepeatedStructures.gif(onePixelFrames: 100_000),
+            large: RepeatedStructures.gif(onePixelFrames: limit),
             decode: Probe.oneShot(GIFDecoder()), check: { result in
                 let frames = (try? result.get())?.frames.count
-                #expect(frames == Self.small || frames == 100_000)
+                #expect(frames == Self.small || frames == limit)
             }
         )
+        Probe.expectLinear(
+            "1x1 frames past the limit",
+            small: RepeatedStructures.gif(onePixelFrames: limit + 1),
+            large: RepeatedStructures.gif(onePixelFrames: 100_000),
+            decode: Probe.oneShot(GIFDecoder()), check: Probe.fails(with: .tooLarge)
+        )
+    }
+
+    @Test("GIF: the frame limit is an option, checked one-shot and incrementally")
+    func gifFrameLimit() throws {
+        let file = RepeatedStructures.gif(onePixelFrames: 50)
+        let options = DecodeOptions(maxFrameCount: 49)
+        #expect(throws: ImageDecodingError.self) { try GIFDecoder().decode(file, options: options) }
+        #expect(try GIFDecoder().decode(file, options: DecodeOptions(maxFrameCount: 50)).frames.count == 50)
+        #expect(try GIFDecoder().decode(file, options: DecodeOptions(firstFrameOnly: true, maxFrameCount: 1)).frames.count == 1)
+        let incremental = GIFDecoder().makeIncrementalDecoder(options: options)
+        let refusal = Result { () throws(ImageDecodingError) in try incremental.append(file) }
+        if case .failure(let error) = refusal {
+            #expect(error.code == .tooLarge)
+        } else {
+            Issue.record("the incremental decoder took 50 frames over a limit of 49")
+        }
     }
 }
