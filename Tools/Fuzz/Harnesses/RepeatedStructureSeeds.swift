@@ -24,10 +24,17 @@ public enum RepeatedStructureSeeds {
     }
 
     /// Writes the seeds for `target` into `directory` (made if missing), replacing
-    /// earlier copies. Returns how many it wrote.
+    /// earlier copies, those of other sizes too (their names start with the format and
+    /// a dash, which libFuzzer's and the corpus copies' names never do). Returns how
+    /// many it wrote.
     public static func write(for target: FuzzTarget, into directory: String) throws -> Int {
         let folder = URL(fileURLWithPath: directory, isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let manager = FileManager.default
+        try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in try manager.contentsOfDirectory(atPath: directory)
+        where ["png-", "jpeg-", "gif-"].contains(where: name.hasPrefix) {
+            try manager.removeItem(at: folder.appendingPathComponent(name))
+        }
         let seeds = try files(for: target)
         for seed in seeds {
             try seed.bytes.write(to: folder.appendingPathComponent(seed.name))
@@ -94,12 +101,14 @@ public enum RepeatedStructureSeeds {
 
     /// `make(side)` for a side whose file fits within ``targetBytes``: the side is
     /// estimated from a 64x64 file's bytes per pixel, then shrunk until it fits. At
-    /// most 1000, under the harnesses' limit of 1 Mi pixels.
+    /// most 500: the harnesses decode a file up to six ways, and the pixels of a larger
+    /// image (not its repeated structure) would take most of the 1 s an input may take
+    /// under AddressSanitizer.
     private static func largestSquare(
         _ stem: String, _ suffix: String, _ make: (Int) throws(ImageDecodingError) -> Data
     ) throws(ImageDecodingError) -> (name: String, bytes: Data) {
         let perPixel = Double(try make(64).count) / Double(64 * 64)
-        var side = min(1_000, Int((Double(targetBytes) / perPixel).squareRoot()))
+        var side = min(500, Int((Double(targetBytes) / perPixel).squareRoot()))
         var file = try make(side)
         while file.count > targetBytes {
             side = side * 19 / 20
