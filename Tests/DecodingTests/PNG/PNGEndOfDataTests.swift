@@ -15,16 +15,7 @@ struct PNGEndOfDataTests {
 
     /// The chunks of a PNG as (type, data) pairs.
     static func chunks(_ png: Data) -> [(String, [UInt8])] {
-        let bytes = [UInt8](png)
-        var out: [(String, [UInt8])] = []
-        var offset = 8
-        while offset + 12 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            out.append((type, Array(bytes[(offset + 8)..<(offset + 8 + length)])))
-            offset += 12 + length
-        }
-        return out
+        RepeatedStructures.pngChunks(in: png).map { ($0.type, $0.data) }
     }
 
     /// A PNG written from chunks, each with a correct CRC.

@@ -123,33 +123,36 @@ public enum RepeatedStructures {
     /// `png` with its image data re-cut into IDAT chunks of `bytesPerChunk` bytes (13
     /// bytes of chunk framing each).
     public static func png(_ png: Data, splittingImageDataInto bytesPerChunk: Int) -> Data {
-        let bytes = [UInt8](png)
-        var before: [UInt8] = [], after: [UInt8] = [], data: [UInt8] = []
-        var offset = 8
-        while offset + 12 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            let end = offset + 12 + length
-            let isIDAT = bytes[(offset + 4)..<(offset + 8)].elementsEqual("IDAT".utf8)
-            if isIDAT {
-                data += bytes[(offset + 8)..<(offset + 8 + length)]
-            } else if data.isEmpty {
-                before += bytes[offset..<end]
-            } else {
-                after += bytes[offset..<end]
-            }
-            offset = end
-        }
-        var out = [UInt8](bytes[..<8]) + before
+        let chunks = pngChunks(in: png)
+        let data = chunks.filter { $0.type == "IDAT" }.flatMap(\.data)
+        let firstIDAT = chunks.firstIndex { $0.type == "IDAT" } ?? chunks.count
+        var out = [UInt8](png.prefix(8))
+        for chunk in chunks[..<firstIDAT] { out += pngChunk(chunk.type, chunk.data) }
         let size = max(1, bytesPerChunk)
-        out.reserveCapacity(bytes.count + (data.count / size + 1) * 12)
+        out.reserveCapacity(png.count + (data.count / size + 1) * 12)
         var start = 0
         while start < data.count {
             let end = min(data.count, start + size)
             out += pngChunk("IDAT", Array(data[start..<end]))
             start = end
         }
-        out += after
+        for chunk in chunks[firstIDAT...] where chunk.type != "IDAT" { out += pngChunk(chunk.type, chunk.data) }
         return Data(out)
+    }
+
+    /// The chunks of a PNG after its signature, in order, as far as they are whole.
+    public static func pngChunks(in png: Data) -> [(type: String, data: [UInt8])] {
+        let bytes = [UInt8](png)
+        var chunks: [(type: String, data: [UInt8])] = []
+        var offset = 8
+        while offset + 12 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard offset + 12 + length <= bytes.count else { break }
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            chunks.append((type, Array(bytes[(offset + 8)..<(offset + 8 + length)])))
+            offset += 12 + length
+        }
+        return chunks
     }
 
     /// One PNG chunk: length, type, data, CRC-32 of type and data.
@@ -216,7 +219,7 @@ public enum RepeatedStructures {
                 reblockChain()
             case 0x2C:
                 let flags = bytes[offset + 9]
-                let table = flags & 0x80 != 0 ? 3 << (Int(flags & 0x07) + 1) : 0
+                let table = gifColorTableSize(flags: flags)
                 let header = 10 + table + 1  // descriptor, local table, LZW code size
                 out += bytes[offset..<(offset + header)]
                 offset += header
@@ -247,8 +250,12 @@ public enum RepeatedStructures {
 
     /// Where the records start: after the header, screen descriptor and global table.
     private static func gifRecordsStart(_ bytes: [UInt8]) -> Int {
-        let flags = bytes[10]
-        return 13 + (flags & 0x80 != 0 ? 3 << (Int(flags & 0x07) + 1) : 0)
+        13 + gifColorTableSize(flags: bytes[10])
+    }
+
+    /// Bytes of the colour table a screen or image descriptor's packed `flags` announce.
+    private static func gifColorTableSize(flags: UInt8) -> Int {
+        flags & 0x80 != 0 ? 3 << (Int(flags & 0x07) + 1) : 0
     }
 }
 
