@@ -1,7 +1,10 @@
 # swift-web-image: the front door for every routine task.
 #   make run     the demo: serve the sample images on loopback, load them cold, then warm
 #                from memory and from disk, print the timings, write a contact sheet
-#   make test    build and run the whole test suite (installs the C libraries first)
+#   make test    build and run the whole test suite (installs the C libraries first), then
+#                the consumer check
+#   make consumer-check   scratch apps that take one module each must resolve to the
+#                library alone, build and run
 #   make bench   run the benchmarks in release mode, each beside the bare C library
 #   make bench-quick   the same with 3 rounds: a smoke run
 #   make test-sanitize   the test suite under the address (and leak) sanitizer, then the
@@ -12,43 +15,73 @@
 #                and from files with one structure repeated; an input that takes 1 s is a finding
 #   make load    10,000 loads over 1,000 URLs, 64 at once, random cancels; checked (release)
 #   make load-valgrind   a 1,000-load run under valgrind: no leak, no memory error
+#   make docs    the DocC documentation of every module (swift-docc-plugin), warnings as
+#                errors, combined into .build-docs/WebImage.doccarchive
+#   make docs-check   compile every ```swift example of README.md and of the DocC catalogs
 
 SWIFT ?= swift
-# Debian packages behind the system library targets (see Package.swift providers).
-# curl (the program) is a peer in the transport benchmarks and a client in the test
-# server's own tests.
-APT_PACKAGES := pkg-config libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libgif-dev \
+# The packages behind the system library targets (see the providers in Package.swift and
+# Tools/Package.swift), by the names Debian 12 and Ubuntu 24.04 both use (all in Ubuntu's
+# main component); Homebrew's names on a Mac. curl (the program) is a client in the test
+# server's own tests and a peer in the transport benchmarks.
+APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libgif-dev \
 	libcurl4-openssl-dev libssl-dev zlib1g-dev curl
-PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libcurl openssl zlib
+BREW_PACKAGES := pkg-config libpng jpeg-turbo giflib curl openssl@3
+PKG_CONFIG_NAMES := libpng16 libjpeg libgif libcurl openssl zlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test test-sanitize test-asan test-tsan bench bench-quick bench-deps deps load load-valgrind fuzz clean
+.PHONY: all build run test consumer-check test-sanitize test-asan test-tsan bench bench-quick bench-deps deps load load-valgrind fuzz docs docs-check clean
 
 all: build
 
 deps:
 	@if pkg-config --exists $(PKG_CONFIG_NAMES) 2>/dev/null && command -v curl >/dev/null; then \
 		echo "deps: $(PKG_CONFIG_NAMES) present"; \
-	else \
+	elif command -v apt-get >/dev/null; then \
 		echo "deps: installing $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_PACKAGES); \
+	elif command -v brew >/dev/null; then \
+		echo "deps: installing $(BREW_PACKAGES)"; \
+		brew install $(BREW_PACKAGES); \
+	else \
+		echo "deps: install $(PKG_CONFIG_NAMES) (development files) with your package manager" >&2; exit 1; \
 	fi
 
 build: deps
 	$(SWIFT) build
+	$(SWIFT) build --package-path Tools
 
 # The main job: the project's own sample images served on 127.0.0.1 and loaded through
 # the whole pipeline (network, memory, disk); see `webimage demo --help`.
 RUN_DIR := .build/run
 run: deps
-	$(SWIFT) build -c release --product webimage
+	$(SWIFT) build --package-path Tools -c release --product webimage
 	rm -rf $(RUN_DIR) && mkdir -p $(RUN_DIR)
-	.build/release/webimage demo --out $(RUN_DIR)
+	Tools/.build/release/webimage demo --out $(RUN_DIR)
 
+# The suite is the nested package Tests/ (the library's own manifest depends on nothing;
+# the loopback server's SwiftNIO comes in through Tools/). The programs the tests run as
+# second processes are built into the same folder, beside the test bundle. Then the
+# consumer check: the library as an app sees it.
+TESTS_PACKAGE := --package-path Tests
+TEST_PROGRAMS := webimage webimage-load
+# $(call build-suite,FLAGS): the tests and the programs they run, one build folder.
+define build-suite
+	$(SWIFT) build $(TESTS_PACKAGE) --build-tests $(1)
+	$(foreach program,$(TEST_PROGRAMS),$(SWIFT) build $(TESTS_PACKAGE) --product $(program) $(1) &&) true
+endef
 test: deps
-	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
-	$(SWIFT) test --skip-build
+	$(call build-suite,-Xswiftc -warnings-as-errors)
+	$(SWIFT) test $(TESTS_PACKAGE) --skip-build
+	$(MAKE) consumer-check
+
+# The library as an app sees it: two scratch apps outside the repository, one taking
+# WebImageDecoding alone and one WebImageCache alone, depend on this package by path; the
+# check fails if resolving them pulls any other package (a tooling dependency leaking
+# back into the root manifest), then builds and runs each (Tools/ConsumerCheck).
+consumer-check: deps
+	SWIFT="$(SWIFT)" Tools/ConsumerCheck/consumer-check.sh
 
 # Each sanitizer needs its own build of everything; it lives beside the normal one.
 test-sanitize: test-asan test-tsan
@@ -63,9 +96,9 @@ ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH)
 ASAN_FILTER ?=
 ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --timeout 600
 test-asan: deps
-	$(SWIFT) build --build-tests $(ASAN_FLAGS)
+	$(call build-suite,$(ASAN_FLAGS))
 	ASAN_OPTIONS="detect_leaks=0:halt_on_error=1" \
-		$(SWIFT) test --skip-build $(ASAN_FLAGS) $(if $(ASAN_FILTER),--filter '$(ASAN_FILTER)')
+		$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(ASAN_FLAGS) $(if $(ASAN_FILTER),--filter '$(ASAN_FILTER)')
 	ASAN_OPTIONS="detect_leaks=1:halt_on_error=1" \
 	LSAN_OPTIONS="suppressions=$(CURDIR)/Tools/Sanitizers/lsan.supp:print_suppressions=0" \
 		$(ASAN_SCRATCH)/debug/webimage-load $(ASAN_LOAD_ARGS)
@@ -80,17 +113,18 @@ TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) -Xswiftc -DWEBIMA
 TSAN_FILTER ?=
 TSAN_SKIP ?= WebImageDecodingTests|WebImageFuzzingTests|WebImageToolTests
 test-tsan: deps
-	$(SWIFT) build --build-tests $(TSAN_FLAGS)
+	$(call build-suite,$(TSAN_FLAGS))
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-		$(SWIFT) test --skip-build $(TSAN_FLAGS) \
+		$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(TSAN_FLAGS) \
 		$(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)',--skip '$(TSAN_SKIP)')
 
-# Programs the benchmarks run beside ours on the same files (djpeg, pngcrush -n); without
-# them those rows are skipped with a message.
-BENCH_APT_PACKAGES := libjpeg-turbo-progs pngcrush
+# What only the benchmarks need: TurboJPEG, the bare library the JPEG baselines call, and
+# programs they run beside ours on the same files (djpeg, pngcrush -n; without them those
+# rows are skipped with a message). On Ubuntu these are in the universe component.
+BENCH_APT_PACKAGES := libjpeg-turbo-progs pngcrush libturbojpeg0-dev
 bench-deps: deps
-	@if command -v djpeg >/dev/null && command -v pngcrush >/dev/null; then \
-		echo "bench-deps: djpeg and pngcrush present"; \
+	@if command -v djpeg >/dev/null && command -v pngcrush >/dev/null && pkg-config --exists libturbojpeg; then \
+		echo "bench-deps: djpeg, pngcrush and libturbojpeg present"; \
 	else \
 		echo "bench-deps: installing $(BENCH_APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && \
@@ -108,17 +142,17 @@ bench-quick: bench-deps
 # Tools/Load/LoadOptions.swift).
 LOAD_ARGS := --loads 10000 --urls 1000 --concurrency 64 --cancel-share 0.2
 load: deps
-	$(SWIFT) build -c release --product webimage-load
-	.build/release/webimage-load $(LOAD_ARGS)
+	$(SWIFT) build --package-path Tools -c release --product webimage-load
+	Tools/.build/release/webimage-load $(LOAD_ARGS)
 
 # A smaller load run under valgrind: fails on a definite leak or any memory error.
 # valgrind 3.19 cannot read the toolchain's DWARF 5, so it runs a copy without debug
 # info (symbol names stay). Tools/Sanitizers/valgrind.supp says what it suppresses.
 LOAD_VALGRIND := .build/load-valgrind
 load-valgrind: deps
-	$(SWIFT) build -c release --product webimage-load
+	$(SWIFT) build --package-path Tools -c release --product webimage-load
 	mkdir -p $(LOAD_VALGRIND)
-	objcopy --strip-debug .build/release/webimage-load $(LOAD_VALGRIND)/webimage-load
+	objcopy --strip-debug Tools/.build/release/webimage-load $(LOAD_VALGRIND)/webimage-load
 	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
 		--suppressions=Tools/Sanitizers/valgrind.supp \
 		$(LOAD_VALGRIND)/webimage-load --loads 1000 --urls 200 --concurrency 64 --timeout 600 --max-rss-mib 2048
@@ -139,11 +173,30 @@ FUZZ_TIMEOUT ?= 1
 FUZZ_MAX_LEN ?= 1048576
 FUZZ_TARGETS ?= png jpeg gif incremental sniff headers
 fuzz: deps
-	$(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --product webimage-fuzz \
+	$(SWIFT) build --package-path Tools -c release --scratch-path $(FUZZ_SCRATCH) --product webimage-fuzz \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DWEBIMAGE_FUZZ -Xcc -fsanitize=fuzzer-no-link,address
 	FUZZ_BIN=$(FUZZ_SCRATCH)/release/webimage-fuzz FUZZ_DIR=$(FUZZ_SCRATCH) FUZZ_CORPUS=../shared/corpus \
 		FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) FUZZ_MAX_LEN=$(FUZZ_MAX_LEN) \
 		FUZZ_TARGETS="$(FUZZ_TARGETS)" Tools/Fuzz/run-fuzz.sh
 
+# The DocC catalogs (Modules/*/<Module>.docc) and the symbols' own comments, built with
+# swift-docc-plugin, which Package.swift adds only when WEBIMAGE_DOCS is set. Every
+# warning (a broken link, an undocumented parameter) is an error. Each module is built
+# against the archives of the modules it depends on, then all are merged into one archive.
+DOCS_SCRATCH := .build-docs
+DOCS_TARGETS := WebImageCore WebImageDecoding WebImageCache WebImageTransport WebImageSecurity \
+	WebImageCallbackRegistry WebImageOperations WebImageManager WebImage
+DOCS_ARCHIVE := $(DOCS_SCRATCH)/WebImage.doccarchive
+docs: deps
+	WEBIMAGE_DOCS=1 $(SWIFT) package --scratch-path $(DOCS_SCRATCH) --allow-writing-to-directory $(DOCS_SCRATCH) \
+		generate-documentation $(foreach target,$(DOCS_TARGETS),--target $(target)) \
+		--enable-experimental-combined-documentation --output-path $(DOCS_ARCHIVE) --warnings-as-errors
+
+# Every ```swift block of README.md and of the catalogs, each in a file of its own, built
+# against the library in a generated package (see Tools/DocsCheck/docs-check.py).
+DOCS_CHECK_SCRATCH := .build-docs-check
+docs-check: deps
+	python3 Tools/DocsCheck/docs-check.py --scratch $(DOCS_CHECK_SCRATCH)
+
 clean:
-	rm -rf .build $(ASAN_SCRATCH) $(TSAN_SCRATCH) $(FUZZ_SCRATCH) Benchmarks/.build
+	rm -rf .build $(ASAN_SCRATCH) $(TSAN_SCRATCH) $(FUZZ_SCRATCH) $(DOCS_SCRATCH) $(DOCS_CHECK_SCRATCH) Tools/.build Tests/.build Benchmarks/.build

@@ -1,9 +1,17 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 //
 // swift-web-image: small reusable modules that load images from the web on Linux.
-// Each module is its own product, so an app can depend on just the parts it uses.
-// The benchmarks live in a nested package (Benchmarks/) so that depending on this
-// package never pulls in benchmark tooling.
+// Each module is its own product, so an app can depend on just the parts it uses, and
+// the package depends on no other package: adding it resolves nothing else.
+//
+// Everything that is not the library lives in nested packages that depend on this one
+// by path, so that their dependencies never reach an app:
+//   Tools/       the `webimage` program, the loopback test server (SwiftNIO), the
+//                fixtures generator, the fuzz harnesses and the load run
+//   Tests/       the test suite (`make test`), against the real loopback server
+//   Benchmarks/  `make bench`
+//
+// Swift 6.2 is the minimum: the manager's async API is `nonisolated(nonsending)`.
 
 import PackageDescription
 
@@ -28,25 +36,10 @@ let package = Package(
         .library(name: "WebImageManager", targets: ["WebImageManager"]),
         // Everything above composed with the defaults: what most apps depend on.
         .library(name: "WebImage", targets: ["WebImage"]),
-        // Developer tooling: generates sample images with the C encoders for tests,
-        // benchmarks and the `webimage` program. Apps do not need it.
-        .library(name: "WebImageFixtures", targets: ["WebImageFixtures"]),
-        .executable(name: "webimage", targets: ["webimage"]),
-        // Developer tooling: a real HTTP(S) server on loopback (SwiftNIO) for the
-        // transport tests, the benchmarks and tools. Apps do not need it.
-        .library(name: "WebImageTestServer", targets: ["WebImageTestServer"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // The loopback test server (Tools/TestServer) only.
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
-        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
-        // 3.x and 4.x: an app that also uses vapor/jwt (swift-crypto 4) must resolve.
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
-    ],
+    // Empty on purpose: an app that depends on any of these modules resolves no other
+    // package. Tooling and tests are nested packages (Tools/, Tests/, Benchmarks/).
+    dependencies: [],
     targets: [
         // MARK: Core: vocabulary and protocols, no I/O and no C.
         .target(
@@ -60,19 +53,19 @@ let package = Package(
             name: "CLibPNG",
             path: "Modules/Decoding/C/CLibPNG",
             pkgConfig: "libpng16",
-            providers: [.apt(["libpng-dev"])]
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
         .systemLibrary(
             name: "CLibJPEG",
             path: "Modules/Decoding/C/CLibJPEG",
             pkgConfig: "libjpeg",
-            providers: [.apt(["libjpeg62-turbo-dev"])]
+            providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
         ),
         .systemLibrary(
             name: "CGIFLib",
             path: "Modules/Decoding/C/CGIFLib",
             pkgConfig: "libgif",
-            providers: [.apt(["libgif-dev"])]
+            providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
         // C glue for what Swift cannot express: libpng and libjpeg report errors by
         // longjmp, so every call that may fail runs inside a setjmp frame in C.
@@ -102,13 +95,13 @@ let package = Package(
             name: "CLibCurl",
             path: "Modules/Transport/C/CLibCurl",
             pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .systemLibrary(
             name: "COpenSSL",
             path: "Modules/Transport/C/COpenSSL",
             pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"])]
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         // Typed wrappers for libcurl's variadic calls, and the OpenSSL hook that hands the
         // server's chain to a Swift trust evaluator during the handshake.
@@ -168,189 +161,11 @@ let package = Package(
             path: "Modules/WebImage",
             swiftSettings: strictSettings
         ),
-
-        // MARK: Tools
-        .target(
-            name: "CWebImageFixtures",
-            dependencies: ["CLibJPEG", "CGIFLib"],
-            path: "Tools/Fixtures/C/CWebImageFixtures"
-        ),
-        .target(
-            name: "WebImageFixtures",
-            dependencies: ["WebImageCore", "WebImageDecoding", "CWebImageFixtures"],
-            path: "Tools/Fixtures",
-            exclude: ["C"],
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(
-            name: "webimage",
-            dependencies: [
-                "WebImage",
-                "WebImageCore",
-                "WebImageDecoding",
-                "WebImageFixtures",
-                "WebImageTestServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Tools/webimage",
-            swiftSettings: strictSettings
-        ),
-        .systemLibrary(
-            name: "CZlib",
-            path: "Tools/TestServer/CZlib",
-            providers: [.apt(["zlib1g-dev"])]
-        ),
-        .target(
-            name: "WebImageTestServer",
-            dependencies: [
-                "CZlib",
-                "WebImageCore",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
-            path: "Tools/TestServer",
-            exclude: ["CZlib", "README.md"],
-            swiftSettings: strictSettings
-        ),
-
-        // MARK: Reliability tooling
-        // What each fuzz target feeds to the library; the regression tests replay saved
-        // inputs through the same functions.
-        .target(
-            name: "WebImageFuzzing",
-            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageTransport", "WebImageSecurity", "WebImageFixtures"],
-            path: "Tools/Fuzz/Harnesses",
-            swiftSettings: strictSettings
-        ),
-        // Built with `-sanitize=fuzzer,address -DWEBIMAGE_FUZZ` by `make fuzz`, it is a
-        // libFuzzer binary; in a normal build it replays input files through a harness.
-        .executableTarget(
-            name: "webimage-fuzz",
-            dependencies: ["WebImageFuzzing"],
-            path: "Tools/Fuzz/Entry",
-            swiftSettings: strictSettings
-        ),
-        // 10,000 loads over 1,000 URLs with random cancellation, in a process of its own
-        // so that its peak memory is its own (`make load`, and a reliability test).
-        .executableTarget(
-            name: "webimage-load",
-            dependencies: ["WebImage", "WebImageFixtures", "WebImageTestServer", "WebImageTestSupport"],
-            path: "Tools/Load",
-            swiftSettings: strictSettings
-        ),
-
-        // MARK: Tests
-        .target(
-            name: "WebImageTestSupport",
-            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageCache", "WebImageFixtures"],
-            path: "Tests/Support",
-            // Optimised even in debug builds: it hashes every decoded corpus image, and
-            // unoptimised SHA-256 would dominate the suite's time.
-            swiftSettings: strictSettings + [.unsafeFlags(["-O"])]
-        ),
-        .testTarget(
-            name: "WebImageCoreTests",
-            dependencies: ["WebImageCore", "WebImageTestSupport"],
-            path: "Tests/CoreTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "WebImageDecodingTests",
-            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageFixtures", "WebImageTestSupport"],
-            path: "Tests/DecodingTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "WebImageCacheTests",
-            dependencies: ["WebImageCore", "WebImageCache", "WebImageTestSupport"],
-            path: "Tests/CacheTests",
-            swiftSettings: strictSettings
-        ),
-        // A second process for the disk cache tests: writes entries in a loop until
-        // killed, or races another writer over the same keys.
-        .executableTarget(
-            name: "webimage-cache-writer",
-            dependencies: ["WebImageCore", "WebImageCache", "WebImageTestSupport"],
-            path: "Tests/CacheWriter",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "WebImageTransportTests",
-            dependencies: ["WebImageCore", "WebImageTransport", "WebImageSecurity", "WebImageTestServer", "WebImageTestSupport"],
-            path: "Tests/TransportTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "WebImageSecurityTests",
-            dependencies: ["WebImageCore", "WebImageSecurity"],
-            path: "Tests/SecurityTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "WebImageCallbackRegistryTests",
-            dependencies: ["WebImageCore", "WebImageCallbackRegistry"],
-            path: "Tests/CallbackRegistryTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "WebImageOperationsTests",
-            dependencies: [
-                "WebImageCore", "WebImageOperations", "WebImageCallbackRegistry", "WebImageTransport",
-                "WebImageDecoding", "WebImageFixtures", "WebImageTestServer", "WebImageTestSupport",
-            ],
-            path: "Tests/OperationsTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "WebImageManagerTests",
-            dependencies: [
-                "WebImage", "WebImageCore", "WebImageManager", "WebImageFixtures", "WebImageTestServer", "WebImageTestSupport",
-            ],
-            path: "Tests/ManagerTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "WebImageToolTests",
-            dependencies: ["WebImageCore", "WebImageDecoding", "WebImageFixtures", "WebImageTestSupport"],
-            path: "Tests/ToolTests",
-            swiftSettings: strictSettings
-        ),
-        // Faults and security checks through the whole default composition.
-        .testTarget(
-            name: "WebImageReliabilityTests",
-            dependencies: ["WebImage", "WebImageCore", "WebImageFixtures", "WebImageTestServer", "WebImageTestSupport"],
-            path: "Tests/ReliabilityTests",
-            swiftSettings: strictSettings
-        ),
-        // Every input a fuzzer ever crashed, replayed through its harness.
-        .testTarget(
-            name: "WebImageFuzzingTests",
-            dependencies: ["WebImageFuzzing", "WebImageTestSupport"],
-            path: "Tests/FuzzingTests",
-            // The saved inputs, read by path (like the corpus), not built.
-            exclude: ["Regressions"],
-            swiftSettings: strictSettings
-        ),
-        // The load run (webimage-load) as a second process, checked.
-        .testTarget(
-            name: "WebImageLoadTests",
-            dependencies: ["WebImageTestSupport"],
-            path: "Tests/LoadTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "WebImageTestServerTests",
-            dependencies: ["WebImageTestServer", "WebImageTestSupport"],
-            path: "Tests/TestServerTests",
-            swiftSettings: strictSettings
-        ),
     ]
 )
+
+// `make docs` builds the DocC catalogs with swift-docc-plugin. The plugin is added only
+// when WEBIMAGE_DOCS is set, so that the package's dependency list stays empty for apps.
+if Context.environment["WEBIMAGE_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 //
 // Benchmarks for swift-web-image: each hot path (decode, cache, transport, registry,
 // queue, manager) beside the bare C library call or a peer, in the same run. A nested package so that depending on
@@ -11,6 +11,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "swift-web-image", path: ".."),
+        // The fixtures generator and the loopback server.
+        .package(name: "swift-web-image-tools", path: "../Tools"),
     ],
     targets: [
         // The bare C libraries the baselines call.
@@ -51,11 +53,11 @@ let package = Package(
                 .product(name: "WebImageCore", package: "swift-web-image"),
                 .product(name: "WebImageDecoding", package: "swift-web-image"),
                 .product(name: "WebImageCache", package: "swift-web-image"),
-                .product(name: "WebImageFixtures", package: "swift-web-image"),
+                .product(name: "WebImageFixtures", package: "swift-web-image-tools"),
                 .product(name: "WebImageTransport", package: "swift-web-image"),
                 .product(name: "WebImageCallbackRegistry", package: "swift-web-image"),
                 .product(name: "WebImageOperations", package: "swift-web-image"),
-                .product(name: "WebImageTestServer", package: "swift-web-image"),
+                .product(name: "WebImageTestServer", package: "swift-web-image-tools"),
                 .product(name: "WebImageManager", package: "swift-web-image"),
                 // The umbrella: the manager composed with the default modules, as apps get it.
                 .product(name: "WebImage", package: "swift-web-image"),

@@ -10,22 +10,27 @@ import WebImageTransport
 /// them, each kept so that the package's tests and tools can look inside after a run
 /// (a key left in a registry, a download still running) while exercising exactly what an
 /// app gets.
-package struct DefaultComposition: Sendable {
-    package typealias DownloadRegistry = CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>
-    package typealias LoadRegistry = CallbackRegistry<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
+///
+/// SPI (`@_spi(Tooling) import WebImage`), not API: the tools and tests live in packages of
+/// their own (Tools/, Tests/), so `package` would not reach them, and apps should not
+/// build on these parts.
+@_spi(Tooling)
+public struct DefaultComposition: Sendable {
+    public typealias DownloadRegistry = CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>
+    public typealias LoadRegistry = CallbackRegistry<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
 
     /// A ``CurlTransport`` under an ``ImageDownloader`` whose partial images come from
     /// the same decoders as the final ones (unless the configuration names others).
-    package let downloader: ImageDownloader
-    package let downloadRegistry: DownloadRegistry
-    package let loadRegistry: LoadRegistry
-    package let memoryCache: ImageMemoryCache
+    public let downloader: ImageDownloader
+    public let downloadRegistry: DownloadRegistry
+    public let loadRegistry: LoadRegistry
+    public let memoryCache: ImageMemoryCache
     /// `nil` without a cache directory.
-    package let diskCache: DiskCache?
-    package let decoders: ImageDecoderRegistry
-    package let managerConfiguration: ImageManager.Configuration
+    public let diskCache: DiskCache?
+    public let decoders: ImageDecoderRegistry
+    public let managerConfiguration: ImageManager.Configuration
 
-    package init(configuration: WebImageConfiguration) {
+    public init(configuration: WebImageConfiguration) {
         var downloaderConfiguration = configuration.downloader
         if downloaderConfiguration.progressiveDecoders.isEmpty {
             downloaderConfiguration.progressiveDecoders = configuration.decoders.decoders
@@ -42,9 +47,10 @@ package struct DefaultComposition: Sendable {
     }
 }
 
+@_spi(Tooling)
 extension ImageManager {
     /// The manager over `parts`.
-    package convenience init(_ parts: DefaultComposition) {
+    public convenience init(_ parts: DefaultComposition) {
         self.init(
             downloader: parts.downloader,
             decoders: parts.decoders,

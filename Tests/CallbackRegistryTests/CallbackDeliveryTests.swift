@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCallbackRegistry
-import WebImageCore
+@testable import WebImageCore
 
 @Suite("Delivery: where and in what order subscribers hear")
 struct CallbackDeliveryTests {

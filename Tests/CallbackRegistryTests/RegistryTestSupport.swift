@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import WebImageCore
+@testable import WebImageCore
 
 struct TestFailure: Error, Equatable {
     let reason: String

@@ -5,7 +5,7 @@ import Testing
 @Suite("What a response head says")
 struct TransportResponseTests {
     private func length(_ field: String?) -> Int64? {
-        var headers = HTTPHeaders()
+        var headers = HTTPHeaderFields()
         if let field { headers.add("content-length", field) }
         return TransportResponse(url: URL(string: "https://example.com/a.png")!, statusCode: 200, headers: headers, httpVersion: .http1_1)
             .expectedContentLength
@@ -29,7 +29,7 @@ struct TransportResponseTests {
 
     @Test("header names compare without case, and names of another length never match")
     func headerLookup() {
-        let headers: HTTPHeaders = ["Content-Type": "image/png", "ETag": "\"a\""]
+        let headers: HTTPHeaderFields = ["Content-Type": "image/png", "ETag": "\"a\""]
         #expect(headers["content-type"] == "image/png")
         #expect(headers["ETAG"] == "\"a\"")
         #expect(headers["Content-Typ"] == nil)

@@ -1,5 +1,5 @@
 import WebImageCore
-import WebImageCache
+@testable import WebImageCache
 
 /// The corpus's reference hash of a decoded first frame: SHA-256 of RGBA8 rows, with
 /// R, G and B set to 0 wherever alpha is 0 (so the colour of invisible pixels, which

@@ -29,10 +29,10 @@ final class CompletionLedger: Sendable {
         var gaveUp = false
     }
 
-    private let state: Locked<State>
+    private let state: Mutex<State>
 
     init(count: Int) {
-        state = Locked(State(entries: Array(repeating: Entry(), count: count)))
+        state = Mutex(State(entries: Array(repeating: Entry(), count: count)))
     }
 
     /// Notes that load `id` started; `signal` fires on its first completion.

@@ -11,7 +11,7 @@ final class CompletionSignal: Sendable {
         case fired
     }
 
-    private let state = Locked(State.idle)
+    private let state = Mutex(State.idle)
 
     func fire() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in

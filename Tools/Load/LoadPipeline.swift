@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+@_spi(Tooling) import WebImage
 
 /// The default composition (``DefaultComposition``, what `ImageManager(configuration:)`
 /// builds), with the registry and downloader kept so the run can check they are empty

@@ -1,15 +1,14 @@
 import Foundation
 import WebImage
 import WebImageTestServer
-import WebImageTestSupport
 
 /// One whole run: serve the images, load them per the plan, check, and take everything
 /// down again (server, manager, folders) before returning, so the process ends with
 /// nothing running and nothing allocated that a leak checker could blame on the library.
 enum LoadRun {
     static func execute(_ options: LoadOptions, log: @Sendable (String) -> Void) async throws -> LoadSummary {
-        let served = try TemporaryDirectory()
-        let cache = try TemporaryDirectory()
+        let served = try ScratchFolder("served")
+        let cache = try ScratchFolder("cache")
         // Both are removed as this returns, before the process exits.
         defer { withExtendedLifetime((served, cache)) {} }
         let clock = ContinuousClock()

@@ -110,7 +110,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     private static func progressReporter(total: Int) -> @Sendable (PrefetchProgress?) -> Void {
         let bar = ProgressBar(label: "prefetch", total: total)
         let terminal = Console.standardErrorIsTerminal
-        let lastTenth = Locked(0)
+        let lastTenth = TenthsShown()
         return { progress in
             guard let progress else {
                 bar.erase()
@@ -121,7 +121,7 @@ struct PrefetchCommand: AsyncParsableCommand {
                 return
             }
             let tenth = total == 0 ? 10 : progress.completed * 10 / total
-            let due = lastTenth.withLock { last -> Bool in
+            let due = lastTenth.count.withLock { last -> Bool in
                 guard tenth > last else { return false }
                 last = tenth
                 return true
@@ -129,4 +129,9 @@ struct PrefetchCommand: AsyncParsableCommand {
             if due { Console.note("prefetch: \(progress)") }
         }
     }
+}
+
+/// The last tenth of the list reported, shared by the progress callbacks.
+private final class TenthsShown: Sendable {
+    let count = Mutex(0)
 }

@@ -20,7 +20,7 @@ final class ProgressBar: Sendable {
     private let total: Int
     private let enabled: Bool
     private let start = ContinuousClock.now
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// Not drawn before this, so that short work does not flash a bar.
     private static let delay = Duration.milliseconds(250)

@@ -12,7 +12,8 @@ import Darwin
 /// that mutex is built on raw futex calls the thread sanitizer cannot see, so every
 /// access it protects would be reported as a race; this stand-in with the same shape lets
 /// the sanitizer check the code around it.
-public struct Locked<Value>: @unchecked Sendable {
+@usableFromInline
+package struct Locked<Value>: @unchecked Sendable {
     private final class Storage: @unchecked Sendable {
         var mutex = pthread_mutex_t()
         var value: Value
@@ -27,11 +28,13 @@ public struct Locked<Value>: @unchecked Sendable {
 
     private let storage: Storage
 
-    public init(_ initialValue: Value) {
+    @usableFromInline
+    package init(_ initialValue: Value) {
         storage = Storage(initialValue)
     }
 
-    public func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+    @usableFromInline
+    package func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
         pthread_mutex_lock(&storage.mutex)
         defer { pthread_mutex_unlock(&storage.mutex) }
         return try body(&storage.value)
@@ -42,6 +45,9 @@ import Synchronization
 
 /// A value behind a lock: `Synchronization.Mutex`, under a name the thread-sanitizer
 /// build (`make test-tsan`) can replace with a pthread mutex the sanitizer understands.
-/// The modules use this name so that the sanitizer checks them, not the lock.
-public typealias Locked<Value> = Mutex<Value>
+/// The modules use this name so that the sanitizer checks them, not the lock. It is
+/// `package`, not public (apps have `Mutex`), and `@usableFromInline` because the memory
+/// cache's inlinable hot paths hold one.
+@usableFromInline
+package typealias Locked<Value> = Mutex<Value>
 #endif

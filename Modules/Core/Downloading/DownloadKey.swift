@@ -20,7 +20,7 @@ public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
     public let progressiveDecodeOptions: DecodeOptions?
 
     public init(
-        url: URL, method: TransportRequest.Method = .get, headers: HTTPHeaders = [:], credential: Credential? = nil,
+        url: URL, method: TransportRequest.Method = .get, headers: HTTPHeaderFields = [:], credential: Credential? = nil,
         validators: TransportRequest.Validators? = nil, allowsInvalidCertificates: Bool = false,
         progressiveDecodeOptions: DecodeOptions? = nil
     ) {

@@ -7,7 +7,7 @@ import Foundation
 public struct DownloadRequest: Sendable {
     public var url: URL
     /// Headers for this request, over the downloader's defaults.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaderFields
     public var options: DownloadOptions
     /// Where a waiting download stands in the queue. ``DownloadOptions/lowPriority`` and
     /// ``DownloadOptions/highPriority`` set it to `.low` and `.high` when it is `.normal`.
@@ -28,7 +28,7 @@ public struct DownloadRequest: Sendable {
 
     public init(
         url: URL,
-        headers: HTTPHeaders = [:],
+        headers: HTTPHeaderFields = [:],
         options: DownloadOptions = [],
         priority: DownloadPriority = .normal,
         credential: Credential? = nil,

@@ -20,7 +20,7 @@ public struct TransferMetrics: Sendable {
         public var headerBytesReceived: Int64
         /// The request went out on a connection kept from an earlier transfer.
         public var reusedConnection: Bool
-        public var httpVersion: HTTPVersion?
+        public var httpVersion: NegotiatedHTTPVersion?
         public var statusCode: Int?
         public var remoteAddress: String?
         public var remotePort: Int?
@@ -28,7 +28,7 @@ public struct TransferMetrics: Sendable {
         public init(
             url: URL, nameLookup: Duration = .zero, connect: Duration = .zero, tlsHandshake: Duration = .zero,
             firstByte: Duration = .zero, total: Duration = .zero, bytesReceived: Int64 = 0, bytesSent: Int64 = 0,
-            headerBytesReceived: Int64 = 0, reusedConnection: Bool = false, httpVersion: HTTPVersion? = nil,
+            headerBytesReceived: Int64 = 0, reusedConnection: Bool = false, httpVersion: NegotiatedHTTPVersion? = nil,
             statusCode: Int? = nil, remoteAddress: String? = nil, remotePort: Int? = nil
         ) {
             self.url = url

@@ -18,7 +18,7 @@ public struct TransportRequest: Sendable {
     public var method: Method
     /// Sent as given, after the transport's defaults (`Accept`, `User-Agent`); a field
     /// named here replaces the default of the same name.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaderFields
     /// Turned into `If-None-Match` and `If-Modified-Since`; a `304` then completes the
     /// transfer as ``TransportResponse/isNotModified`` rather than as an error.
     public var validators: Validators?
@@ -51,7 +51,7 @@ public struct TransportRequest: Sendable {
     public init(
         url: URL,
         method: Method = .get,
-        headers: HTTPHeaders = [:],
+        headers: HTTPHeaderFields = [:],
         validators: Validators? = nil,
         timeouts: Timeouts = .init(),
         redirects: RedirectPolicy = .init(),

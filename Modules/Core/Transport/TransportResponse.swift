@@ -6,11 +6,11 @@ public struct TransportResponse: Sendable {
     public var url: URL
     /// The HTTP status; `200` for `file:` and `data:` URLs.
     public var statusCode: Int
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaderFields
     /// `nil` for `file:` and `data:` URLs.
-    public var httpVersion: HTTPVersion?
+    public var httpVersion: NegotiatedHTTPVersion?
 
-    public init(url: URL, statusCode: Int, headers: HTTPHeaders, httpVersion: HTTPVersion?) {
+    public init(url: URL, statusCode: Int, headers: HTTPHeaderFields, httpVersion: NegotiatedHTTPVersion?) {
         self.url = url
         self.statusCode = statusCode
         self.headers = headers

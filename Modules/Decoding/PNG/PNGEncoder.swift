@@ -4,7 +4,7 @@ internal import CWebImageDecoding
 
 /// Writes bitmaps as PNG files with libpng.
 ///
-/// RGBA bitmaps become colour type RGBA (straight alpha, as ``PixelFormat/rgba8``
+/// RGBA bitmaps become colour type RGBA (straight alpha, as `PixelFormat.rgba8`
 /// stores it) and gray bitmaps colour type gray, both 8 bits per sample. No gamma or
 /// colour chunks are written: the samples are stored as they are.
 ///
@@ -42,13 +42,13 @@ public struct PNGEncoder: ImageEncoding {
     /// How hard to compress.
     public var compression: Compression
 
-    /// Writes Adam7-interlaced files. Kept to the package: interlacing makes files
-    /// larger and is only useful here to produce test fixtures.
-    package var interlaced: Bool
+    /// Writes Adam7-interlaced files, which a browser can show coarse-to-fine while they
+    /// arrive; they are usually larger and slower to decode. Off by default.
+    public var interlaced: Bool
 
-    /// Writes RGBA bitmaps as colour type RGB, dropping alpha. Kept to the package:
-    /// fixtures use it to make opaque RGB files.
-    package var dropsAlpha: Bool
+    /// Writes RGBA bitmaps as colour type RGB, dropping the alpha channel: a quarter
+    /// smaller for an image known to be opaque. Off by default; gray bitmaps ignore it.
+    public var dropsAlpha: Bool
 
     /// An encoder with the given compression (libpng's default unless asked).
     public init(compression: Compression = .default) {
@@ -57,7 +57,8 @@ public struct PNGEncoder: ImageEncoding {
         self.dropsAlpha = false
     }
 
-    package init(compression: Compression = .default, interlaced: Bool, dropsAlpha: Bool = false) {
+    /// An encoder with every option chosen.
+    public init(compression: Compression = .default, interlaced: Bool, dropsAlpha: Bool = false) {
         self.compression = compression
         self.interlaced = interlaced
         self.dropsAlpha = dropsAlpha
@@ -65,7 +66,7 @@ public struct PNGEncoder: ImageEncoding {
 
     /// The bytes of a PNG file holding `bitmap`.
     ///
-    /// - Throws: ``ImageDecodingError/Code/encodingFailed`` when libpng refuses the
+    /// - Throws: `ImageDecodingError.Code.encodingFailed` when libpng refuses the
     ///   image (a zero width or height, a side over PNG's limit of 2^31-1) or memory
     ///   runs out.
     public func encode(_ bitmap: ImageBitmap) throws(ImageDecodingError) -> Data {

@@ -12,7 +12,7 @@ public struct ImageLoadContext: Sendable {
     /// Applied in order after decoding; their identifiers are part of the image's cache key.
     public var transformers: [any ImageTransforming]
     /// Sent with the download (the downloader's default headers still apply).
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaderFields
     /// Offered when the server asks (401) for this request's own origin.
     public var credential: Credential?
     /// Replaces the manager's memory cache for this load.
@@ -25,7 +25,7 @@ public struct ImageLoadContext: Sendable {
     public init(
         thumbnailPixelSize: Int? = nil,
         transformers: [any ImageTransforming] = [],
-        headers: HTTPHeaders = [:],
+        headers: HTTPHeaderFields = [:],
         credential: Credential? = nil,
         memoryCache: (any MemoryCaching<CacheKey, DecodedImage>)? = nil,
         diskCache: (any DataCaching)? = nil,

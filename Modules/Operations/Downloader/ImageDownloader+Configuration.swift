@@ -2,12 +2,12 @@ import WebImageCore
 
 /// Changes or rejects a request just before each attempt is sent: sign the URL, add a
 /// fresh token. It may suspend (to refresh a token) and may throw; a throw or a `nil`
-/// ends the download with ``DownloadError/requestRejected(reason:)`` and nothing is sent.
+/// ends the download with `DownloadError.requestRejected(reason:)` and nothing is sent.
 public typealias RequestModifier = @Sendable (TransportRequest) async throws -> TransportRequest?
 
 /// Looks at each response head before the body is read, and may change it or refuse it
 /// (throw) — for example to refuse a body that is not an image. A refusal stops the
-/// transfer and ends the download with ``DownloadError/responseRejected(reason:response:)``.
+/// transfer and ends the download with `DownloadError.responseRejected(reason:response:)`.
 /// Runs on the transport's thread: keep it quick.
 public typealias ResponseModifier = @Sendable (TransportResponse) throws -> TransportResponse
 
@@ -16,27 +16,27 @@ extension ImageDownloader {
     public struct Configuration: Sendable {
         /// Headers sent with every request; a request's own headers win. The transport
         /// adds its Accept (the formats we decode) and User-Agent when neither sets them.
-        public var defaultHeaders: HTTPHeaders
+        public var defaultHeaders: HTTPHeaderFields
         /// The whole-transfer timeout of each attempt (15 s like the peers); a request's
-        /// ``DownloadRequest/timeout`` wins.
+        /// `DownloadRequest.timeout` wins.
         public var timeout: Duration
         /// Downloads running at once (6 like the peers); more wait in the queue.
         public var maximumConcurrentDownloads: Int
         public var executionOrder: ExecutionOrder
-        /// Off (``RetryPolicy/none``) unless set here, or per request.
+        /// Off (`RetryPolicy.none`) unless set here, or per request.
         public var retryPolicy: RetryPolicy
         /// Larger bodies fail with `bodyTooLarge` (64 MiB by default).
         public var maximumBodySize: Int64?
         public var requestModifier: RequestModifier?
         public var responseModifier: ResponseModifier?
-        /// The decoders that make partial images of a ``DownloadOptions/progressive``
+        /// The decoders that make partial images of a `DownloadOptions.progressive`
         /// download, chosen by the first bytes. Empty: no partial images.
         public var progressiveDecoders: [any ImageDecoding]
         /// Sees the whole lifecycle; give a `CompositeDownloadEventMonitor` for several.
         public var eventMonitor: (any DownloadEventMonitor)?
 
         public init(
-            defaultHeaders: HTTPHeaders = [:],
+            defaultHeaders: HTTPHeaderFields = [:],
             timeout: Duration = .seconds(15),
             maximumConcurrentDownloads: Int = 6,
             executionOrder: ExecutionOrder = .fifo,

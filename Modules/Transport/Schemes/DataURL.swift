@@ -1,12 +1,16 @@
 import Foundation
 
 /// A `data:` URL (RFC 2397): `data:[<mediatype>][;base64],<data>`.
-package struct DataURL {
-    package var mediaType: String
-    package var bytes: Data
+///
+/// SPI (`@_spi(Fuzzing)`) rather than `package`: the fuzz harnesses in Tools/ are a package
+/// of their own.
+@_spi(Fuzzing)
+public struct DataURL {
+    public var mediaType: String
+    public var bytes: Data
 
     /// `nil` when the URL is not a well-formed data URL.
-    package init?(_ url: URL) {
+    public init?(_ url: URL) {
         let text = url.absoluteString
         guard text.count > 5, text.prefix(5).lowercased() == "data:", let comma = text.firstIndex(of: ",") else { return nil }
         let header = text[text.index(text.startIndex, offsetBy: 5)..<comma]

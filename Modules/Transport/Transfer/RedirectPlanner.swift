@@ -4,20 +4,24 @@ import WebImageCore
 /// Decides where a redirect leads and whether to follow it. The transport follows
 /// redirects itself rather than through libcurl, so every hop is checked here, against
 /// the trust policy of its own host, and reported to the event monitors.
-package enum RedirectPlanner {
-    package struct Hop: Equatable {
-        package var url: URL
-        package var method: TransportRequest.Method
+///
+/// SPI (`@_spi(Fuzzing)`) rather than `package`: the fuzz harnesses in Tools/ are a package
+/// of their own.
+@_spi(Fuzzing)
+public enum RedirectPlanner {
+    public struct Hop: Equatable {
+        public var url: URL
+        public var method: TransportRequest.Method
         /// The new URL is on another origin (scheme, host or port): credentials and an
         /// `Authorization` header stay behind.
-        package var crossesOrigin: Bool
+        public var crossesOrigin: Bool
     }
 
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// `nil` when the response is not a redirect to follow (not a 3xx with a redirect
     /// status, or following is off): it is then delivered as it is.
-    package static func nextHop(
+    public static func nextHop(
         from url: URL, method: TransportRequest.Method, statusCode: Int, location: String?,
         policy: TransportRequest.RedirectPolicy, redirectsSoFar: Int
     ) -> Result<Hop, TransportError>? {
@@ -41,7 +45,7 @@ package enum RedirectPlanner {
         return .success(Hop(url: target, method: method, crossesOrigin: !sameOrigin(url, target)))
     }
 
-    package static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+    public static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         a.scheme?.lowercased() == b.scheme?.lowercased()
             && a.host?.lowercased() == b.host?.lowercased()
             && effectivePort(a) == effectivePort(b)

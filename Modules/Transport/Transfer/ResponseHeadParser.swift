@@ -4,25 +4,29 @@ import WebImageCore
 /// One transfer may carry several heads (a `100 Continue`, or the 401 of an authentication
 /// round trip libcurl makes itself): each status line starts a new one, and the last
 /// complete head is the one that counts.
-package struct ResponseHeadParser {
-    package struct Head {
-        package var statusCode: Int
-        package var httpVersion: HTTPVersion?
-        package var headers: HTTPHeaders
+///
+/// SPI (`@_spi(Fuzzing)`) rather than `package`: the fuzz harnesses in Tools/ are a package
+/// of their own.
+@_spi(Fuzzing)
+public struct ResponseHeadParser {
+    public struct Head {
+        public var statusCode: Int
+        public var httpVersion: NegotiatedHTTPVersion?
+        public var headers: HTTPHeaderFields
     }
 
-    package private(set) var current: Head?
-    package private(set) var lastComplete: Head?
+    public private(set) var current: Head?
+    public private(set) var lastComplete: Head?
     private var isOpen = false
     /// Header bytes seen on this hop, over every head.
-    package private(set) var byteCount = 0
+    public private(set) var byteCount = 0
 
-    package init() {}
+    public init() {}
 
     /// More header bytes than any real server sends: a hostile or broken server must not
     /// grow the head without bound (libcurl limits single fields, not their number).
-    package static let byteLimit = 256 * 1024
-    package var isOverLimit: Bool { byteCount > Self.byteLimit }
+    public static let byteLimit = 256 * 1024
+    public var isOverLimit: Bool { byteCount > Self.byteLimit }
 
     mutating func reset() {
         current = nil
@@ -32,7 +36,7 @@ package struct ResponseHeadParser {
     }
 
     /// One line, with or without its CRLF.
-    package mutating func consume(_ raw: UnsafeRawBufferPointer) {
+    public mutating func consume(_ raw: UnsafeRawBufferPointer) {
         byteCount += raw.count
         guard !isOverLimit else { return }
         var end = raw.count
@@ -73,7 +77,7 @@ package struct ResponseHeadParser {
     /// "HTTP/1.1 200 OK", "HTTP/2 404".
     static func statusLine(_ line: UnsafeRawBufferPointer) -> Head? {
         guard let space = line.firstIndex(of: 0x20) else { return nil }
-        let version: HTTPVersion? = switch String(decoding: line[0..<space], as: UTF8.self) {
+        let version: NegotiatedHTTPVersion? = switch String(decoding: line[0..<space], as: UTF8.self) {
         case "HTTP/1.0": .http1_0
         case "HTTP/1.1": .http1_1
         case "HTTP/2", "HTTP/2.0": .http2
@@ -89,6 +93,6 @@ package struct ResponseHeadParser {
             index += 1
         }
         guard digits == 3 else { return nil }
-        return Head(statusCode: code, httpVersion: version, headers: HTTPHeaders())
+        return Head(statusCode: code, httpVersion: version, headers: HTTPHeaderFields())
     }
 }

@@ -167,7 +167,7 @@ final class TransferState: @unchecked Sendable {
     /// have none, a 200.
     func currentResponse() -> TransportResponse? {
         if isFileURL {
-            var headers = HTTPHeaders()
+            var headers = HTTPHeaderFields()
             if let length = fileLength() { headers.add("Content-Length", String(length)) }
             return TransportResponse(url: url, statusCode: 200, headers: headers, httpVersion: nil)
         }

@@ -2,8 +2,8 @@ import Foundation
 import WebImageTestSupport
 import Synchronization
 import Testing
-import WebImageCache
-import WebImageCore
+@testable import WebImageCache
+@testable import WebImageCore
 
 @Suite("Disk cache: entries, metadata and the API forms")
 struct DiskCacheBasicsTests {

@@ -1,8 +1,8 @@
 import Foundation
 import WebImageTestSupport
 import Synchronization
-import WebImageCache
-import WebImageCore
+@testable import WebImageCache
+@testable import WebImageCore
 #if canImport(Glibc)
 import Glibc
 #endif

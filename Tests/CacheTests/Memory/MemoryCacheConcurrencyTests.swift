@@ -1,5 +1,5 @@
 import Testing
-import WebImageCache
+@testable import WebImageCache
 import WebImageCore
 
 @Suite("MemoryCache: many threads at once")

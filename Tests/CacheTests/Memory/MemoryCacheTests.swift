@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
-import WebImageCache
-import WebImageCore
+@testable import WebImageCache
+@testable import WebImageCore
 
 /// A clock the tests move by hand, for time to live.
 final class ManualClock: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
-import WebImageDecoding
+@testable import WebImageDecoding
 import WebImageTestSupport
 
 /// The EXIF parser behind JPEG APP1 and PNG eXIf orientation, on hand-made blocks.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WebImage
+@testable import WebImageCore
 import WebImageTestSupport
 
 @Suite("Manager: sharing work between loads")

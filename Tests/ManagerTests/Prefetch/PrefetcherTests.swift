@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WebImage
+@testable import WebImageCore
 import WebImageTestServer
 
 @Suite("Prefetcher")

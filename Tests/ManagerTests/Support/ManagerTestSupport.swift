@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WebImage
+@testable import WebImageCore
 import WebImageFixtures
 import WebImageTestServer
 import WebImageTestSupport

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCallbackRegistry
-import WebImageCore
+@testable import WebImageCore
 import WebImageOperations
 import WebImageTestServer
 import WebImageTransport

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import WebImageCore
+@testable import WebImageCore
 import WebImageTestServer
 
 /// A loopback server for one test, shut down when the test's scope ends.

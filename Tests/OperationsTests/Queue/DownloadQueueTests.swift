@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import WebImageCore
+@testable import WebImageCore
 import WebImageOperations
 
 /// Records the order operations start in; each holds its slot until released.

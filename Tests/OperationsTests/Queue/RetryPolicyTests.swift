@@ -6,7 +6,7 @@ import WebImageCore
 struct RetryPolicyTests {
     let url = URL(string: "https://example.com/a.png")!
 
-    func status(_ code: Int, headers: HTTPHeaders = [:]) -> TransportError {
+    func status(_ code: Int, headers: HTTPHeaderFields = [:]) -> TransportError {
         TransportError(.httpStatus, "status", url: url, response: TransportResponse(url: url, statusCode: code, headers: headers, httpVersion: .http1_1))
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import WebImageCallbackRegistry
-import WebImageCore
+@testable import WebImageCore
 import WebImageOperations
 
 typealias DownloadRegistry = CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import WebImageCore
+@testable import WebImageCore
 
 /// A transport whose transfers the test completes by hand: for the downloader's logic
 /// alone. The integration tests use the real transport.
@@ -42,7 +42,7 @@ final class ScriptedTransport: Transporting {
     }
 
     /// Answers `task` with a status and body, then completes it.
-    func respond(_ task: TransferTask, status: Int = 200, headers: HTTPHeaders = [:], body: Data) {
+    func respond(_ task: TransferTask, status: Int = 200, headers: HTTPHeaderFields = [:], body: Data) {
         guard let transfer = transfers.first(where: { $0.task == task }) else { return }
         let response = TransportResponse(url: transfer.request.url, statusCode: status, headers: headers, httpVersion: .http1_1)
         if status >= 400 {

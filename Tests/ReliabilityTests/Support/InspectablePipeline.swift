@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import WebImage
+@_spi(Tooling) import WebImage
+@testable import WebImageCore
 import WebImageTestServer
 import WebImageTestSupport
 

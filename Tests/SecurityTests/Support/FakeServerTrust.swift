@@ -1,5 +1,5 @@
 import Synchronization
-import WebImageCore
+@testable import WebImageCore
 
 /// A `ServerTrust` with the rules of a real one, on ``TestCertificate``s: a chain is
 /// valid when a presented certificate is an anchor or was issued by one, and none has

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import WebImageCore
+@testable import WebImageCore
 import WebImageSecurity
 import WebImageTestServer
 import WebImageTransport

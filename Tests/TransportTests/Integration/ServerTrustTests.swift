@@ -180,11 +180,11 @@ struct HTTP2Tests {
         let ca = try TestCertificateAuthority()
         try await withServer(.init(tls: ca.issue())) { server in
             let transport = CurlTransport(configuration: .init(certificateAuthorityBundle: try caFile(ca)))
-            let versions = try await withThrowingTaskGroup(of: HTTPVersion?.self) { group in
+            let versions = try await withThrowingTaskGroup(of: NegotiatedHTTPVersion?.self) { group in
                 for index in 0..<40 {
                     group.addTask { try await transport.data(for: TransportRequest(url: server.url("/bytes/\(1000 + index)"))).response.httpVersion }
                 }
-                var seen: [HTTPVersion?] = []
+                var seen: [NegotiatedHTTPVersion?] = []
                 for try await version in group { seen.append(version) }
                 return seen
             }

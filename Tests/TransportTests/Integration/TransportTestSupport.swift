@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Synchronization
-import WebImageCore
+@testable import WebImageCore
 import WebImageTestServer
 import WebImageTransport
 

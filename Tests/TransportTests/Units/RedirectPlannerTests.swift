@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebImageTransport
+@_spi(Fuzzing) @testable import WebImageTransport
 import WebImageCore
 
 @Suite("Redirect decisions")

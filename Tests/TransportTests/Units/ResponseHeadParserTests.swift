@@ -1,5 +1,5 @@
 import Testing
-@testable import WebImageTransport
+@_spi(Fuzzing) @testable import WebImageTransport
 import WebImageCore
 
 @Suite("Response heads from libcurl's header lines")

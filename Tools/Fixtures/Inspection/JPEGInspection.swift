@@ -6,24 +6,24 @@ internal import CWebImageFixtures
 /// fixture is accepted by the system library and has the asked properties.
 ///
 /// Package tooling for tests; independent of WebImageDecoding's JPEG decoder.
-package struct JPEGInspection: Sendable {
-    package var width: Int
-    package var height: Int
-    package var components: Int
-    package var isProgressive: Bool
+public struct JPEGInspection: Sendable {
+    public var width: Int
+    public var height: Int
+    public var components: Int
+    public var isProgressive: Bool
     /// Horizontal and vertical sampling factors per component, e.g. [(2, 2), (1, 1), (1, 1)] for 4:2:0.
-    package var samplingFactors: [(horizontal: Int, vertical: Int)]
-    package var hasEXIF: Bool
-    package var scanlinesRead: Int
-    package var warnings: Int
+    public var samplingFactors: [(horizontal: Int, vertical: Int)]
+    public var hasEXIF: Bool
+    public var scanlinesRead: Int
+    public var warnings: Int
     /// The decoded samples (RGB or gray, packed), from libjpeg's default decode.
-    package var samples: [UInt8]
+    public var samples: [UInt8]
 
     /// Decompresses `data` with libjpeg.
     ///
     /// - Throws: ``ImageDecodingError/Code/corrupt`` with libjpeg's message when it
     ///   refuses the file.
-    package init(_ data: Data) throws(ImageDecodingError) {
+    public init(_ data: Data) throws(ImageDecodingError) {
         var facts = wif_jpeg_facts()
         var message = [CChar](repeating: 0, count: 256)
         // First pass learns the size, second keeps the samples: fixtures are small.

@@ -1,5 +1,5 @@
 import Foundation
-import WebImageTransport
+@_spi(Fuzzing) import WebImageTransport
 
 /// The `data:` URL reader under fuzzing: a page may hand any URL to the loader.
 enum DataURLChecks {

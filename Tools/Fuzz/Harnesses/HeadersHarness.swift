@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
 import WebImageSecurity
-import WebImageTransport
+@_spi(Fuzzing) import WebImageTransport
 
 /// Fuzz target `headers`: everything a server (or a page) says in text — the response
 /// head, `Location`, `WWW-Authenticate`, `data:` URLs, and public-key pin lists.

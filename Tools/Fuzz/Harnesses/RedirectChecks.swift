@@ -1,6 +1,6 @@
 import Foundation
 import WebImageCore
-import WebImageTransport
+@_spi(Fuzzing) import WebImageTransport
 
 /// Redirect planning under fuzzing: the `Location` header is the server's to choose.
 enum RedirectChecks {

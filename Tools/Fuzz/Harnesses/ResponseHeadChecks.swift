@@ -1,6 +1,6 @@
 import Foundation
 import WebImageCore
-import WebImageTransport
+@_spi(Fuzzing) import WebImageTransport
 
 /// The response-head parser (what libcurl hands over, line by line) under fuzzing.
 enum ResponseHeadChecks {

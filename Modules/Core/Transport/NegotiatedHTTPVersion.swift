@@ -1,5 +1,5 @@
 /// The HTTP version a response arrived over.
-public enum HTTPVersion: Sendable, Hashable, CustomStringConvertible {
+public enum NegotiatedHTTPVersion: Sendable, Hashable, CustomStringConvertible {
     case http1_0, http1_1, http2, http3
 
     public var description: String {

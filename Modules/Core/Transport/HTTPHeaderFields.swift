@@ -1,6 +1,6 @@
 /// HTTP header fields in the order they were given or received. Names compare without
 /// regard to case; a name may appear more than once.
-public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+public struct HTTPHeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     public typealias Element = (name: String, value: String)
 
     private var fields: [Field]

@@ -1,0 +1,150 @@
+// swift-tools-version: 6.2
+//
+// swift-web-image's test suite, a package of its own so that the loopback server's
+// dependencies (SwiftNIO and friends, through ../Tools) never reach an app that depends
+// on the library. It depends on the library and on the tools by path; `make test` builds
+// it with the programs the tests run as second processes and runs it.
+//
+// The tests reach `package` declarations of the library (`Locked`, for one) through
+// `@testable import`, which debug builds allow.
+
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+/// A library module of the root package.
+func library(_ name: String) -> Target.Dependency {
+    .product(name: name, package: "swift-web-image")
+}
+
+/// A module of the tools package.
+func tool(_ name: String) -> Target.Dependency {
+    .product(name: name, package: "swift-web-image-tools")
+}
+
+let package = Package(
+    name: "swift-web-image-tests",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "swift-web-image", path: ".."),
+        .package(name: "swift-web-image-tools", path: "../Tools"),
+    ],
+    targets: [
+        .target(
+            name: "WebImageTestSupport",
+            dependencies: [library("WebImageCore"), library("WebImageDecoding"), library("WebImageCache"), tool("WebImageFixtures")],
+            path: "Support",
+            // Optimised even in debug builds: it hashes every decoded corpus image, and
+            // unoptimised SHA-256 would dominate the suite's time.
+            swiftSettings: strictSettings + [.unsafeFlags(["-O"])]
+        ),
+        .testTarget(
+            name: "WebImageCoreTests",
+            dependencies: [library("WebImageCore"), "WebImageTestSupport"],
+            path: "CoreTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageDecodingTests",
+            dependencies: [library("WebImageCore"), library("WebImageDecoding"), tool("WebImageFixtures"), "WebImageTestSupport"],
+            path: "DecodingTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageCacheTests",
+            dependencies: [library("WebImageCore"), library("WebImageCache"), "WebImageTestSupport"],
+            path: "CacheTests",
+            swiftSettings: strictSettings
+        ),
+        // A second process for the disk cache tests: writes entries in a loop until
+        // killed, or races another writer over the same keys.
+        .executableTarget(
+            name: "webimage-cache-writer",
+            dependencies: [library("WebImageCore"), library("WebImageCache"), "WebImageTestSupport"],
+            path: "CacheWriter",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageTransportTests",
+            dependencies: [
+                library("WebImageCore"), library("WebImageTransport"), library("WebImageSecurity"),
+                tool("WebImageTestServer"), "WebImageTestSupport",
+            ],
+            path: "TransportTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageSecurityTests",
+            dependencies: [library("WebImageCore"), library("WebImageSecurity")],
+            path: "SecurityTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageCallbackRegistryTests",
+            dependencies: [library("WebImageCore"), library("WebImageCallbackRegistry")],
+            path: "CallbackRegistryTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageOperationsTests",
+            dependencies: [
+                library("WebImageCore"), library("WebImageOperations"), library("WebImageCallbackRegistry"),
+                library("WebImageTransport"), library("WebImageDecoding"), tool("WebImageFixtures"),
+                tool("WebImageTestServer"), "WebImageTestSupport",
+            ],
+            path: "OperationsTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageManagerTests",
+            dependencies: [
+                library("WebImage"), library("WebImageCore"), library("WebImageManager"), tool("WebImageFixtures"),
+                tool("WebImageTestServer"), "WebImageTestSupport",
+            ],
+            path: "ManagerTests",
+            swiftSettings: strictSettings
+        ),
+        // The `webimage` program, run as a second process (built by `make test`).
+        .testTarget(
+            name: "WebImageToolTests",
+            dependencies: [library("WebImageCore"), library("WebImageDecoding"), tool("WebImageFixtures"), "WebImageTestSupport"],
+            path: "ToolTests",
+            swiftSettings: strictSettings
+        ),
+        // Faults and security checks through the whole default composition.
+        .testTarget(
+            name: "WebImageReliabilityTests",
+            dependencies: [
+                library("WebImage"), library("WebImageCore"), tool("WebImageFixtures"), tool("WebImageTestServer"),
+                "WebImageTestSupport",
+            ],
+            path: "ReliabilityTests",
+            swiftSettings: strictSettings
+        ),
+        // Every input a fuzzer ever crashed, replayed through its harness.
+        .testTarget(
+            name: "WebImageFuzzingTests",
+            dependencies: [tool("WebImageFuzzing"), "WebImageTestSupport"],
+            path: "FuzzingTests",
+            // The saved inputs, read by path (like the corpus), not built.
+            exclude: ["Regressions"],
+            swiftSettings: strictSettings
+        ),
+        // The load run (webimage-load, built by `make test`) as a second process, checked.
+        .testTarget(
+            name: "WebImageLoadTests",
+            dependencies: ["WebImageTestSupport"],
+            path: "LoadTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageTestServerTests",
+            dependencies: [tool("WebImageTestServer"), "WebImageTestSupport"],
+            path: "TestServerTests",
+            swiftSettings: strictSettings
+        ),
+    ]
+)
