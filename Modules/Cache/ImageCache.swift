@@ -38,7 +38,7 @@ public final class ImageCache: Sendable {
 
     /// The decoded image for `imageKey` from memory, or else the bytes for `dataKey`
     /// from disk, looking only where `types` says. Synchronous: a disk query reads the
-    /// file on the calling thread (use ``query(imageKey:dataKey:in:)-async`` otherwise).
+    /// file on the calling thread (use ``query(imageKey:dataKey:in:)-9u6f7`` otherwise).
     public func query(imageKey: CacheKey, dataKey: CacheKey, in types: ImageCacheType) -> QueryResult? {
         if let image = memoryImage(imageKey, types) { return .image(image, .memory) }
         if types.contains(.disk), let response = disk?.response(forKey: dataKey) { return .data(response) }
@@ -53,7 +53,7 @@ public final class ImageCache: Sendable {
         return nil
     }
 
-    /// ``query(imageKey:dataKey:in:)-async`` with a callback: a memory hit (or nothing
+    /// ``query(imageKey:dataKey:in:)-9u6f7`` with a callback: a memory hit (or nothing
     /// to look up) calls back at once on the caller's thread; a disk query calls back on
     /// `callbackQueue`, or on a concurrency task when it is `nil`.
     public func query(
@@ -84,7 +84,7 @@ public final class ImageCache: Sendable {
 
     /// Stores response bytes on disk when `types` has `.disk`, off the caller's thread.
     ///
-    /// - Throws: ``CacheError`` when the disk cache cannot write; the memory side and
+    /// - Throws: `CacheError` when the disk cache cannot write; the memory side and
     ///   what the disk already holds are unaffected.
     public func storeData(_ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey, in types: ImageCacheType) async throws(CacheError) {
         guard types.contains(.disk), let disk else { return }

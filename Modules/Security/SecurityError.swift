@@ -1,7 +1,7 @@
 /// A mistake in what was given to this module: a public-key pin that cannot be read, a
 /// client certificate or key file that is missing, unreadable or not what it should be.
 ///
-/// Failures during a handshake are ``ServerTrustError``s (from Core); this error is for
+/// Failures during a handshake are `ServerTrustError`s (from Core); this error is for
 /// configuration, thrown when it is built, before any connection.
 public struct SecurityError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of mistake; compare with the constants below.

@@ -5,7 +5,7 @@ import WebImageCore
 /// One thread per transport drives every transfer: connections are reused across
 /// transfers, and concurrent HTTPS requests to one host share an HTTP/2 connection when
 /// the server offers it. Events reach delegates on that thread (see
-/// ``WebImageCore/TransferDelegate``), so a request costs at most two thread hops: the
+/// `TransferDelegate`), so a request costs at most two thread hops: the
 /// caller's thread to the transport's, and the transport's to wherever the delegate sends
 /// the result.
 ///

@@ -25,7 +25,7 @@ public struct TransportConfiguration: Sendable {
     /// anchors and host name) for every host.
     public var trustPolicy: (any ServerTrustPolicy)?
     /// Answers 401 challenges and supplies client certificates. `nil`: a 401 fails the
-    /// transfer with ``TransportError/Code/httpStatus``.
+    /// transfer with `TransportError.Code.httpStatus`.
     public var challengeHandler: (any AuthenticationChallengeHandling)?
     /// Told of every transfer's events, on the transport's thread.
     public var eventMonitors: [any TransportEventMonitor]

@@ -2,8 +2,8 @@ import WebImageManager
 
 extension ImageManager {
     /// A manager composed of the default modules as `configuration` says: a
-    /// ``CurlTransport`` under an ``ImageDownloader`` (partial images from the same
-    /// decoders), a ``MemoryCache`` and, when there is a cache directory, a ``DiskCache``.
+    /// `CurlTransport` under an `ImageDownloader` (partial images from the same
+    /// decoders), a `MemoryCache` and, when there is a cache directory, a `DiskCache`.
     public convenience init(configuration: WebImageConfiguration) {
         self.init(DefaultComposition(configuration: configuration))
     }

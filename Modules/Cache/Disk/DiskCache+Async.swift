@@ -14,7 +14,7 @@ extension DiskCache {
 
     /// ``store(_:metadata:forKey:)`` on the cache's queue.
     ///
-    /// - Throws: the same ``CacheError``s as the synchronous form.
+    /// - Throws: the same `CacheError`s as the synchronous form.
     public func store(_ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey) async throws(CacheError) {
         let result: Result<Void, CacheError> = await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: self.storeResult(data, metadata: metadata, key: key)) }
@@ -57,7 +57,7 @@ extension DiskCache {
     }
 
     /// Stores on the cache's queue, then calls `completion` with the outcome on
-    /// `callbackQueue` (the cache's queue when `nil`). The failure is a ``CacheError`` as
+    /// `callbackQueue` (the cache's queue when `nil`). The failure is a `CacheError` as
     /// for the synchronous form.
     public func store(
         _ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey, callbackQueue: DispatchQueue? = nil,

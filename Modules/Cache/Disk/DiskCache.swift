@@ -30,7 +30,7 @@ import Darwin
 ///
 /// Several processes may share a directory: entries are never corrupted, but each keeps
 /// its own count of the total size, learnt from a directory scan when it opens and
-/// re-synced by ``trim()`` and ``removeExpired()``.
+/// re-synced by ``trim()-74n4i`` and ``removeExpired()-9j8rl``.
 ///
 /// Thread contract: every method may be called from any thread at once. The synchronous
 /// methods do their I/O on the caller's thread; the `async` and callback ones never do.
@@ -64,7 +64,7 @@ public final class DiskCache: DataCaching, Sendable {
     /// Opens (without creating yet) the namespace directory under `configuration.directory`.
     /// The directory is scanned on the cache's queue to learn the entries already there
     /// and to remove temporary files that dead writers left; nothing here can fail: a
-    /// directory that cannot be created shows as an error from the first ``store(_:metadata:forKey:)``.
+    /// directory that cannot be created shows as an error from the first ``store(_:metadata:forKey:)-7hwlk``.
     public init(_ configuration: Configuration) {
         self.configuration = configuration
         queue = configuration.queue ?? DispatchQueue(label: "WebImageCache.DiskCache", qos: .utility)
@@ -106,7 +106,7 @@ public final class DiskCache: DataCaching, Sendable {
     /// evicts down to 90 % of the maximum size if the total went past it. I/O on the
     /// caller's thread.
     ///
-    /// - Throws: ``CacheError`` with `.entryTooLarge` when the entry alone exceeds the
+    /// - Throws: `CacheError` with `.entryTooLarge` when the entry alone exceeds the
     ///   maximum size, `.diskFull` (ENOSPC, EDQUOT, or EFBIG from a file-size limit),
     ///   `.unwritableDirectory` (permissions, read-only, a path that is not a directory)
     ///   or `.writeFailed` (any other errno). The temporary file is removed and the
@@ -134,7 +134,7 @@ public final class DiskCache: DataCaching, Sendable {
         trimEntries()
     }
 
-    /// Removes the entries past the maximum age (after a rescan, as ``trim()`` does, which
+    /// Removes the entries past the maximum age (after a rescan, as ``trim()-74n4i`` does, which
     /// also enforces the size limit). I/O on the caller's thread.
     public func removeExpired() {
         trimEntries()

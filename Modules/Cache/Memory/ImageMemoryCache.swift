@@ -1,6 +1,6 @@
 import WebImageCore
 
-/// The memory cache of decoded images: a ``MemoryCache`` keyed by ``CacheKey`` behind a
+/// The memory cache of decoded images: a ``MemoryCache`` keyed by `CacheKey` behind a
 /// type that is not generic.
 ///
 /// The Manager holds its memory cache as `any MemoryCaching<CacheKey, DecodedImage>`. A

@@ -4,8 +4,8 @@ import WebImageCore
 /// A thread-safe least-recently-used cache of values in memory, each with a cost, with
 /// cost and count limits and an optional time to live.
 ///
-/// The Manager keeps decoded images in one, keyed by ``CacheKey`` with
-/// ``DecodedImage/byteCount`` as the cost; it holds any `Sendable` value.
+/// The Manager keeps decoded images in one, keyed by `CacheKey` with
+/// `DecodedImage.byteCount` as the cost; it holds any `Sendable` value.
 ///
 /// ```swift
 /// let cache = MemoryCache<CacheKey, DecodedImage>()
@@ -14,7 +14,7 @@ import WebImageCore
 /// ```
 ///
 /// - Get, set and remove are O(1). A hit allocates nothing, and hashes the key once
-///   (a ``CacheKey`` carries its hash, so that is one integer).
+///   (a `CacheKey` carries its hash, so that is one integer).
 /// - **Sharded**: keys are spread by hash over ``MemoryCacheConfiguration/effectiveShardCount``
 ///   independent LRU lists, each behind its own `Mutex`, so threads rarely wait for one
 ///   another. The limits are split evenly across the shards and LRU order is kept per

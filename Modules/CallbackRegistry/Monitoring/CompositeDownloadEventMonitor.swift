@@ -2,7 +2,7 @@ import Dispatch
 import WebImageCore
 
 /// Many download event monitors as one (Alamofire's `CompositeEventMonitor`): each event
-/// goes to every monitor on that monitor's own ``DownloadEventMonitor/queue``, so a slow
+/// goes to every monitor on that monitor's own `DownloadEventMonitor.queue`, so a slow
 /// monitor holds up only itself. Give it to a downloader as its monitor.
 public struct CompositeDownloadEventMonitor: DownloadEventMonitor {
     public let monitors: [any DownloadEventMonitor]

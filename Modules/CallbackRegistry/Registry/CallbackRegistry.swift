@@ -2,7 +2,7 @@ import Synchronization
 import WebImageCore
 
 /// Subscribers per resource key, with fan-out of progress, partial results and exactly
-/// one completion each: the default ``CallbackRegistering``.
+/// one completion each: the default `CallbackRegistering`.
 ///
 /// One lock guards the bookkeeping (which subscribers a key has); it is never held while
 /// a subscriber's code runs, so handlers may add or remove subscribers freely. Each

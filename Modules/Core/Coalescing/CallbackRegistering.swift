@@ -22,6 +22,7 @@ public protocol CallbackRegistering<Key, Partial, Success, Failure>: Sendable {
     /// Adds a subscriber to `key`.
     ///
     /// - Parameters:
+    ///   - key: what the subscriber waits for.
     ///   - delivery: where `handler` runs.
     ///   - whenAbandoned: kept only from the key's first subscriber (the one that gets
     ///     ``Subscription/isFirst``): called once, on the removing thread, when every

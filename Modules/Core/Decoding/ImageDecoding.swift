@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Implementations are stateless values, safe to call from any thread at once; the
 /// state of a decode lives in the call, or in the incremental decoder it makes.
-/// Register your own with ``ImageDecoderRegistry`` (in WebImageDecoding).
+/// Register your own with `ImageDecoderRegistry` (in WebImageDecoding).
 public protocol ImageDecoding: Sendable {
     /// The format this decoder reads.
     var format: ImageFormat { get }

@@ -8,6 +8,7 @@ public protocol ImageDownloading: Sendable {
     /// Starts (or joins) the download of `request`.
     ///
     /// - Parameters:
+    ///   - request: what to download; requests with an equal ``DownloadKey`` share one transfer.
     ///   - delivery: where `handler` runs.
     ///   - handler: gets the events in order and exactly one completion, also when the
     ///     token is cancelled (then with ``DownloadError/cancelled``).

@@ -45,6 +45,9 @@ public struct RetryPolicy: Sendable, Hashable {
     /// `nil` when there should be none.
     ///
     /// - Parameters:
+    ///   - retry: the number of the retry, 1 for the first.
+    ///   - error: the failure of the attempt before it.
+    ///   - method: the request's method; only `GET` and `HEAD` are retried.
     ///   - random: a number in 0..<1 that picks the jitter (injected so tests can fix it).
     ///   - now: the present, for a `Retry-After` date.
     public func delay(

@@ -11,24 +11,24 @@ import WebImageCore
 /// place, 2 clears its rectangle to transparent, 3 restores what the rectangle held
 /// before the frame. Pixels are RGBA with straight alpha.
 ///
-/// Timing: ``ImageFrame/storedDelay`` is the graphics control delay as written
-/// (hundredths of a second); ``ImageFrame/duration`` follows the browser rule, so a
+/// Timing: `ImageFrame.storedDelay` is the graphics control delay as written
+/// (hundredths of a second); `ImageFrame.duration` follows the browser rule, so a
 /// delay of 0 or 10 ms (very common) plays as 100 ms. A file with a single frame is a
-/// still: its duration is zero. ``DecodedImage/loopCount`` comes from the first
+/// still: its duration is zero. `DecodedImage.loopCount` comes from the first
 /// NETSCAPE2.0 (or ANIMEXTS1.0) application extension, stored as is: 0 loops forever,
 /// and a file without one plays once (1).
 ///
-/// Limits: a zero-sized screen is ``ImageDecodingError/Code/invalidDimensions``. Before
+/// Limits: a zero-sized screen is `ImageDecodingError.Code.invalidDimensions`. Before
 /// the canvas exists, every frame rectangle (unclipped) and frames x screen pixels (one
-/// frame with ``DecodeOptions/firstFrameOnly``) are checked against
-/// ``DecodeOptions/maxPixelCount``, and the frame count against
-/// ``DecodeOptions/maxFrameCount`` (10,000 by default).
+/// frame with `DecodeOptions.firstFrameOnly`) are checked against
+/// `DecodeOptions.maxPixelCount`, and the frame count against
+/// `DecodeOptions.maxFrameCount` (10,000 by default).
 ///
 /// Truncation: if the data ends after the last frame's pixels (the trailer or a block
 /// terminator is missing) the image decodes; if it ends inside a frame, ``decode(_:options:)``
-/// throws ``ImageDecodingError/Code/truncated`` even though earlier frames were whole
+/// throws `ImageDecodingError.Code.truncated` even though earlier frames were whole
 /// (``makeFrameReader(for:options:)`` yields them first). Damaged LZW data is
-/// ``ImageDecodingError/Code/corrupt``.
+/// `ImageDecodingError.Code.corrupt`.
 ///
 /// ```swift
 /// let reader = try GIFDecoder().makeFrameReader(for: data, options: .default)
@@ -41,12 +41,12 @@ public struct GIFDecoder: AnimatedImageDecoding {
 
     public var format: ImageFormat { .gif }
 
-    /// Decodes every frame (or only the first with ``DecodeOptions/firstFrameOnly``),
+    /// Decodes every frame (or only the first with `DecodeOptions.firstFrameOnly`),
     /// each scaled and converted as `options` ask.
     ///
     /// Blocks the calling thread for the decode.
     ///
-    /// - Throws: ``ImageDecodingError`` with code `empty`, `invalidHeader`,
+    /// - Throws: `ImageDecodingError` with code `empty`, `invalidHeader`,
     ///   `invalidDimensions`, `tooLarge`, `truncated`, `corrupt` or `outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         let reader = try GIFFrameReader(data: data, options: options)
@@ -66,14 +66,14 @@ public struct GIFDecoder: AnimatedImageDecoding {
     ///
     /// The returned reader is not `Sendable`; the frames are.
     ///
-    /// - Throws: ``ImageDecodingError`` when the header is bad, the screen is zero-sized,
-    ///   or a frame (or all frames together) is over ``DecodeOptions/maxPixelCount``.
+    /// - Throws: `ImageDecodingError` when the header is bad, the screen is zero-sized,
+    ///   or a frame (or all frames together) is over `DecodeOptions.maxPixelCount`.
     public func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {
         try GIFFrameReader(data: data, options: options)
     }
 
     /// An incremental decoder whose partial images show the first frame with the rows
-    /// received so far; ``IncrementalImageDecoding/finish()`` decodes the whole animation.
+    /// received so far; `IncrementalImageDecoding.finish()` decodes the whole animation.
     public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
         GIFIncrementalDecoder(options: options)
     }

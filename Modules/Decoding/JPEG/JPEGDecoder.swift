@@ -10,28 +10,28 @@ import WebImageCore
 /// saved markers (EXIF).
 ///
 /// - Baseline, progressive, arithmetic-coded, grayscale and every chroma subsampling;
-///   8-bit only (12-bit and lossless files are ``ImageDecodingError/Code/unsupported``).
+///   8-bit only (12-bit and lossless files are `ImageDecodingError.Code.unsupported`).
 /// - Pixels are libjpeg-turbo's with djpeg's defaults (accurate integer IDCT, fancy
 ///   upsampling), written as RGBA (alpha 255) straight into the output rows. Gray
-///   files give RGBA too, unless ``DecodeOptions/pixelFormat`` asks for
-///   ``PixelFormat/gray8`` (then libjpeg's luma, for colour files as well).
+///   files give RGBA too, unless `DecodeOptions.pixelFormat` asks for
+///   `PixelFormat.gray8` (then libjpeg's luma, for colour files as well).
 /// - CMYK and YCCK (Adobe) files are converted to RGB with djpeg's formula
 ///   (r = c * k / 255 on Adobe's inverted values); no colour management.
 /// - The EXIF orientation is read from the first APP1 segment that holds Exif and
-///   exposed as ``DecodedImage/orientation``; the pixels are turned only with
-///   ``DecodeOptions/appliesOrientation``.
+///   exposed as `DecodedImage.orientation`; the pixels are turned only with
+///   `DecodeOptions.appliesOrientation`.
 /// - Work is linear in the input however many segments repeat: APP1 is read by our
 ///   own marker reader (only the first Exif segment is kept), COM and the other APPn
 ///   are skipped unsaved, and files of more than 1000 scans are refused as
-///   ``ImageDecodingError/Code/corrupt``.
-/// - With ``DecodeOptions/maxPixelSize`` libjpeg decodes at the smallest M/8 scale that
+///   `ImageDecodingError.Code.corrupt`.
+/// - With `DecodeOptions.maxPixelSize` libjpeg decodes at the smallest M/8 scale that
 ///   still covers the target, and the rows stream into an area-averaging downsampler:
 ///   a 4000x3000 photo asked for at 500 px never exists at full size, nor even whole
 ///   at the scaled size.
 /// - Data that ends early: if every pixel was decoded (only EOI or other trailing
 ///   markers missing) the image is returned; if pixels are missing, or a progressive
 ///   file lacks scans, ``decode(_:options:)`` throws
-///   ``ImageDecodingError/Code/truncated``. Recoverable corruption that libjpeg only
+///   `ImageDecodingError.Code.truncated`. Recoverable corruption that libjpeg only
 ///   warns about (junk bytes between markers) is tolerated.
 ///
 /// Thread contract: a stateless value; `decode` may run on any number of threads at
@@ -43,12 +43,12 @@ public struct JPEGDecoder: ImageDecoding {
 
     /// Decodes a whole JPEG file.
     ///
-    /// - Throws: ``ImageDecodingError`` with ``ImageDecodingError/Code/empty`` (no
+    /// - Throws: `ImageDecodingError` with `ImageDecodingError.Code.empty` (no
     ///   bytes), `invalidHeader` (no SOI marker), `invalidDimensions` (width or height
     ///   0), `unsupported` (12-bit, lossless, unknown colour space), `truncated`
-    ///   (pixels missing), `tooLarge` (over ``DecodeOptions/maxPixelCount``, checked
+    ///   (pixels missing), `tooLarge` (over `DecodeOptions.maxPixelCount`, checked
     ///   from the header), `corrupt` (anything else libjpeg refuses; its message is
-    ///   kept in ``ImageDecodingError/message``) or `outOfMemory`.
+    ///   kept in `ImageDecodingError.message`) or `outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .jpeg) }
         let result = data.withUnsafeBytes { raw in
@@ -57,14 +57,14 @@ public struct JPEGDecoder: ImageDecoding {
         return try result.get()
     }
 
-    /// A decoder fed bytes as they arrive (see ``IncrementalImageDecoding``).
+    /// A decoder fed bytes as they arrive (see `IncrementalImageDecoding`).
     ///
     /// Baseline files show the rows decoded so far, the rest mid-grey; progressive
     /// files show a full-size image after a completed scan, once new bytes worth 1/64
     /// of the output pixels have come since the last one (every scan of a photo; not a
     /// pass per scan of a file of many tiny ones). However thin the slices, the work
     /// stays linear in the input. Arithmetic-coded files
-    /// (rare) show nothing before ``IncrementalImageDecoding/finish()``: libjpeg cannot
+    /// (rare) show nothing before `IncrementalImageDecoding.finish()`: libjpeg cannot
     /// pause inside their scans.
     public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
         JPEGIncrementalDecoder(options: options)

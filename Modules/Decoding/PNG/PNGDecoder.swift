@@ -25,9 +25,9 @@ public struct PNGDecoder: ImageDecoding {
 
     /// Decodes a whole PNG file.
     ///
-    /// - Throws: ``ImageDecodingError`` with `.invalidHeader` (bad signature, CRC or
+    /// - Throws: `ImageDecodingError` with `.invalidHeader` (bad signature, CRC or
     ///   IHDR), `.invalidDimensions` (zero width or height), `.tooLarge` (over
-    ///   ``DecodeOptions/maxPixelCount``, checked before allocating), `.corrupt`
+    ///   `DecodeOptions.maxPixelCount`, checked before allocating), `.corrupt`
     ///   (damaged pixel data, a CRC error, a wrong zlib checksum, image data that ends
     ///   before the last row while the file goes on), `.truncated` (the data ends
     ///   before the last row, or inside the last IDAT chunk before its CRC), `.empty`.

@@ -33,10 +33,10 @@ public struct ImageDecoderRegistry: Sendable {
 
     /// The decoder for a file starting with `header`.
     ///
-    /// - Throws: ``ImageDecodingError/Code/empty`` for no bytes,
-    ///   ``ImageDecodingError/Code/unsupported`` for a format recognised but not
+    /// - Throws: `ImageDecodingError.Code.empty` for no bytes,
+    ///   `ImageDecodingError.Code.unsupported` for a format recognised but not
     ///   registered (WebP, HEIC, AVIF, BMP, TIFF by default), and
-    ///   ``ImageDecodingError/Code/unknownFormat`` otherwise.
+    ///   `ImageDecodingError.Code.unknownFormat` otherwise.
     public func decoder(for header: Data) throws(ImageDecodingError) -> any ImageDecoding {
         guard !header.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode") }
         let head = header.prefix(ImageFormat.sniffLength)

@@ -22,7 +22,7 @@ import WebImageCore
 ///
 /// Delivery: every load gets progress, partial images (with
 /// ``ImageLoadOptions/progressiveLoad``) and exactly one result, in that order, through
-/// the ``CallbackDelivery`` it asked for. A memory hit completes before `loadImage`
+/// the `CallbackDelivery` it asked for. A memory hit completes before `loadImage`
 /// returns when the delivery is `.immediate`.
 ///
 /// Cancellation: a cancelled load completes with ``ImageLoadError/cancelled`` at once and

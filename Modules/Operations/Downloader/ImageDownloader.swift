@@ -13,10 +13,10 @@ import WebImageCore
 /// let result = try await downloader.download(DownloadRequest(url: url))
 /// ```
 ///
-/// Coalescing: requests with an equal ``DownloadKey`` (URL, headers, credential,
+/// Coalescing: requests with an equal `DownloadKey` (URL, headers, credential,
 /// validators, certificate choice, progressive options) share one transfer. A request
 /// that joins a waiting download with a higher priority raises it. Cancelling a token
-/// completes that subscriber with ``DownloadError/cancelled`` at once; the transfer stops
+/// completes that subscriber with `DownloadError.cancelled` at once; the transfer stops
 /// when its last subscriber leaves.
 public final class ImageDownloader: ImageDownloading {
     public let configuration: Configuration
@@ -66,7 +66,7 @@ public final class ImageDownloader: ImageDownloading {
         return token
     }
 
-    /// Stops every download; their subscribers get ``DownloadError/cancelled``.
+    /// Stops every download; their subscribers get `DownloadError.cancelled`.
     public func cancelAll() {
         for operation in operations.withLock({ Array($0.values) }) { operation.stop() }
     }

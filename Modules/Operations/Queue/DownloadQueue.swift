@@ -34,6 +34,8 @@ public final class DownloadQueue: Sendable {
 
     /// - Parameters:
     ///   - maximumConcurrentOperations: at least 1.
+    ///   - order: among waiting operations of equal priority, first in first out
+    ///     (the default) or last in first out.
     public init(maximumConcurrentOperations: Int = 6, order: ExecutionOrder = .fifo) {
         state = Locked(State(heap: QueueOrderHeap(order: order), maximumConcurrent: max(1, maximumConcurrentOperations)))
     }
@@ -64,6 +66,7 @@ public final class DownloadQueue: Sendable {
     /// Adds an operation at `priority`; it starts when a slot is free.
     ///
     /// - Parameters:
+    ///   - priority: the operation's place among the waiting ones.
     ///   - work: starts the work and returns; the work calls ``QueuedOperation/finish()``
     ///     when it is done, also after a cancellation.
     ///   - onCancel: stops the work of a running operation; called by

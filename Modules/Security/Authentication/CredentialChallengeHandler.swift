@@ -12,17 +12,17 @@ import WebImageCore
 ///
 /// A challenge is answered by the first rule that applies:
 /// 1. `onChallenge`, when given and it returns a disposition;
-/// 2. a scheme the transport cannot answer (``AuthenticationMethod/other(_:)``: Bearer,
-///    Negotiate, ...): ``ChallengeDisposition/rejectProtectionSpace``, so the transport
+/// 2. a scheme the transport cannot answer (`AuthenticationMethod.other(_:)`: Bearer,
+///    Negotiate, ...): `ChallengeDisposition.rejectProtectionSpace`, so the transport
 ///    tries the server's next scheme;
 /// 3. a credential was already refused (`previousFailureCount > 0`):
-///    ``ChallengeDisposition/performDefaultHandling``, so the transfer fails with the 401
-///    (``TransportError/Code/httpStatus``); the same credential is not offered twice.
+///    `ChallengeDisposition.performDefaultHandling`, so the transfer fails with the 401
+///    (`TransportError.Code.httpStatus`); the same credential is not offered twice.
 ///    SDWebImage cancels here instead; a 401 tells the caller what went wrong, where
 ///    "cancelled" would read as if they had cancelled;
 /// 4. the fixed `credential` when given, else the store's credential for the protection
-///    space: ``ChallengeDisposition/useCredential(_:)``;
-/// 5. nothing to offer: ``ChallengeDisposition/performDefaultHandling``.
+///    space: `ChallengeDisposition.useCredential(_:)`;
+/// 5. nothing to offer: `ChallengeDisposition.performDefaultHandling`.
 public struct CredentialChallengeHandler: AuthenticationChallengeHandling {
     /// Consulted before anything else; `nil` lets the handler's rules answer.
     public typealias ChallengeHook = @Sendable (AuthenticationChallenge) async -> ChallengeDisposition?

@@ -21,10 +21,10 @@ import WebImageCore
 /// - `allowsInvalidCertificates` skips chain validation (authorities, dates, and with
 ///   them the host name) but a pin must still match.
 /// - Pinning with no pinned certificate fails every evaluation with
-///   ``ServerTrustError/Code/pinMismatch``: nothing can match, and falling back to no
+///   `ServerTrustError.Code.pinMismatch`: nothing can match, and falling back to no
 ///   pinning would be a silent downgrade.
 /// - `allowsInvalidCertificates` and `validatesDomainName` without pinning fail every
-///   evaluation (``ServerTrustError/Code/validationFailed``): the name of a certificate
+///   evaluation (`ServerTrustError.Code.validationFailed`): the name of a certificate
 ///   whose chain is not validated means nothing, so pin, or set `validatesDomainName`
 ///   to false as well.
 /// - In `.none` mode, `pinnedCertificates` are ignored.

@@ -15,8 +15,11 @@ public struct AnchoredTrustEvaluator: ServerTrustEvaluating {
     /// Whether the leaf must be for the host being fetched.
     public let validateHost: Bool
 
-    /// - Parameter anchors: with `includesSystemAnchors` false and no anchors, no server
-    ///   is trusted (``ServerTrustError/Code/untrustedChain``).
+    /// - Parameters:
+    ///   - anchors: with `includesSystemAnchors` false and no anchors, no server
+    ///     is trusted (`ServerTrustError.Code.untrustedChain`).
+    ///   - includesSystemAnchors: whether the system's authorities are trusted too.
+    ///   - validateHost: whether the leaf must be for the host being fetched.
     public init(anchors: [Certificate], includesSystemAnchors: Bool = false, validateHost: Bool = true) {
         self.anchors = anchors
         self.includesSystemAnchors = includesSystemAnchors
@@ -25,7 +28,7 @@ public struct AnchoredTrustEvaluator: ServerTrustEvaluating {
 
     /// The anchors of a PEM text (every `CERTIFICATE` block).
     ///
-    /// - Throws: ``ServerTrustError/Code/invalidCertificate`` when there is no
+    /// - Throws: `ServerTrustError.Code.invalidCertificate` when there is no
     ///   certificate, or a block is damaged.
     public init(pem: String, includesSystemAnchors: Bool = false, validateHost: Bool = true) throws(ServerTrustError) {
         self.init(anchors: try Certificate.fromPEM(pem), includesSystemAnchors: includesSystemAnchors, validateHost: validateHost)
@@ -33,7 +36,7 @@ public struct AnchoredTrustEvaluator: ServerTrustEvaluating {
 
     /// The anchors of certificate files, each PEM (one or more certificates) or DER (one).
     ///
-    /// - Throws: ``ServerTrustError/Code/invalidCertificate`` when a file cannot be read
+    /// - Throws: `ServerTrustError.Code.invalidCertificate` when a file cannot be read
     ///   or holds no certificate.
     public init(contentsOf files: [URL], includesSystemAnchors: Bool = false, validateHost: Bool = true) throws(ServerTrustError) {
         var anchors: [Certificate] = []
@@ -41,13 +44,13 @@ public struct AnchoredTrustEvaluator: ServerTrustEvaluating {
         self.init(anchors: anchors, includesSystemAnchors: includesSystemAnchors, validateHost: validateHost)
     }
 
-    /// What is passed to ``ServerTrust/validate(anchors:host:)``.
+    /// What is passed to `ServerTrust.validate(anchors:host:)`.
     public var trustAnchors: TrustAnchors {
         includesSystemAnchors ? .systemAnd(anchors) : .custom(anchors)
     }
 
-    /// - Throws: what ``ServerTrust/validate(anchors:host:)`` reports, naming the host;
-    ///   ``ServerTrustError/Code/untrustedChain`` when there is nothing to trust at all.
+    /// - Throws: what `ServerTrust.validate(anchors:host:)` reports, naming the host;
+    ///   `ServerTrustError.Code.untrustedChain` when there is nothing to trust at all.
     public func evaluate(_ trust: any ServerTrust) throws(ServerTrustError) {
         guard includesSystemAnchors || !anchors.isEmpty else {
             throw ServerTrustError(.untrustedChain, "no anchor certificate to trust", host: trust.host)

@@ -9,13 +9,13 @@ import WebImageCore
 /// not send is never among the presented certificates (to pin such a root, trust it as
 /// the only anchor with ``AnchoredTrustEvaluator``).
 public struct CertificatePinningTrustEvaluator: ServerTrustEvaluating {
-    /// The pinned certificates. With none, every evaluation fails with ``ServerTrustError/Code/pinMismatch``.
+    /// The pinned certificates. With none, every evaluation fails with `ServerTrustError.Code.pinMismatch`.
     public let certificates: [Certificate]
     /// Which presented certificates may match.
     public let scope: PinScope
     /// Whether the chain is validated first (signatures, dates, a path to the system's
     /// authorities or to a pinned certificate). Without it only the pin is checked, and
-    /// the host name is not checked either: ``ServerTrust`` checks it as part of the chain.
+    /// the host name is not checked either: `ServerTrust` checks it as part of the chain.
     public let performsDefaultValidation: Bool
     /// Whether the default validation checks that the leaf is for the host.
     public let validateHost: Bool
@@ -31,8 +31,8 @@ public struct CertificatePinningTrustEvaluator: ServerTrustEvaluating {
         self.pinned = Set(certificates)
     }
 
-    /// - Throws: the default validation's error, naming the host; ``ServerTrustError/Code/invalidCertificate``
-    ///   when the server presented no certificate; ``ServerTrustError/Code/pinMismatch``
+    /// - Throws: the default validation's error, naming the host; `ServerTrustError.Code.invalidCertificate`
+    ///   when the server presented no certificate; `ServerTrustError.Code.pinMismatch`
     ///   when no presented certificate in scope is pinned.
     public func evaluate(_ trust: any ServerTrust) throws(ServerTrustError) {
         if performsDefaultValidation {

@@ -14,8 +14,8 @@ public struct DefaultTrustEvaluator: ServerTrustEvaluating {
         self.validateHost = validateHost
     }
 
-    /// - Throws: what ``ServerTrust/validate(anchors:host:)`` reports (``ServerTrustError/Code/untrustedChain``,
-    ///   ``ServerTrustError/Code/expired``, ``ServerTrustError/Code/hostMismatch``, ...), naming the host.
+    /// - Throws: what `ServerTrust.validate(anchors:host:)` reports (`ServerTrustError.Code.untrustedChain`,
+    ///   `ServerTrustError.Code.expired`, `ServerTrustError.Code.hostMismatch`, ...), naming the host.
     public func evaluate(_ trust: any ServerTrust) throws(ServerTrustError) {
         try trust.requireValid(anchors: .system, validatingHost: validateHost)
     }

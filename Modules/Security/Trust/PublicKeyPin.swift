@@ -12,7 +12,7 @@ import WebImageCore
 ///
 /// A pin made from a certificate (``init(publicKeyOf:)``) holds the certificate: this
 /// module has no cryptography of its own, so its digest is computed during an
-/// evaluation, by ``ServerTrust/publicKeySHA256(of:)``.
+/// evaluation, by `ServerTrust.publicKeySHA256(of:)`.
 public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
     private enum Source: Sendable, Hashable {
         case digest([UInt8])

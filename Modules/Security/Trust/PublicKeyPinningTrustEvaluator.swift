@@ -4,13 +4,13 @@ import WebImageCore
 /// (Alamofire's `PublicKeysTrustEvaluator`, curl's `CURLOPT_PINNEDPUBKEY`). A key pin
 /// survives the renewal of a certificate that keeps its key.
 public struct PublicKeyPinningTrustEvaluator: ServerTrustEvaluating {
-    /// The pinned keys. With none, every evaluation fails with ``ServerTrustError/Code/pinMismatch``.
+    /// The pinned keys. With none, every evaluation fails with `ServerTrustError.Code.pinMismatch`.
     public let pins: [PublicKeyPin]
     /// Which presented certificates' keys may match.
     public let scope: PinScope
     /// Whether the chain is validated first, against the system's authorities. Without
     /// it only the pin is checked, and the host name is not checked either:
-    /// ``ServerTrust`` checks it as part of the chain.
+    /// `ServerTrust` checks it as part of the chain.
     public let performsDefaultValidation: Bool
     /// Whether the default validation checks that the leaf is for the host.
     public let validateHost: Bool
@@ -23,10 +23,10 @@ public struct PublicKeyPinningTrustEvaluator: ServerTrustEvaluating {
         self.validateHost = validateHost
     }
 
-    /// - Throws: the default validation's error, naming the host; ``ServerTrustError/Code/invalidCertificate``
+    /// - Throws: the default validation's error, naming the host; `ServerTrustError.Code.invalidCertificate`
     ///   when the server presented no certificate, or the key of a pinned certificate
     ///   cannot be read (a configuration mistake fails loudly, not by matching less);
-    ///   ``ServerTrustError/Code/pinMismatch`` when no presented key in scope is pinned
+    ///   `ServerTrustError.Code.pinMismatch` when no presented key in scope is pinned
     ///   (the message gives the leaf's pin, to help fix a stale one).
     public func evaluate(_ trust: any ServerTrust) throws(ServerTrustError) {
         if performsDefaultValidation {

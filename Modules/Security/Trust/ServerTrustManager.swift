@@ -20,7 +20,7 @@ import WebImageCore
 /// host name), or, when ``allHostsMustBeEvaluated`` (the default), fails before
 /// connecting: a forgotten host is an error, not a silent downgrade to the default.
 public struct ServerTrustManager: ServerTrustPolicy {
-    /// Whether a host no evaluator covers fails with ``ServerTrustError/Code/noEvaluator``.
+    /// Whether a host no evaluator covers fails with `ServerTrustError.Code.noEvaluator`.
     public let allHostsMustBeEvaluated: Bool
     /// Evaluators by exact host, normalized.
     private let exact: [String: any ServerTrustEvaluating]
@@ -50,7 +50,7 @@ public struct ServerTrustManager: ServerTrustPolicy {
     /// The evaluator for `host`: the one of its exact key, else of the wildcard that covers it.
     ///
     /// - Returns: `nil` when no key covers `host` and not every host must be evaluated.
-    /// - Throws: ``ServerTrustError/Code/noEvaluator``, naming the host, when no key
+    /// - Throws: `ServerTrustError.Code.noEvaluator`, naming the host, when no key
     ///   covers it and every host must be evaluated.
     public func evaluator(forHost host: String) throws(ServerTrustError) -> (any ServerTrustEvaluating)? {
         let name = HostName.normalized(host)
