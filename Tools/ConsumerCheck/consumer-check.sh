@@ -6,6 +6,9 @@
 # by path, resolves it and fails if the resolution holds any package but this one: the
 # library must pull in nothing (no tooling dependency may leak back into the root
 # manifest). Then it builds the app and runs it; each app checks its own result.
+# (SwiftPM 6.3 leaves out a package that only product-less targets use, but pulls in
+# every package that any product of the root uses, even a product the app never takes:
+# a tool moved back into the root as a product is the leak this catches.)
 #
 # CONSUMER_CHECK_DIR chooses where the apps are made (default: a new folder under the
 # system's temporary directory, removed afterwards); CONSUMERS narrows the list.
