@@ -137,7 +137,12 @@ let package = Package(
         // so that its peak memory is its own (`make load`, and a reliability test).
         .executableTarget(
             name: "webimage-load",
-            dependencies: [library("WebImage"), "WebImageFixtures", "WebImageTestServer"],
+            dependencies: [
+                library("WebImage"), "WebImageFixtures", "WebImageTestServer",
+                // Its locks: pthread mutexes, which the thread sanitizer sees (the tests run
+                // it under TSan); Synchronization.Mutex is futex calls it cannot see.
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             path: "Load",
             swiftSettings: strictSettings
         ),

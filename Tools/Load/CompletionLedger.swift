@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import WebImage
 
 /// What every load delivered, counted per load id: the record the checks are made on.
@@ -29,15 +29,15 @@ final class CompletionLedger: Sendable {
         var gaveUp = false
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     init(count: Int) {
-        state = Mutex(State(entries: Array(repeating: Entry(), count: count)))
+        state = NIOLockedValueBox(State(entries: Array(repeating: Entry(), count: count)))
     }
 
     /// Notes that load `id` started; `signal` fires on its first completion.
     func started(_ id: Int, signal: CompletionSignal) {
-        state.withLock { $0.pending[id] = signal }
+        state.withLockedValue { $0.pending[id] = signal }
     }
 
     /// Records one event of load `id`'s callback.
@@ -46,7 +46,7 @@ final class CompletionLedger: Sendable {
         case .completed(let result):
             complete(id, result.map { response in response.image.map { Outcome.from($0, source: response.source) } ?? .noImage })
         default:
-            state.withLock { state in
+            state.withLockedValue { state in
                 if state.entries[id].completions > 0 { state.entries[id].lateEvents += 1 }
             }
         }
@@ -54,7 +54,7 @@ final class CompletionLedger: Sendable {
 
     /// Records a completion of load `id`; the first one wakes its waiter.
     func complete(_ id: Int, _ outcome: Outcome) {
-        let signal = state.withLock { state -> CompletionSignal? in
+        let signal = state.withLockedValue { state -> CompletionSignal? in
             state.entries[id].completions += 1
             guard state.entries[id].completions == 1 else { return nil }
             state.entries[id].first = outcome
@@ -74,7 +74,7 @@ final class CompletionLedger: Sendable {
     /// many there were.
     @discardableResult
     func giveUp() -> Int {
-        let signals = state.withLock { state -> [CompletionSignal] in
+        let signals = state.withLockedValue { state -> [CompletionSignal] in
             state.gaveUp = true
             defer { state.pending.removeAll() }
             return Array(state.pending.values)
@@ -83,8 +83,8 @@ final class CompletionLedger: Sendable {
         return signals.count
     }
 
-    var entries: [Entry] { state.withLock { $0.entries } }
-    var gaveUp: Bool { state.withLock { $0.gaveUp } }
+    var entries: [Entry] { state.withLockedValue { $0.entries } }
+    var gaveUp: Bool { state.withLockedValue { $0.gaveUp } }
 }
 
 extension CompletionLedger.Outcome {

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import WebImageCore
 
 /// Wakes the task waiting for one load. Firing more than once is harmless (a duplicate
@@ -11,10 +11,10 @@ final class CompletionSignal: Sendable {
         case fired
     }
 
-    private let state = Mutex(State.idle)
+    private let state = NIOLockedValueBox(State.idle)
 
     func fire() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             defer { state = .fired }
             if case .waiting(let continuation) = state { return continuation }
             return nil
@@ -24,7 +24,7 @@ final class CompletionSignal: Sendable {
 
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let firedAlready = state.withLock { state -> Bool in
+            let firedAlready = state.withLockedValue { state -> Bool in
                 if case .fired = state { return true }
                 state = .waiting(continuation)
                 return false
