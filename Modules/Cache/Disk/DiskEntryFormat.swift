@@ -26,7 +26,6 @@ enum DiskEntryFormat {
         var metadataLength: Int
         var keyLength: Int
         var dataLength: Int
-        var trailerLength: Int { metadataLength + keyLength }
         var fileSize: Int { DiskEntryFormat.headerSize + dataLength + metadataLength + keyLength }
     }
 
