@@ -16,6 +16,29 @@ enum FuzzInputs {
         files(in: testsFolder.appendingPathComponent("Regressions/\(target.rawValue)"))
     }
 
+    /// The folders under `Regressions/`, each named after a fuzz target.
+    static func regressionFolders() -> [String] {
+        let folder = testsFolder.appendingPathComponent("Regressions")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().filter { name in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }
+    }
+
+    /// `Regressions/OUTCOMES.tsv`: for each saved input (`target/file`), the outcome its
+    /// harness gives now (``FuzzOutcome``'s description), one tab-separated line each.
+    static func recordedOutcomes() throws -> [String: String] {
+        let text = try String(contentsOf: testsFolder.appendingPathComponent("Regressions/OUTCOMES.tsv"), encoding: .utf8)
+        var outcomes: [String: String] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t", maxSplits: 1)
+            if fields.count == 2 { outcomes[String(fields[0])] = String(fields[1]) }
+        }
+        return outcomes
+    }
+
     /// The seeds of `target` under Tools/Fuzz/Seeds.
     static func seeds(of target: FuzzTarget) -> [URL] {
         files(in: seedsFolder.appendingPathComponent(target.rawValue))

@@ -3,16 +3,25 @@ import Testing
 import WebImageFuzzing
 
 /// Every input a fuzzer ever crashed on, replayed through its harness: the invariant it
-/// broke must hold now (a broken one stops the test process, as it stopped the fuzzer).
+/// broke must hold now (a broken one stops the test process, as it stopped the fuzzer),
+/// and the outcome must be the one `Regressions/OUTCOMES.tsv` records for it, so that a
+/// change in what the library makes of a hostile input is seen and decided on.
 @Suite("Saved fuzz crashes replay cleanly")
 struct RegressionTests {
-    @Test("each saved input runs through its harness", arguments: FuzzTarget.allCases)
-    func replay(target: FuzzTarget) throws {
-        for file in FuzzInputs.regressions(of: target) {
-            let outcome = target.run(try Data(contentsOf: file))
-            // Reaching here is the test; the outcome says what the fix made of the input.
-            print("\(target.rawValue)/\(file.lastPathComponent): \(outcome)")
+    @Test("each saved input gives the outcome recorded for it, and every recorded input is saved")
+    func replay() throws {
+        let recorded = try FuzzInputs.recordedOutcomes()
+        var replayed: Set<String> = []
+        for folder in FuzzInputs.regressionFolders() {
+            let target = try #require(FuzzTarget(rawValue: folder), "Regressions/\(folder) names no fuzz target")
+            for file in FuzzInputs.regressions(of: target) {
+                let name = "\(folder)/\(file.lastPathComponent)"
+                replayed.insert(name)
+                let outcome = target.run(try Data(contentsOf: file)).description
+                #expect(recorded[name] == outcome, "\(name): \(outcome)")
+            }
         }
+        #expect(Set(recorded.keys) == replayed, "OUTCOMES.tsv lists exactly the saved inputs")
     }
 
     @Test("there are saved inputs to replay")
