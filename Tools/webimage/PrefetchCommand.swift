@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import WebImage
 
 /// `webimage prefetch --list FILE`: warms the disk cache with a list of URLs through an
@@ -133,5 +132,5 @@ struct PrefetchCommand: AsyncParsableCommand {
 
 /// The last tenth of the list reported, shared by the progress callbacks.
 private final class TenthsShown: Sendable {
-    let count = Mutex(0)
+    let count = LockedBox(0)
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImageCore
 
 /// A one-line progress bar on standard error, redrawn in place:
@@ -20,7 +19,7 @@ final class ProgressBar: Sendable {
     private let total: Int
     private let enabled: Bool
     private let start = ContinuousClock.now
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
 
     /// Not drawn before this, so that short work does not flash a bar.
     private static let delay = Duration.milliseconds(250)
