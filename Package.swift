@@ -27,6 +27,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
+        .library(name: "WebImageConcurrency", targets: ["WebImageConcurrency"]),
         .library(name: "WebImageDecoding", targets: ["WebImageDecoding"]),
         .library(name: "WebImageCache", targets: ["WebImageCache"]),
         .library(name: "WebImageTransport", targets: ["WebImageTransport"]),
@@ -45,6 +46,15 @@ let package = Package(
         .target(
             name: "WebImageCore",
             path: "Modules/Core",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Concurrency: the library's lock, its callback-to-async bridge, and the
+        // async forms of Core's callback protocols (kept out of Core, which is vocabulary).
+        .target(
+            name: "WebImageConcurrency",
+            dependencies: ["WebImageCore"],
+            path: "Modules/Concurrency",
             swiftSettings: strictSettings
         ),
 
@@ -85,7 +95,7 @@ let package = Package(
         // MARK: Cache: memory and disk caches.
         .target(
             name: "WebImageCache",
-            dependencies: ["WebImageCore"],
+            dependencies: ["WebImageCore", "WebImageConcurrency"],
             path: "Modules/Cache",
             swiftSettings: strictSettings
         ),
@@ -112,7 +122,7 @@ let package = Package(
         ),
         .target(
             name: "WebImageTransport",
-            dependencies: ["WebImageCore", "CWebImageTransport", "CLibCurl"],
+            dependencies: ["WebImageCore", "WebImageConcurrency", "CWebImageTransport", "CLibCurl"],
             path: "Modules/Transport",
             exclude: ["C"],
             swiftSettings: strictSettings
@@ -121,7 +131,7 @@ let package = Package(
         // MARK: Security: server trust policy (evaluators, pinning) and authentication.
         .target(
             name: "WebImageSecurity",
-            dependencies: ["WebImageCore"],
+            dependencies: ["WebImageCore", "WebImageConcurrency"],
             path: "Modules/Security",
             exclude: ["README.md"],
             swiftSettings: strictSettings
@@ -130,7 +140,7 @@ let package = Package(
         // MARK: CallbackRegistry: subscribers per key, fan-out, composite event monitor.
         .target(
             name: "WebImageCallbackRegistry",
-            dependencies: ["WebImageCore"],
+            dependencies: ["WebImageCore", "WebImageConcurrency"],
             path: "Modules/CallbackRegistry",
             swiftSettings: strictSettings
         ),
@@ -138,7 +148,7 @@ let package = Package(
         // MARK: Operations: the download queue, its operations and the downloader.
         .target(
             name: "WebImageOperations",
-            dependencies: ["WebImageCore"],
+            dependencies: ["WebImageCore", "WebImageConcurrency"],
             path: "Modules/Operations",
             swiftSettings: strictSettings
         ),
@@ -146,7 +156,7 @@ let package = Package(
         // MARK: Manager: the pipeline, the failed-URL set, the prefetcher.
         .target(
             name: "WebImageManager",
-            dependencies: ["WebImageCore"],
+            dependencies: ["WebImageCore", "WebImageConcurrency"],
             path: "Modules/Manager",
             swiftSettings: strictSettings
         ),
@@ -155,7 +165,7 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "WebImageCore", "WebImageDecoding", "WebImageCache", "WebImageTransport", "WebImageSecurity",
+                "WebImageCore", "WebImageConcurrency", "WebImageDecoding", "WebImageCache", "WebImageTransport", "WebImageSecurity",
                 "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager",
             ],
             path: "Modules/WebImage",

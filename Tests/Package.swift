@@ -48,6 +48,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "WebImageConcurrencyTests",
+            dependencies: [library("WebImageCore"), library("WebImageConcurrency")],
+            path: "ConcurrencyTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "WebImageDecodingTests",
             dependencies: [library("WebImageCore"), library("WebImageDecoding"), tool("WebImageFixtures"), "WebImageTestSupport"],
             path: "DecodingTests",
@@ -55,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageCacheTests",
-            dependencies: [library("WebImageCore"), library("WebImageCache"), "WebImageTestSupport"],
+            dependencies: [library("WebImageConcurrency"), library("WebImageCore"), library("WebImageCache"), "WebImageTestSupport"],
             path: "CacheTests",
             swiftSettings: strictSettings
         ),
@@ -70,6 +76,7 @@ let package = Package(
         .testTarget(
             name: "WebImageTransportTests",
             dependencies: [
+                library("WebImageConcurrency"),
                 library("WebImageCore"), library("WebImageTransport"), library("WebImageSecurity"),
                 tool("WebImageTestServer"), "WebImageTestSupport",
             ],
@@ -78,19 +85,20 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageSecurityTests",
-            dependencies: [library("WebImageCore"), library("WebImageSecurity")],
+            dependencies: [library("WebImageConcurrency"), library("WebImageCore"), library("WebImageSecurity")],
             path: "SecurityTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebImageCallbackRegistryTests",
-            dependencies: [library("WebImageCore"), library("WebImageCallbackRegistry")],
+            dependencies: [library("WebImageConcurrency"), library("WebImageCore"), library("WebImageCallbackRegistry")],
             path: "CallbackRegistryTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebImageOperationsTests",
             dependencies: [
+                library("WebImageConcurrency"),
                 library("WebImageCore"), library("WebImageOperations"), library("WebImageCallbackRegistry"),
                 library("WebImageTransport"), library("WebImageDecoding"), tool("WebImageFixtures"),
                 tool("WebImageTestServer"), "WebImageTestSupport",
@@ -101,6 +109,7 @@ let package = Package(
         .testTarget(
             name: "WebImageManagerTests",
             dependencies: [
+                library("WebImageConcurrency"),
                 library("WebImage"), library("WebImageCore"), library("WebImageManager"), tool("WebImageFixtures"),
                 tool("WebImageTestServer"), "WebImageTestSupport",
             ],
@@ -118,6 +127,7 @@ let package = Package(
         .testTarget(
             name: "WebImageReliabilityTests",
             dependencies: [
+                library("WebImageConcurrency"),
                 library("WebImage"), library("WebImageCore"), tool("WebImageFixtures"), tool("WebImageTestServer"),
                 "WebImageTestSupport",
             ],

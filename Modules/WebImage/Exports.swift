@@ -2,6 +2,7 @@
 // and the manager.
 @_exported import WebImageCache
 @_exported import WebImageCallbackRegistry
+@_exported import WebImageConcurrency
 @_exported import WebImageCore
 @_exported import WebImageDecoding
 @_exported import WebImageManager

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WebImageCallbackRegistry
 @testable import WebImageCore
+@testable import WebImageConcurrency
 
 @Suite("Delivery: where and in what order subscribers hear")
 struct CallbackDeliveryTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import WebImageCore
+@testable import WebImageConcurrency
 
 struct TestFailure: Error, Equatable {
     let reason: String

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import WebImageConcurrency
 import WebImageCore
 
 @Suite("A subscription as an async sequence")

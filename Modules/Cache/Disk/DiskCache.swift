@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 #if canImport(Glibc)
 import Glibc

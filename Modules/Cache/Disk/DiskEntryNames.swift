@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// Remembers the file name and path of recently used keys, because hashing a key with

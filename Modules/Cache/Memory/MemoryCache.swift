@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// A thread-safe least-recently-used cache of values in memory, each with a cost, with

@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// Subscribers per resource key, with fan-out of progress, partial results and exactly

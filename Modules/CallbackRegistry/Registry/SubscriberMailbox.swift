@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// One subscriber's events on their way to its handler.

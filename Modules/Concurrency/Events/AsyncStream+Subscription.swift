@@ -1,3 +1,5 @@
+import WebImageCore
+
 extension AsyncStream {
     /// One subscription's events as a sequence that ends after the completion.
     ///

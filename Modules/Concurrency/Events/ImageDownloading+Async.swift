@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// The async forms of ``ImageDownloading``.
 extension ImageDownloading {
     /// Downloads `request` and returns the body. Cancelling the calling task cancels this

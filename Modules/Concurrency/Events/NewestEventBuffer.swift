@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageCore
 
 /// What a subscription's event sequence holds for a consumer that has fallen behind: the
 /// newest progress, the newest partial result and the completion, each kept until it
@@ -56,7 +57,7 @@ final class NewestEventBuffer<Partial: Sendable, Success: Sendable, Failure: Err
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     deinit {
         let unfinished = state.withLock { $0.isCompleted ? nil : $0.subscription }

@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 /// Where a subscriber's callbacks run (AFNetworking's completion queue idea).
 ///

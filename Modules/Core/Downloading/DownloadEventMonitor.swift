@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 /// Observes a downloader's whole lifecycle, for logging, metrics and tracing (Alamofire's
 /// `EventMonitor`, with SDWebImage's start, receive-response, stop and finish

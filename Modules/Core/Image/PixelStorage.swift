@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// The memory behind an ``ImageBitmap``: one contiguous, uninitialised-at-birth block
 /// that is freed when the last bitmap using it goes away.

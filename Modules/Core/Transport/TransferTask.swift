@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Something in flight that can be called off.
 public protocol Cancellable: Sendable {
@@ -15,25 +15,42 @@ public protocol Cancellable: Sendable {
 public final class TransferTask: Cancellable, Hashable, CustomStringConvertible {
     /// Unique within the process.
     public let id: UInt64
-    private let cancelled = Atomic<Bool>(false)
+    // Foundation's lock, not an atomic: Core imports nothing but Foundation, and the
+    // thread sanitizer sees this lock (a pthread mutex).
+    private let lock = NSLock()
+    nonisolated(unsafe) private var cancelled = false
     private let onCancel: @Sendable (TransferTask) -> Void
-
-    private static let nextID = Atomic<UInt64>(1)
 
     /// For transports: `onCancel` runs once, on the cancelling thread.
     public init(onCancel: @escaping @Sendable (TransferTask) -> Void) {
-        id = Self.nextID.add(1, ordering: .relaxed).oldValue
+        id = TransferIdentifiers.next()
         self.onCancel = onCancel
     }
 
-    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    public var isCancelled: Bool { lock.withLock { cancelled } }
 
     public func cancel() {
-        guard cancelled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        onCancel(self)
+        let first = lock.withLock {
+            defer { cancelled = true }
+            return !cancelled
+        }
+        if first { onCancel(self) }
     }
 
     public static func == (lhs: TransferTask, rhs: TransferTask) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
     public var description: String { "TransferTask(\(id))" }
+}
+
+/// The process-wide sequence of transfer identifiers.
+private enum TransferIdentifiers {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var last: UInt64 = 0
+
+    static func next() -> UInt64 {
+        lock.withLock {
+            last += 1
+            return last
+        }
+    }
 }

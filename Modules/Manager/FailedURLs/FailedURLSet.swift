@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// URLs that failed permanently (HTTP 404 or 410, or bytes that do not decode), so the

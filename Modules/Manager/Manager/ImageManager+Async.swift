@@ -1,4 +1,5 @@
 import Foundation
+import WebImageConcurrency
 import WebImageCore
 
 extension ImageManager {
@@ -8,16 +9,10 @@ extension ImageManager {
     public func response(for request: ImageRequest) async throws(ImageLoadError) -> ImageResponse {
         let request = request.keyed(by: configuration.cacheKeyFilter)
         if let early = earlyResult(for: request) { return try early.get() }
-        let holder = PendingCancellation()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageResponse, ImageLoadError>, Never>) in
-                let token = subscribe(request, delivery: .immediate) { event in
-                    if case .completed(let result) = event { continuation.resume(returning: result) }
-                }
-                holder.hold(token)
+        let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<ImageResponse, ImageLoadError>) -> Void) in
+            subscribe(request, delivery: .immediate) { event in
+                if case .completed(let result) = event { resume(result) }
             }
-        } onCancel: {
-            holder.cancel()
         }
         return try result.get()
     }

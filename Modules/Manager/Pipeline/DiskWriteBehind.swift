@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// Holds a manager's disk writes while its loads run and writes them when the loads are

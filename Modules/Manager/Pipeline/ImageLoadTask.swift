@@ -1,14 +1,15 @@
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// One run of the pipeline for every subscriber of an ``ImageLoadKey``: disk ->
 /// download -> decode -> transform -> store, then one result for them all.
 ///
 /// It runs as a Swift task. When its last subscriber leaves, the registry calls
-/// ``abandon()``: the task is cancelled (checked between stages), the download token is
-/// cancelled (so the transfer stops when no other load shares it) and nothing more is
-/// stored. It publishes only to its own run of the key (``start(generation:)``), so a new
+/// ``abandon()``: the task is cancelled, which is checked between stages and cancels the
+/// download token (so the transfer stops when no other load shares it), and nothing
+/// more is stored. It publishes only to its own run of the key (``start(generation:)``), so a new
 /// load that already owns the key never hears from it.
 final class ImageLoadTask: Sendable {
     typealias Registry = any CallbackRegistering<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
@@ -17,7 +18,7 @@ final class ImageLoadTask: Sendable {
     let request: ImageRequest
     private let stages: LoadStages
     private let registry: Registry
-    private let handles = Locked<(task: Task<Void, Never>?, download: DownloadToken?)>((nil, nil))
+    private let task = Locked<Task<Void, Never>?>(nil)
     private let abandoned = Atomic<Bool>(false)
     private let generation = Atomic<UInt64>(0)
 
@@ -34,9 +35,9 @@ final class ImageLoadTask: Sendable {
         let priority: TaskPriority = request.options.contains(.highPriority) ? .high
             : request.options.contains(.lowPriority) ? .low : .medium
         let task = Task(priority: priority) { await self.run() }
-        let keep = handles.withLock { handles -> Bool in
+        let keep = self.task.withLock { held -> Bool in
             guard !abandoned.load(ordering: .relaxed) else { return false }
-            handles.task = task
+            held = task
             return true
         }
         if !keep { task.cancel() }
@@ -44,12 +45,11 @@ final class ImageLoadTask: Sendable {
 
     func abandon() {
         abandoned.store(true, ordering: .relaxed)
-        let (task, download) = handles.withLock { handles in
-            defer { handles = (nil, nil) }
-            return handles
+        let task = self.task.withLock { held in
+            defer { held = nil }
+            return held
         }
         task?.cancel()
-        download?.cancel()
     }
 
     private var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
@@ -65,7 +65,7 @@ final class ImageLoadTask: Sendable {
             result = .failure(error)
             if error.isPermanent { stages.failedURLs.insert(request.dataKey) }
         }
-        handles.withLock { $0 = (nil, nil) }
+        task.withLock { $0 = nil }
         registry.finish(key, generation: generation.load(ordering: .relaxed), with: result)
     }
 
@@ -152,28 +152,19 @@ final class ImageLoadTask: Sendable {
             credential: request.context.credential, validators: validators,
             progressiveDecodeOptions: request.decodeOptions)
 
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<DownloadResult, DownloadError>, Never>) in
-                let token = stages.downloader.download(downloadRequest, delivery: .immediate) { [self] event in
-                    switch event {
-                    case .progress(let received, let expected):
-                        registry.publishProgress(
-                            received: received, expected: expected, for: key, generation: generation.load(ordering: .relaxed))
-                    case .partial(let partial):
-                        publishPartial(partial)
-                    case .completed(let result):
-                        continuation.resume(returning: result)
-                    }
+        // The run's task is cancelled when the load is abandoned: that cancels the token.
+        let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<DownloadResult, DownloadError>) -> Void) in
+            stages.downloader.download(downloadRequest, delivery: .immediate) { [self] event in
+                switch event {
+                case .progress(let received, let expected):
+                    registry.publishProgress(
+                        received: received, expected: expected, for: key, generation: generation.load(ordering: .relaxed))
+                case .partial(let partial):
+                    publishPartial(partial)
+                case .completed(let result):
+                    resume(result)
                 }
-                let keep = handles.withLock { handles -> Bool in
-                    guard !isAbandoned else { return false }
-                    handles.download = token
-                    return true
-                }
-                if !keep { token.cancel() }
             }
-        } onCancel: {
-            handles.withLock { $0.download }?.cancel()
         }
         switch result {
         case .success(let download): return download

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// Warms the caches for images a user is about to need: SDWebImagePrefetcher.
@@ -63,13 +64,8 @@ public final class ImagePrefetcher: Sendable {
     /// Prefetches `urls` and returns the final counts; cancelling the calling task
     /// cancels the prefetch.
     public func prefetch(_ urls: [URL], progress: (@Sendable (PrefetchProgress) -> Void)? = nil) async -> PrefetchProgress {
-        let holder = PendingCancellation()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                holder.hold(prefetch(urls, progress: progress) { continuation.resume(returning: $0) })
-            }
-        } onCancel: {
-            holder.cancel()
+        await withCancellableContinuation { resume in
+            prefetch(urls, progress: progress, completion: resume)
         }
     }
 

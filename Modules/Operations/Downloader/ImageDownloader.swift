@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// Turns download requests into bytes (SDWebImage's downloader, for Swift 6 on Linux):

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// Receives one attempt's transfer: keeps the body, feeds the attempt's partial-image

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// The one download behind every subscriber of a key (SDWebImage's downloader operation):

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// Makes partial images of a progressive download, off the transport's thread.

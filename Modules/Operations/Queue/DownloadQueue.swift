@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// A queue of downloads: at most ``maximumConcurrentOperations`` run at once (default 6,

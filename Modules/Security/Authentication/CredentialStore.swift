@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// User names and passwords for authentication challenges, safe to use from any thread

@@ -3,7 +3,8 @@ import WebImageCore
 
 /// The blocks of a PEM text, each kept exactly as written (with any `Proc-Type` and
 /// `DEK-Info` headers, which an encrypted PKCS#1 or SEC1 key needs), so that they can be
-/// handed on to OpenSSL.
+/// handed on to OpenSSL. The module's one PEM scanner: client identities and trust
+/// anchors read the same blocks.
 struct PEMText {
     struct Block {
         /// What follows `-----BEGIN ` (`CERTIFICATE`, `PRIVATE KEY`, ...).
@@ -11,9 +12,16 @@ struct PEMText {
         /// From the `BEGIN` line to the `END` line, one `\n` after each line.
         var text: String
 
-        /// Whether the body is non-empty base64 (through Core's ``PEMBlock``).
+        /// The decoded body: the base64 lines between `BEGIN` and `END`, header lines
+        /// (`Proc-Type: ...`, `DEK-Info: ...`) left out; `nil` when the base64 is broken.
+        var derBytes: [UInt8]? {
+            let lines = text.split(separator: "\n").dropFirst().dropLast().filter { !$0.contains(":") }
+            return Data(base64Encoded: lines.joined(), options: .ignoreUnknownCharacters).map { Array($0) }
+        }
+
+        /// Whether the body is non-empty base64.
         var hasValidBody: Bool {
-            guard let parsed = PEMBlock.parse(text).first, let bytes = parsed.bytes else { return false }
+            guard let bytes = derBytes else { return false }
             return !bytes.isEmpty
         }
 

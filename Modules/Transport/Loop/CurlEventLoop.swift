@@ -2,6 +2,7 @@ import CLibCurl
 import CWebImageTransport
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// One thread that owns a libcurl multi handle and every easy handle of one transport,

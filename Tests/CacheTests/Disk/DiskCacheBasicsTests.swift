@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import WebImageCache
 @testable import WebImageCore
+@testable import WebImageConcurrency
 
 @Suite("Disk cache: entries, metadata and the API forms")
 struct DiskCacheBasicsTests {

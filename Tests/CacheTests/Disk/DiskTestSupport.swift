@@ -5,6 +5,7 @@ import Synchronization
 @testable import WebImageCore
 #if canImport(Glibc)
 import Glibc
+@testable import WebImageConcurrency
 #endif
 
 /// A clock the test moves by hand, so that dates and eviction orders are exact.

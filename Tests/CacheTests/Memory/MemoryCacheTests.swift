@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 @testable import WebImageCache
 @testable import WebImageCore
+@testable import WebImageConcurrency
 
 /// A clock the tests move by hand, for time to live.
 final class ManualClock: Sendable {

@@ -4,6 +4,7 @@ import Testing
 import WebImage
 @testable import WebImageCore
 import WebImageTestSupport
+@testable import WebImageConcurrency
 
 @Suite("Manager: sharing work between loads")
 struct CoalescingTests {

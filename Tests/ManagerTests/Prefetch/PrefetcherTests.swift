@@ -4,6 +4,7 @@ import Testing
 import WebImage
 @testable import WebImageCore
 import WebImageTestServer
+@testable import WebImageConcurrency
 
 @Suite("Prefetcher")
 struct PrefetcherTests {

@@ -5,6 +5,7 @@ import WebImage
 import WebImageFixtures
 import WebImageTestServer
 import WebImageTestSupport
+@testable import WebImageConcurrency
 
 /// The images every manager test serves, made by the C encoders at test time.
 enum Pictures {

@@ -5,6 +5,7 @@ import WebImageCallbackRegistry
 @testable import WebImageCore
 import WebImageOperations
 import WebImageTestSupport
+@testable import WebImageConcurrency
 
 @Suite("ImageDownloader retries (scripted transport)")
 struct DownloaderRetryTests {

@@ -6,6 +6,7 @@ import WebImageCallbackRegistry
 import WebImageOperations
 import WebImageTestServer
 import WebImageTransport
+@testable import WebImageConcurrency
 
 @Suite("Stress: 10,000 subscribers over 100 URLs with random cancellation")
 struct CoalescingStressTests {

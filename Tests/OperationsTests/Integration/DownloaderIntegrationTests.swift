@@ -9,6 +9,7 @@ import WebImageOperations
 import WebImageTestServer
 import WebImageTestSupport
 import WebImageTransport
+@testable import WebImageConcurrency
 
 @Suite("ImageDownloader on the real transport, against the loopback server")
 struct DownloaderIntegrationTests {

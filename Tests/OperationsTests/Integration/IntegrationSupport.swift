@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 @testable import WebImageCore
 import WebImageTestServer
+@testable import WebImageConcurrency
 
 /// A loopback server for one test, shut down when the test's scope ends.
 func withServer<R>(

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import WebImageCore
 import WebImageOperations
+@testable import WebImageConcurrency
 
 /// Records the order operations start in; each holds its slot until released.
 final class StartLog: Sendable {

@@ -3,6 +3,7 @@ import Synchronization
 import WebImageCallbackRegistry
 @testable import WebImageCore
 import WebImageOperations
+@testable import WebImageConcurrency
 
 typealias DownloadRegistry = CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import WebImageCore
+@testable import WebImageConcurrency
 
 /// A transport whose transfers the test completes by hand: for the downloader's logic
 /// alone. The integration tests use the real transport.

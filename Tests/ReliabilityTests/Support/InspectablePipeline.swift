@@ -5,6 +5,7 @@ import Testing
 @testable import WebImageCore
 import WebImageTestServer
 import WebImageTestSupport
+@testable import WebImageConcurrency
 
 /// The default composition (libcurl transport, downloader, both registries, memory and
 /// disk caches, the manager) with its parts kept, so that a test can look inside after a

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import WebImageCore
 import WebImageSecurity
+@testable import WebImageConcurrency
 
 @Suite("CredentialChallengeHandler: which answer to a 401")
 struct CredentialChallengeHandlerTests {

@@ -1,5 +1,6 @@
 import Synchronization
 @testable import WebImageCore
+@testable import WebImageConcurrency
 
 /// A `ServerTrust` with the rules of a real one, on ``TestCertificate``s: a chain is
 /// valid when a presented certificate is an anchor or was issued by one, and none has

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import WebImageCore
+@testable import WebImageSecurity
 
-/// Core's `Certificate.fromPEM` and `Certificate.load(contentsOf:)`, which this module's
-/// anchors and pins are read with.
+/// `Certificate.fromPEM` and `Certificate.load(contentsOf:)`, which this module's anchors
+/// and pins are read with, on the module's one PEM scanner (the one client identities use).
 @Suite("Certificates from PEM and DER")
 struct CertificatePEMTests {
     let first = TestPKI.leaf.certificate
@@ -40,6 +41,17 @@ struct CertificatePEMTests {
         } throws: { error in
             (error as? ServerTrustError)?.code == .invalidCertificate
         }
+    }
+
+    @Test("a CERTIFICATE block closed by another label's END line is not a certificate")
+    func mismatchedEnd() {
+        let base64 = Data(first.derBytes).base64EncodedString()
+        let pem = "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END PRIVATE KEY-----\n"
+        #expect(throws: ServerTrustError(.invalidCertificate, "no CERTIFICATE block in the PEM text")) {
+            try Certificate.fromPEM(pem)
+        }
+        // A client identity's scanner reads the same text the same way.
+        #expect(PEMText(pem).blocks.isEmpty)
     }
 
     @Test("a block with broken base64 throws invalidCertificate")

@@ -5,6 +5,7 @@ import Testing
 import WebImageSecurity
 import WebImageTestServer
 import WebImageTransport
+@testable import WebImageConcurrency
 
 @Suite("Authentication challenges")
 struct AuthenticationTests {

@@ -6,6 +6,7 @@ import Synchronization
 @testable import WebImageCore
 import WebImageTestServer
 import WebImageTransport
+@testable import WebImageConcurrency
 
 /// A loopback server for one test, shut down when the test's scope ends.
 func withServer<R>(
