@@ -69,5 +69,6 @@ struct PrefetcherTests {
         #expect(summary?.isDone == true)
         await running.cancellation()
         #expect(fixture.downloader.downloads.count == 1, "the waiting four never started")
+        #expect(fixture.downloader.cancelledCount == 1)
     }
 }

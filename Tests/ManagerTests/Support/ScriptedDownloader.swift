@@ -62,7 +62,8 @@ final class ScriptedDownloader: ImageDownloading {
     var keys: [DownloadKey] { downloads.map(\.key) }
     var cancelledCount: Int { downloads.filter(\.isCancelled).count }
 
-    /// The `index`th download (from 0), once the manager has asked for it.
+    /// The `index`th download (from 0), once the manager has asked for it. (One task at a
+    /// time may wait: the signal is one stream.)
     func download(at index: Int) async -> Download {
         await waitForDownloads(index + 1)[index]
     }
