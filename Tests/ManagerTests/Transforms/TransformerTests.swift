@@ -4,7 +4,7 @@ import WebImage
 import WebImageFixtures
 import WebImageTestSupport
 
-@Suite("Transformers and their cache keys")
+@Suite("Transformers and their cache keys", .timeLimit(.minutes(1)))
 struct TransformerTests {
     static let image = DecodedImage(format: .png, frames: [ImageFrame(bitmap: try! SyntheticImage.photo(width: 400, height: 200))])
 
@@ -59,40 +59,39 @@ struct TransformerTests {
         #expect(ImageRequest(url: url, options: [.highPriority, .refreshCached]).imageKey == plain.imageKey, "priority and refresh do not change the image")
     }
 
-    @Test("through the manager: a transformed image is cached under its own key, beside the original")
+    @Test("through the manager: a transformed image is cached under its own key, beside the original, from one download")
     func throughTheManager() async throws {
-        try await withFixture { fixture in
-            let manager = fixture.manager()
-            let url = fixture.url("photo.jpg")
-            let square = ImageRequest(url: url, context: .init(transformers: [ResizeTransformer(width: 100, height: 100, mode: .fill)]))
-            let square100 = try await manager.image(for: square)
-            #expect(square100.size == PixelSize(width: 100, height: 100))
-            let original = try await manager.image(for: url)
-            #expect(original.size == PixelSize(width: 320, height: 240))
-            #expect(manager.cachedImage(for: square)?.size == PixelSize(width: 100, height: 100))
-            let again = try await manager.response(for: square)
-            #expect(again.source == .memory)
-            #expect(fixture.hits("photo.jpg") == 1, "the original came from the disk copy or the shared download")
+        let fixture = ScriptedFixture.serving()
+        let manager = fixture.manager()
+        let url = fixture.url("photo.jpg")
+        let square = ImageRequest(url: url, context: .init(transformers: [ResizeTransformer(width: 100, height: 100, mode: .fill)]))
+        let square100 = try await manager.image(for: square)
+        #expect(square100.size == PixelSize(width: 100, height: 100))
+        let original = try await manager.image(for: url)
+        #expect(original.size == PixelSize(width: 320, height: 240))
+        #expect(manager.cachedImage(for: square)?.size == PixelSize(width: 100, height: 100))
+        let again = try await manager.response(for: square)
+        #expect(again.source == .memory)
+        #expect(fixture.downloader.downloads.count == 1, "the original came from the bytes waiting for the disk")
 
-            let impossible = ImageRequest(url: url, context: .init(transformers: [CropTransformer(PixelRect(x: 0, y: 0, width: 999, height: 10))]))
-            let result = await outcome { () async throws(ImageLoadError) in try await manager.image(for: impossible) }
-            guard case .transform? = result.error else {
-                Issue.record("expected a transform error, got \(result)")
-                return
-            }
-            #expect(!manager.failedURLs.contains(impossible.dataKey), "the URL is fine; the request was not")
+        let impossible = ImageRequest(url: url, context: .init(transformers: [CropTransformer(PixelRect(x: 0, y: 0, width: 999, height: 10))]))
+        let result = await outcome { () async throws(ImageLoadError) in try await manager.image(for: impossible) }
+        guard case .transform? = result.error else {
+            Issue.record("expected a transform error, got \(result)")
+            return
         }
+        #expect(!manager.failedURLs.contains(impossible.dataKey), "the URL is fine; the request was not")
     }
 
     @Test("a key filter maps URLs to one resource key")
     func keyFilter() async throws {
-        try await withFixture { fixture in
-            let manager = fixture.manager {
-                $0.manager.cacheKeyFilter = { url in url.absoluteString.components(separatedBy: "?")[0] }
-            }
-            _ = try await manager.image(for: fixture.url("badge.png", query: "signature=1"))
-            let second = try await manager.response(for: ImageRequest(url: fixture.url("badge.png", query: "signature=2")))
-            #expect(second.source == .memory)
+        let fixture = ScriptedFixture.serving()
+        let manager = fixture.manager {
+            $0.cacheKeyFilter = { url in url.absoluteString.components(separatedBy: "?")[0] }
         }
+        _ = try await manager.image(for: URL(string: fixture.url("badge.png").absoluteString + "?signature=1")!)
+        let second = try await manager.response(for: ImageRequest(url: URL(string: fixture.url("badge.png").absoluteString + "?signature=2")!))
+        #expect(second.source == .memory)
+        #expect(fixture.downloader.downloads.count == 1)
     }
 }

@@ -1,0 +1,20 @@
+import Foundation
+import WebImageFixtures
+import WebImageTestSupport
+
+/// The images every manager test serves, made by the C encoders at test time.
+enum Pictures {
+    static let photo = try! JPEGFixtureEncoder(quality: 90).encode(SyntheticImage.photo(width: 320, height: 240))
+    static let progressivePhoto = try! JPEGFixtureEncoder(quality: 90, progressive: true)
+        .encode(SyntheticImage.photo(width: 320, height: 240, seed: 7))
+    static let badge = try! PNGFixtureEncoder().encode(SyntheticImage.translucent(width: 64, height: 48))
+    static let animation = try! GIFFixtureEncoder().encode(SyntheticAnimation.make(width: 60, height: 40, frameCount: 5))
+    /// A JPEG header followed by noise: sniffs as JPEG, does not decode.
+    static let corrupt = DamagedImages.jpegHeaderThenNoise(photo)
+
+    /// Every picture by the file name it is served under.
+    static let byName: [String: Data] = [
+        "photo.jpg": photo, "progressive.jpg": progressivePhoto, "badge.png": badge, "animation.gif": animation,
+        "corrupt.jpg": corrupt,
+    ]
+}
