@@ -22,7 +22,7 @@ struct DownloaderRetryTests {
     /// Lets `count` waits run out, one after the other.
     func letWaitsRunOut(_ count: Int) async {
         for _ in 0..<count {
-            await clock.waitForSleepers(1)
+            await clock.waitForTimers(1)
             clock.advance(by: .seconds(60))
         }
     }
@@ -48,10 +48,10 @@ struct DownloaderRetryTests {
         downloader.download(DownloadRequest(url: url), handler: log.handler)
         transport.respond(transport.transfers[0].task, status: 503, body: Data())
         #expect(downloader.currentDownloadCount == 0, "backing off holds no slot")
-        await clock.waitForSleepers(1)
+        await clock.waitForTimers(1)
         #expect(clock.askedDurations == [.milliseconds(200)])
         clock.advance(by: .milliseconds(199))
-        #expect(clock.sleeperCount == 1, "not before the wait is over")
+        #expect(clock.timerCount == 1, "not before the wait is over")
         #expect(transport.transfers.count == 1)
         clock.advance(by: .milliseconds(1))
         await transport.waitForTransfers(2)
@@ -105,10 +105,10 @@ struct DownloaderRetryTests {
         let downloader = downloader(transport, .init(retryPolicy: .init(maximumRetries: 3, baseDelay: .seconds(30))))
         let log = DownloadLog()
         let token = downloader.download(DownloadRequest(url: url), handler: log.handler)
-        await clock.waitForSleepers(1)
+        await clock.waitForTimers(1)
         token.cancel()
         #expect(await log.result().error?.isCancelled == true)
-        await clock.waitForSleepers(0)
+        await clock.waitForTimers(0)
         #expect(transport.transfers.count == 1)
         #expect(downloader.activeDownloadCount == 0)
     }

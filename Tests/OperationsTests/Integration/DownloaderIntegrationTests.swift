@@ -56,7 +56,7 @@ struct DownloaderIntegrationTests {
                 try await downloader.download(DownloadRequest(url: server.url("/flaky/a?failures=2&status=503&retry_after=1&bytes=300")))
             }
             for _ in 0..<2 {
-                await clock.waitForSleepers(1)
+                await clock.waitForTimers(1)
                 clock.advance(by: .seconds(1))
             }
             let result = try await download.value

@@ -1,8 +1,9 @@
 import Synchronization
 @testable import WebImageCore
 
-/// A clock that moves only when the test moves it: a sleeper wakes when ``advance(by:)``
-/// passes its deadline, so waits between attempts take no real time.
+/// A clock that moves only when the test moves it: a timer (a task waiting on the clock)
+/// fires when ``advance(by:)`` passes its deadline, so waits between attempts take no
+/// real time.
 final class ManualClock: Clock, Sendable {
     struct Instant: InstantProtocol {
         let offset: Duration
@@ -12,7 +13,7 @@ final class ManualClock: Clock, Sendable {
         static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
-    private struct Sleeper {
+    private struct Timer {
         let id: UInt64
         let deadline: Instant
         let continuation: CheckedContinuation<Void, any Error>
@@ -26,16 +27,16 @@ final class ManualClock: Clock, Sendable {
     private struct State {
         var now = Instant(offset: .zero)
         var nextID: UInt64 = 0
-        var sleepers: [Sleeper] = []
-        /// Sleeps cancelled before they were registered.
+        var timers: [Timer] = []
+        /// Timers cancelled before they were registered.
         var cancelled: Set<UInt64> = []
         var watchers: [Watcher] = []
         var asked: [Duration] = []
 
         /// Takes the watchers whose count is met.
         mutating func satisfiedWatchers() -> [Watcher] {
-            let met = watchers.filter { $0.count == sleepers.count }
-            watchers.removeAll { $0.count == sleepers.count }
+            let met = watchers.filter { $0.count == timers.count }
+            watchers.removeAll { $0.count == timers.count }
             return met
         }
     }
@@ -48,8 +49,8 @@ final class ManualClock: Clock, Sendable {
     /// Every wait asked of the clock so far, in order.
     var askedDurations: [Duration] { state.withLock { $0.asked } }
 
-    /// How many sleepers wait now.
-    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    /// How many timers wait now.
+    var timerCount: Int { state.withLock { $0.timers.count } }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
@@ -63,44 +64,44 @@ final class ManualClock: Clock, Sendable {
                 let (outcome, met) = state.withLock { state -> (Result<Void, any Error>?, [Watcher]) in
                     if state.cancelled.remove(id) != nil { return (.failure(CancellationError()), []) }
                     if deadline <= state.now { return (.success(()), []) }
-                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    state.timers.append(Timer(id: id, deadline: deadline, continuation: continuation))
                     return (nil, state.satisfiedWatchers())
                 }
                 if let outcome { continuation.resume(with: outcome) }
                 for watcher in met { watcher.continuation.resume() }
             }
         } onCancel: {
-            let (sleeper, met) = state.withLock { state -> (Sleeper?, [Watcher]) in
-                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
+            let (timer, met) = state.withLock { state -> (Timer?, [Watcher]) in
+                guard let index = state.timers.firstIndex(where: { $0.id == id }) else {
                     state.cancelled.insert(id)
                     return (nil, [])
                 }
-                let sleeper = state.sleepers.remove(at: index)
-                return (sleeper, state.satisfiedWatchers())
+                let timer = state.timers.remove(at: index)
+                return (timer, state.satisfiedWatchers())
             }
-            sleeper?.continuation.resume(throwing: CancellationError())
+            timer?.continuation.resume(throwing: CancellationError())
             for watcher in met { watcher.continuation.resume() }
         }
     }
 
-    /// Moves the time on by `duration`, waking every sleeper whose deadline it passes.
+    /// Moves the time on by `duration`, waking every timer whose deadline it passes.
     func advance(by duration: Duration) {
-        let (due, met) = state.withLock { state -> ([Sleeper], [Watcher]) in
+        let (due, met) = state.withLock { state -> ([Timer], [Watcher]) in
             state.now = state.now.advanced(by: duration)
             let now = state.now
-            let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
-            state.sleepers.removeAll { $0.deadline <= now }
+            let due = state.timers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+            state.timers.removeAll { $0.deadline <= now }
             return (due, state.satisfiedWatchers())
         }
-        for sleeper in due { sleeper.continuation.resume() }
+        for timer in due { timer.continuation.resume() }
         for watcher in met { watcher.continuation.resume() }
     }
 
-    /// Returns once exactly `count` sleepers wait.
-    func waitForSleepers(_ count: Int) async {
+    /// Returns once exactly `count` timers wait.
+    func waitForTimers(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let met = state.withLock { state -> Bool in
-                guard state.sleepers.count != count else { return true }
+                guard state.timers.count != count else { return true }
                 state.watchers.append(Watcher(count: count, continuation: continuation))
                 return false
             }
