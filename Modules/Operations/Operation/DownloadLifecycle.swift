@@ -4,21 +4,26 @@ import WebImageCore
 /// ``Action`` its ``DownloadOperation`` performs, after the lock around it is released.
 ///
 /// ```
-/// idle ─start─> queued ─slot─> modifying ─modified─> transferring ─completed─> finished
-///                │  ▲   └───────(no modifier)───────────^   │   │
-///                │  └─wait over── backingOff <─transient────┘   │ stop
-///                │                                             v
-///                │                  cancellingTransfer ─completed─> finished
-///                └─ stop (from idle, queued, modifying, backingOff) ─> finished
+/// idle                start                         -> queued
+/// queued              slot granted                  -> modifying (transferring without a modifier)
+/// modifying           request modified / rejected   -> transferring / finished
+/// transferring        completed, transient failure  -> backingOff
+/// transferring        completed, anything else      -> finished
+/// backingOff          wait over                     -> queued (the next attempt)
+/// transferring        stop                          -> cancellingTransfer
+/// cancellingTransfer  completed                     -> finished
+/// any other           stop                          -> finished
 /// ```
 ///
-/// A modifier that rejects the request ends the download too. A stop ends it at once
-/// from every state except a transfer, whose completion (prompt after a cancel) ends it
-/// instead, so the slot is given back only when the transfer is really over. Handles arrive after the state that needs them (the queue may
-/// grant the slot before `add` returns, a transfer may complete before `start` returns),
-/// so each state carries its handle as optional, and every event names the attempt it
-/// belongs to: an event of an earlier attempt, or one after the end, changes nothing and
-/// at most releases what it brought.
+/// A stop ends the download at once from every state but a transfer, whose completion
+/// (prompt after a cancel) ends it instead, so the slot is given back only when the
+/// transfer is really over.
+///
+/// Handles arrive after the state that needs them (the queue may grant the slot before
+/// `add` returns, a transfer may complete before `start` returns), so each state carries
+/// its handle as optional, and every event names the attempt it belongs to: an event of
+/// an earlier attempt, or one after the end, changes nothing and at most releases what
+/// it brought.
 struct DownloadLifecycle {
     /// An attempt that holds a queue slot.
     struct Attempt {
@@ -91,10 +96,6 @@ struct DownloadLifecycle {
     init(priority: DownloadPriority, modifiesRequests: Bool) {
         self.priority = priority
         self.modifiesRequests = modifiesRequests
-    }
-
-    var isFinished: Bool {
-        if case .finished = state { true } else { false }
     }
 
     // MARK: Queue
