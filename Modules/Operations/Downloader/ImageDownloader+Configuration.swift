@@ -34,6 +34,9 @@ extension ImageDownloader {
         public var progressiveDecoders: [any ImageDecoding]
         /// Sees the whole lifecycle; give a `CompositeDownloadEventMonitor` for several.
         public var eventMonitor: (any DownloadEventMonitor)?
+        /// The clock the waits between attempts run on: continuous time, or a test's own
+        /// so that retries need no real waiting.
+        package var clock: any Clock<Duration> = ContinuousClock()
 
         public init(
             defaultHeaders: HTTPHeaderFields = [:],

@@ -4,8 +4,8 @@ import WebImageConcurrency
 import WebImageCore
 
 /// Receives one attempt's transfer: keeps the body, feeds the attempt's partial-image
-/// maker, passes the head through the response modifier, and reports the end to its
-/// operation.
+/// maker (and closes it when the transfer ends), passes the head through the response
+/// modifier, and reports the end to its operation.
 final class AttemptDelegate: TransferDelegate {
     private struct State {
         var body = Data()
@@ -19,14 +19,12 @@ final class AttemptDelegate: TransferDelegate {
 
     private let operation: DownloadOperation
     private let attempt: Int
-    private let queued: QueuedOperation
     private let feeder: ProgressiveFeeder?
     private let state = Locked(State())
 
-    init(operation: DownloadOperation, attempt: Int, queued: QueuedOperation, feeder: ProgressiveFeeder?) {
+    init(operation: DownloadOperation, attempt: Int, feeder: ProgressiveFeeder?) {
         self.operation = operation
         self.attempt = attempt
-        self.queued = queued
         self.feeder = feeder
     }
 
@@ -52,19 +50,19 @@ final class AttemptDelegate: TransferDelegate {
     }
 
     func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
-        let (body, accepted, rejection) = state.withLock { state in
-            defer { state.body = Data() }
-            return (state.body, state.response, state.rejection)
+        feeder?.close()
+        let kept = state.withLock { state in
+            defer { state = State() }
+            return state
         }
-        let outcome: Result<(TransportResponse, Data), DownloadError>
-        if let rejection {
+        let outcome: Result<DownloadResult, DownloadError>
+        if let rejection = kept.rejection {
             outcome = .failure(rejection)
         } else {
-            switch completion.result {
-            case .success(let response): outcome = .success((accepted ?? response, body))
-            case .failure(let error): outcome = .failure(DownloadError(error))
-            }
+            outcome = completion.result
+                .map { DownloadResult(data: kept.body, response: kept.response ?? $0, metrics: completion.metrics, attempts: attempt) }
+                .mapError(DownloadError.init)
         }
-        operation.attemptDidEnd(attempt, queued: queued, outcome: outcome, metrics: completion.metrics)
+        operation.attemptDidEnd(attempt, outcome: outcome)
     }
 }

@@ -33,6 +33,20 @@ public final class DownloadQueue: Sendable {
     private let state: Locked<State>
     private static let ids = Atomic<UInt64>(0)
 
+    /// Waiting operations never run now: they and their work go with the queue, and any
+    /// handle still held reads them as cancelled. Running ones end when their work calls
+    /// `finish()`.
+    deinit {
+        state.withLock { state in
+            for entry in state.heap.entries where state.records[entry.operation.id]?.state == .pending {
+                _ = entry.operation.end(.cancelled)
+            }
+            for operation in state.running.values where state.records[operation.id]?.state == .cancelled {
+                _ = operation.end(.cancelled)
+            }
+        }
+    }
+
     /// - Parameters:
     ///   - maximumConcurrentOperations: at least 1.
     ///   - order: among waiting operations of equal priority, first in first out
@@ -118,9 +132,9 @@ public final class DownloadQueue: Sendable {
 
     // MARK: Transitions (owned as QueuedOperation documents)
 
-    func state(of operation: QueuedOperation) -> QueuedOperation.State {
-        if let current = state.withLock({ $0.records[operation.id]?.state }) { return current }
-        return operation.ending.load(ordering: .acquiring) == 2 ? .cancelled : .finished
+    /// The state of an operation the queue still holds; `nil` once it let go.
+    func state(of operation: QueuedOperation) -> QueuedOperation.State? {
+        state.withLock { $0.records[operation.id]?.state }
     }
 
     func priority(of operation: QueuedOperation) -> DownloadPriority {
@@ -146,7 +160,7 @@ public final class DownloadQueue: Sendable {
                 // Its heap entry goes stale; the record goes now.
                 state.pendingCount -= 1
                 state.records[operation.id] = nil
-                operation.ending.store(2, ordering: .releasing)
+                _ = operation.end(.cancelled)
                 if state.pendingCount == 0 { state.heap.removeAll() }
                 return false
             case .running:
@@ -164,7 +178,7 @@ public final class DownloadQueue: Sendable {
         let freed = state.withLock { state -> Bool in
             guard let record = state.records[operation.id], record.holdsSlot else { return false }
             state.records[operation.id] = nil
-            operation.ending.store(record.state == .cancelled ? 2 : 1, ordering: .releasing)
+            _ = operation.end(record.state == .cancelled ? .cancelled : .finished)
             state.running[operation.id] = nil
             state.runningCount -= 1
             return true

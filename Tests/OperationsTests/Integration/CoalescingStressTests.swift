@@ -95,9 +95,7 @@ struct CoalescingStressTests {
             #expect(asked > 2500 && cancelledByUs > 0, "\(asked) asked, \(cancelledByUs) cancelled, \(lostRace) too late")
             #expect(registry.keyCount == 0)
             #expect(registry.subscriberCount == 0)
-            for _ in 0..<500 where downloader.currentDownloadCount > 0 || downloader.activeDownloadCount > 0 {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            await monitor.allFinished()
             #expect(downloader.activeDownloadCount == 0)
             #expect(downloader.currentDownloadCount == 0)
             #expect(downloader.queue.pendingCount == 0)

@@ -5,7 +5,7 @@ import WebImageCallbackRegistry
 @testable import WebImageCore
 import WebImageDecoding
 import WebImageFixtures
-import WebImageOperations
+@testable import WebImageOperations
 import WebImageTestServer
 import WebImageTestSupport
 import WebImageTransport
@@ -49,13 +49,22 @@ struct DownloaderIntegrationTests {
     @Test("a 503 with Retry-After is retried after the wait, and the download succeeds")
     func retryAfter() async throws {
         try await withServer { server in
-            let downloader = downloader(.init(retryPolicy: .init(maximumRetries: 3, baseDelay: .milliseconds(10))))
-            let started = ContinuousClock.now
-            let result = try await downloader.download(DownloadRequest(url: server.url("/flaky/a?failures=2&status=503&retry_after=1&bytes=300")))
+            let clock = ManualClock()
+            var configuration = ImageDownloader.Configuration(retryPolicy: .init(maximumRetries: 3, baseDelay: .milliseconds(10)))
+            configuration.clock = clock
+            let downloader = downloader(configuration)
+            let download = Task {
+                try await downloader.download(DownloadRequest(url: server.url("/flaky/a?failures=2&status=503&retry_after=1&bytes=300")))
+            }
+            for _ in 0..<2 {
+                await clock.waitForTimers(1)
+                clock.advance(by: .seconds(1))
+            }
+            let result = try await download.value
             #expect(result.attempts == 3)
             #expect(result.data.count == 300)
             #expect(server.requests.count == 3)
-            #expect(ContinuousClock.now - started >= .milliseconds(1900), "two Retry-After waits of a second")
+            #expect(clock.askedDurations == [.seconds(1), .seconds(1)], "two Retry-After waits of a second")
         }
     }
 
@@ -118,7 +127,7 @@ struct DownloaderIntegrationTests {
             }
             tokenBox.withLock { $0 = token }
             #expect(await log.result().error?.isCancelled == true)
-            for _ in 0..<500 where downloader.currentDownloadCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+            await monitor.allFinished()
             #expect(downloader.currentDownloadCount == 0, "the transfer ended and freed its slot")
             let counts = await monitor.settled()
             #expect(counts.stopped == 1)

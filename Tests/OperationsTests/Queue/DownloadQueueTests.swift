@@ -205,7 +205,8 @@ struct QueuedOperationStateTests {
     @Test("operations added and finished from many threads all run, never more than the limit at once, and the queue ends empty")
     func manyThreads() async {
         final class Tally: Sendable {
-            let counts = Locked((ran: 0, running: 0, peak: 0))
+            let counts = Locked((ran: 0, running: 0, peak: 0, finished: 0))
+            let allFinished = AsyncStream<Void>.makeStream()
         }
         let queue = DownloadQueue(maximumConcurrentOperations: 3)
         let tally = Tally()
@@ -222,15 +223,18 @@ struct QueuedOperationStateTests {
                             DispatchQueue.global().async {
                                 tally.counts.withLock { $0.running -= 1 }
                                 operation.finish()
+                                let finished = tally.counts.withLock { counts in
+                                    counts.finished += 1
+                                    return counts.finished
+                                }
+                                if finished == 4000 { tally.allFinished.continuation.finish() }
                             }
                         }
                     }
                 }
             }
         }
-        for _ in 0..<2000 where tally.counts.withLock({ $0.ran }) < 4000 || queue.runningCount > 0 {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        for await _ in tally.allFinished.stream {}
         let counts = tally.counts.withLock { $0 }
         #expect(counts.ran == 4000)
         #expect(counts.peak <= 3)

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import WebImageCore
+import WebImageOperations
 
-@Suite("RetryPolicy: only transient failures, with backoff")
-struct RetryPolicyTests {
+@Suite("RetryPolicy backoff: only transient failures, with exponential waits")
+struct RetryBackoffTests {
     let url = URL(string: "https://example.com/a.png")!
 
     func status(_ code: Int, headers: HTTPHeaderFields = [:]) -> TransportError {
