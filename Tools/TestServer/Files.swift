@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import enum WebImageCore.HTTPDate
+import enum WebImageOperations.HTTPDate
 
 #if canImport(Glibc)
 import Glibc

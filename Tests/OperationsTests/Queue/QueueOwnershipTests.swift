@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 @testable import WebImageCore
 import WebImageOperations
+@testable import WebImageConcurrency
 
 /// Something a queued operation's work holds, to see when the work is freed.
 private final class Payload: Sendable {}

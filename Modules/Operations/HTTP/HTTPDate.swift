@@ -1,11 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// HTTP dates (RFC 9110): IMF-fixdate, "Sun, 06 Nov 1994 08:49:37 GMT", the only form
-/// HTTP/1.1 senders write. For Retry-After, Last-Modified and the test server.
+/// HTTP/1.1 senders write. For Retry-After (here, where the downloader reads it) and the
+/// test server's Last-Modified.
 public enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

@@ -1,5 +1,5 @@
 import Testing
-import WebImageCore
+import WebImageOperations
 
 @Suite("HTTPDate: IMF-fixdate")
 struct HTTPDateTests {
