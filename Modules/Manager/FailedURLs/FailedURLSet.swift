@@ -15,15 +15,22 @@ public final class FailedURLSet: Sendable {
     private let entries = Locked<[CacheKey: ContinuousClock.Instant]>([:])
     /// Mirrors `entries.count`, so the common case (nothing failed) is one atomic load.
     private let size = Atomic<Int>(0)
+    /// The present; a test passes its own, so that expiry needs no waiting.
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    public init(retryInterval: Duration = .seconds(600)) {
+    public convenience init(retryInterval: Duration = .seconds(600)) {
+        self.init(retryInterval: retryInterval, now: { ContinuousClock.now })
+    }
+
+    package init(retryInterval: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant) {
         self.retryInterval = retryInterval
+        self.now = now
     }
 
     /// Whether `key` failed less than ``retryInterval`` ago.
     public func contains(_ key: CacheKey) -> Bool {
         guard size.load(ordering: .relaxed) > 0 else { return false }
-        let now = ContinuousClock.now
+        let now = now()
         return entries.withLock { entries in
             guard let failedAt = entries[key] else { return false }
             if now - failedAt < retryInterval { return true }
@@ -35,7 +42,7 @@ public final class FailedURLSet: Sendable {
 
     /// Records a permanent failure of `key` now.
     public func insert(_ key: CacheKey) {
-        let now = ContinuousClock.now
+        let now = now()
         entries.withLock { entries in
             entries[key] = now
             size.store(entries.count, ordering: .relaxed)

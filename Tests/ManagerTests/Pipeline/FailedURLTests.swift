@@ -1,6 +1,9 @@
 import Foundation
+import Synchronization
 import Testing
 import WebImage
+@testable import WebImageConcurrency
+@testable import WebImageManager
 import WebImageTestSupport
 
 @Suite("Manager: the failed-URL set", .timeLimit(.minutes(1)))
@@ -75,23 +78,25 @@ struct FailedURLTests {
         #expect(fixture.downloader.downloads.count == 2)
     }
 
-    /// FailedURLSet reads ContinuousClock itself (no clock can be injected), so expiry is
-    /// shown at the two ends of the interval rather than by waiting for time to pass.
-    @Test("a failure is remembered within the retry interval and forgotten past it; entries can be removed one by one or all")
+    @Test("a failure is remembered for exactly the retry interval; entries can be removed one by one or all")
     func expiryAndRemoval() {
-        let remembered = FailedURLSet(retryInterval: .seconds(600))
+        let start = ContinuousClock.now
+        let elapsed = Locked(Duration.zero)
+        let remembered = FailedURLSet(retryInterval: .seconds(600), now: { start + elapsed.withLock { $0 } })
         remembered.insert("a")
         remembered.insert("b")
-        #expect(remembered.contains("a") && remembered.contains("b"))
+        elapsed.withLock { $0 = .seconds(599) }
+        #expect(remembered.contains("a") && remembered.contains("b"), "within the interval")
         remembered.remove("a")
         #expect(!remembered.contains("a") && remembered.contains("b"))
-        remembered.removeAll()
-        #expect(remembered.count == 0 && !remembered.contains("b"))
+        elapsed.withLock { $0 = .seconds(600) }
+        #expect(remembered.count == 1, "kept until looked up")
+        #expect(!remembered.contains("b"), "a whole interval later: expired")
+        #expect(remembered.count == 0, "an expired entry is dropped when looked up")
 
-        let expired = FailedURLSet(retryInterval: .zero)
-        expired.insert("c")
-        #expect(expired.count == 1, "kept until looked up")
-        #expect(!expired.contains("c"), "older than an interval of zero: expired")
-        #expect(expired.count == 0, "an expired entry is dropped when looked up")
+        remembered.insert("c")
+        remembered.insert("d")
+        remembered.removeAll()
+        #expect(remembered.count == 0 && !remembered.contains("c"))
     }
 }
