@@ -140,7 +140,7 @@ final class CurlEventLoop: @unchecked Sendable {
             begin(state)
         case .cancel(let id):
             guard let state = transfers[id] else { return }
-            complete(state, .failure(TransportError(.cancelled, "cancelled", url: state.url)))
+            complete(state, .failure(state.error(.cancelled, "cancelled")))
         case .challengeAnswered(let state, let challenge, let disposition):
             answer(state, challenge, disposition)
         case .shutdown:
@@ -183,6 +183,7 @@ final class CurlEventLoop: @unchecked Sendable {
             state.lane = queue
             guard admitted else {
                 state.isWaiting = true
+                state.lastQueuedAt = .now
                 return
             }
         }
@@ -246,6 +247,13 @@ final class CurlEventLoop: @unchecked Sendable {
         }
         state.easy = easy
         state.resetForNextHop()
+        let now = ContinuousClock.now
+        if let start = state.budgetStart, let total = state.request.timeouts.total, now - start >= total {
+            // A later hop that waited out the rest of the budget: not sent with 1 ms left.
+            complete(state, .failure(state.error(.timedOut, "the transfer took longer than \(total)")))
+            return
+        }
+        if state.budgetStart == nil { state.budgetStart = now }
         var authentication = state.credential.map { ($0.space, $0.credential) }
         if authentication == nil, state.request.credential == nil, !state.request.headers.contains("Authorization") {
             authentication = authenticatedOrigins[origin]
@@ -278,17 +286,28 @@ final class CurlEventLoop: @unchecked Sendable {
         var expired: [(TransferState, Duration)] = []
         if admission.waitingCount > 0 {
             for state in admission.waitingItems {
-                if let total = state.request.timeouts.total, now - state.startedAt >= total { expired.append((state, total)) }
+                guard let total = state.request.timeouts.total else { continue }
+                if now - (state.budgetStart ?? state.startedAt) >= total { expired.append((state, total)) }
             }
         }
         for (state, total) in expired {
-            complete(state, .failure(TransportError(.timedOut, "no connection came free within \(total)", url: state.url)))
+            // Never sent: the server saw nothing of it. A later hop (after a redirect or
+            // a challenge) spends the budget that began with the first.
+            let error = state.budgetStart == nil
+                ? state.error(.waitedForConnection, "no connection came free within \(total); the request was not sent")
+                : state.error(.timedOut, "the transfer took longer than \(total), the last \(now - state.lastQueuedAt) waiting for a connection")
+            complete(state, .failure(error))
         }
         var stalled: [TransferState] = []
         for state in transfers.values where state.isInMulti {
             guard let limit = state.request.timeouts.stall else { continue }
             if state.activity != state.activitySeen {
                 state.activitySeen = state.activity
+                state.lastActivity = now
+            } else if let wire = state.connectionBytesReceived(), wire != state.wireBytesSeen {
+                // Bytes libcurl did not pass on (chunk framing and extensions) still
+                // show the server is sending.
+                state.wireBytesSeen = wire
                 state.lastActivity = now
             } else if now - state.lastActivity > limit {
                 stalled.append(state)
@@ -300,7 +319,7 @@ final class CurlEventLoop: @unchecked Sendable {
                 state.transactions.append(TransactionMetricsReader.read(
                     easy, url: state.url, statusCode: state.currentResponse()?.statusCode, httpVersion: state.currentResponse()?.httpVersion))
             }
-            complete(state, .failure(TransportError(.stalled, "nothing arrived for \(limit)", url: state.url)))
+            complete(state, .failure(state.error(.stalled, "nothing arrived for \(limit)")))
         }
         return !stalled.isEmpty || !expired.isEmpty
     }
@@ -341,7 +360,7 @@ final class CurlEventLoop: @unchecked Sendable {
             easy, url: state.url, statusCode: response?.statusCode, httpVersion: response?.httpVersion))
 
         if state.task.isCancelled {
-            complete(state, .failure(TransportError(.cancelled, "cancelled", url: state.url)))
+            complete(state, .failure(state.error(.cancelled, "cancelled")))
             return
         }
         if let failure = state.failure {
@@ -350,7 +369,7 @@ final class CurlEventLoop: @unchecked Sendable {
         }
         if let trustFailure = state.trustFailure {
             complete(state, .failure(TransportError(
-                .serverTrustFailed, trustFailure.message, url: state.url, trustFailure: trustFailure, curlCode: Int(code.rawValue))))
+                .serverTrustFailed, trustFailure.message, url: state.url, trustFailure: trustFailure, underlyingError: CurlError(code))))
             return
         }
         // A dropped body cut off at the discard limit ends in libcurl's write error; the
@@ -362,12 +381,14 @@ final class CurlEventLoop: @unchecked Sendable {
             var verifyResult = 0
             wi_easy_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verifyResult)
             let connected = connectTime > 0 || state.transactions.last?.reusedConnection == true || response != nil
+            let head = state.delivered ?? response
             complete(state, .failure(CurlErrorMapping.error(for: code, .init(
-                url: state.url, detail: state.errorDetail, connected: connected, verifyResult: verifyResult))))
+                url: state.url, detail: state.errorDetail, connected: connected, verifyResult: verifyResult,
+                response: head, bytesReceived: head == nil ? nil : state.bodyBytes))))
             return
         }
         guard let response else {
-            complete(state, .failure(TransportError(.badResponse, "no response head", url: state.url)))
+            complete(state, .failure(TransportError(.malformedResponse, "no response head", url: state.url)))
             return
         }
         switch state.disposition(of: response) {
@@ -378,8 +399,10 @@ final class CurlEventLoop: @unchecked Sendable {
         case .httpError(let response):
             if response.statusCode == 401 { authenticatedOrigins[Self.origin(of: state)] = nil }
             complete(state, .failure(TransportError(
-                .httpStatus, "the server answered \(response.statusCode)", url: state.url, response: response)))
-        case .redirect(.failure(let error), _):
+                .httpStatus, "the server answered \(response.statusCode)", url: state.url, response: response, bytesReceived: 0)))
+        case .redirect(.failure(var error), let response):
+            error.response = response
+            error.bytesReceived = 0
             complete(state, .failure(error))
         case .redirect(.success(let hop), let response):
             follow(state, to: hop, from: response)

@@ -18,6 +18,8 @@ enum EasyHandleSetup {
         wi_easy_setopt_write_function(easy, CurlCallbacks.write)
         wi_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
         wi_easy_setopt_header_function(easy, CurlCallbacks.header)
+        // Counts every byte the connection receives, for the stall timer.
+        wi_easy_track_sockets(easy)
         wi_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
         wi_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
         wi_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, state.errorBuffer)
@@ -33,7 +35,7 @@ enum EasyHandleSetup {
         if let limit = request.maximumBodySize {
             wi_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
-        setTimeouts(easy, request.timeouts, elapsed: ContinuousClock.now - state.startedAt)
+        setTimeouts(easy, request.timeouts, elapsed: state.budgetStart.map { ContinuousClock.now - $0 } ?? .zero)
 
         guard scheme == "http" || scheme == "https" else { return nil }
 
@@ -73,7 +75,8 @@ enum EasyHandleSetup {
             wi_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(connect.milliseconds)))
         }
         if let total = timeouts.total {
-            // Redirects and retries share the one budget.
+            // Redirects and authentication retries share the one budget, which began
+            // when the first hop entered libcurl (not while it waited for a slot).
             wi_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int((total - elapsed).milliseconds)))
         }
         // The stall timeout is the event loop's own (see CurlEventLoop.checkTimers):

@@ -13,6 +13,11 @@ final class TransferState: @unchecked Sendable {
     let delegate: any TransferDelegate
     let environment: TransportEnvironment
     let startedAt = ContinuousClock.now
+    /// When the first hop entered libcurl: the whole-transfer timeout runs from here, so
+    /// time spent waiting for a connection slot is not taken from it.
+    var budgetStart: ContinuousClock.Instant?
+    /// When the current hop last joined a queue for a connection slot.
+    var lastQueuedAt = ContinuousClock.now
 
     // The current hop.
     var url: URL {
@@ -66,6 +71,8 @@ final class TransferState: @unchecked Sendable {
     var activitySeen = 0
     /// When the timer check last saw `activity` move (or the hop started).
     var lastActivity = ContinuousClock.now
+    /// The connection's received-byte count when the timer check last read it.
+    var wireBytesSeen: Int64 = -1
     var isAwaitingChallenge = false
     var isCompleted = false
 
@@ -90,6 +97,13 @@ final class TransferState: @unchecked Sendable {
 
     var errorDetail: String { String(cString: errorBuffer) }
 
+    /// A failure of this transfer, with the response it follows (the delivered head, or
+    /// the hop's head so far) and the body bytes received, when there was one.
+    func error(_ code: TransportError.Code, _ message: String) -> TransportError {
+        let response = delivered ?? currentResponse()
+        return TransportError(code, message, url: url, response: response, bytesReceived: response == nil ? nil : bodyBytes)
+    }
+
     var isFileURL: Bool { scheme == "file" }
 
     // MARK: Callbacks from libcurl (on the loop thread, inside curl_multi_perform)
@@ -100,7 +114,7 @@ final class TransferState: @unchecked Sendable {
         activity &+= 1
         parser.consume(line)
         if parser.isOverLimit {
-            failure = TransportError(.badResponse, "the response head is over \(ResponseHeadParser.byteLimit) bytes", url: url)
+            failure = error(.malformedResponse, "the response head is over \(ResponseHeadParser.byteLimit) bytes")
             return 0
         }
         return line.count
@@ -121,7 +135,7 @@ final class TransferState: @unchecked Sendable {
         }
         bodyBytes += Int64(bytes.count)
         if let limit = request.maximumBodySize, bodyBytes > limit {
-            failure = TransportError(.bodyTooLarge, "the body grew past \(limit) bytes", url: url)
+            failure = error(.bodyTooLarge, "the body grew past \(limit) bytes")
             return 0
         }
         let progress = TransferProgress(received: bodyBytes, expected: expectedLength)
@@ -180,6 +194,10 @@ final class TransferState: @unchecked Sendable {
             from: url, method: method, statusCode: response.statusCode, location: response.headers["Location"],
             policy: request.redirects, redirectsSoFar: redirectCount)
         {
+            if case .success = hop, (parser.lastComplete ?? parser.current)?.locationHasRawBytes == true {
+                return .redirect(.failure(TransportError(
+                    .badRedirect, "the Location header holds raw non-ASCII bytes; not followed", url: url, response: response)), response)
+            }
             return .redirect(hop, response)
         }
         if response.statusCode == 401,
@@ -212,6 +230,18 @@ final class TransferState: @unchecked Sendable {
         if environment.hasMonitors {
             for monitor in environment.monitors { monitor.transfer(task, didReceive: response) }
         }
+    }
+
+    /// Every byte the hop's connection has received (head, body, chunk framing), when
+    /// that speaks for this transfer alone: not over HTTP/2, where streams share the
+    /// connection (there the stream's own header and body bytes count).
+    func connectionBytesReceived() -> Int64? {
+        guard let easy, !isFileURL else { return nil }
+        let version = (parser.current ?? parser.lastComplete)?.httpVersion
+        if version == .http2 || version == .http3 { return nil }
+        if version == nil, lane?.lane.multiplexed == true { return nil }
+        let bytes = wi_easy_connection_bytes_received(easy)
+        return bytes >= 0 ? bytes : nil
     }
 
     private func fileLength() -> Int64? {
