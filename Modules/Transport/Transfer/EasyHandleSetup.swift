@@ -8,7 +8,9 @@ import WebImageCore
 /// earlier hop (credentials, headers, trust hook) leaks into it.
 enum EasyHandleSetup {
     /// Sets the options; returns an error for a request that cannot start.
-    static func configure(_ easy: UnsafeMutableRawPointer, for state: TransferState, authentication: (ProtectionSpace, Credential)?) -> TransportError? {
+    static func configure(
+        _ easy: UnsafeMutableRawPointer, for state: TransferState, authentication: (ProtectionSpace, Credential)?, budgetSpent: Duration
+    ) -> TransportError? {
         let request = state.request
         let url = state.url
         let scheme = state.scheme
@@ -35,7 +37,7 @@ enum EasyHandleSetup {
         if let limit = request.maximumBodySize {
             wi_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
-        setTimeouts(easy, request.timeouts, elapsed: state.budgetStart.map { ContinuousClock.now - $0 } ?? .zero)
+        setTimeouts(easy, request.timeouts, elapsed: budgetSpent)
 
         guard scheme == "http" || scheme == "https" else { return nil }
 
