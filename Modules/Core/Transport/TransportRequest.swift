@@ -112,7 +112,9 @@ extension TransportRequest {
         /// first hop started.
         public var total: Duration?
         /// No byte received for this long fails the transfer, however long it has run.
-        /// Default 10 s; checked about every 100 ms, so it fires up to 100 ms late.
+        /// Every byte the connection receives counts (head, body, chunk framing; over
+        /// HTTP/2 the stream's own bytes). Default 10 s; checked about every 100 ms, so
+        /// it fires up to 200 ms late.
         public var stall: Duration?
 
         public init(connect: Duration? = .seconds(10), total: Duration? = .seconds(15), stall: Duration? = .seconds(10)) {
