@@ -19,7 +19,7 @@ enum ChallengeResponder {
 
     /// What an answer means for the transfer.
     enum Outcome {
-        /// Send the request again (with `state.credential`).
+        /// Send the request again (with `state.authentication.credential`).
         case retry
         /// End the transfer.
         case fail(TransportError)
@@ -31,32 +31,32 @@ enum ChallengeResponder {
         for state: TransferState, _ response: TransportResponse, handler: (any AuthenticationChallengeHandling)?
     ) -> Step {
         let offered = AuthenticationChallengeParser.parse(response.headers.values(for: "WWW-Authenticate"))
-            .filter { !state.rejectedMethods.contains($0.method) }
+            .filter { !state.authentication.rejectedMethods.contains($0.method) }
         guard let first = offered.first else {
             return .fail(TransportError(
                 .authenticationFailed, "no authentication scheme left to try", url: state.url, response: response, bytesReceived: 0))
         }
-        guard state.challengesAnswered < AuthenticationChallenge.maximumAttempts else {
+        guard state.authentication.challengesAnswered < AuthenticationChallenge.maximumAttempts else {
             return .fail(TransportError(
-                .authenticationFailed, "the credential was refused \(state.challengesAnswered) times", url: state.url,
+                .authenticationFailed, "the credential was refused \(state.authentication.challengesAnswered) times", url: state.url,
                 response: response, bytesReceived: 0))
         }
         let space = ProtectionSpace(
             scheme: state.scheme.isEmpty ? "http" : state.scheme, host: state.url.host ?? "",
             port: RedirectPlanner.effectivePort(state.url) ?? 80, realm: first.realm, method: first.method)
-        let refused = state.credential?.space == space ? state.credential?.credential : nil
+        let refused = state.authentication.credential?.space == space ? state.authentication.credential?.credential : nil
         let challenge = AuthenticationChallenge(
-            protectionSpace: space, previousFailureCount: refused == nil ? 0 : state.failedCredentialCount,
+            protectionSpace: space, previousFailureCount: refused == nil ? 0 : state.authentication.failedCredentialCount,
             failureResponse: response, proposedCredential: refused)
-        if state.mayOfferRequestCredential, let own = state.request.credential {
-            state.mayOfferRequestCredential = false
-            state.usesRequestCredential = true
+        if state.authentication.mayOfferRequestCredential, let own = state.request.credential {
+            state.authentication.mayOfferRequestCredential = false
+            state.authentication.usesRequestCredential = true
             return .answer(challenge, .useCredential(own))
         }
         guard let handler else {
             return .fail(TransportError(.httpStatus, "the server answered 401", url: state.url, response: response, bytesReceived: 0))
         }
-        state.usesRequestCredential = false
+        state.authentication.usesRequestCredential = false
         return .ask(challenge, handler)
     }
 
@@ -64,9 +64,9 @@ enum ChallengeResponder {
         let response = challenge.failureResponse
         switch disposition {
         case .useCredential(let credential):
-            if challenge.proposedCredential != nil { state.failedCredentialCount += 1 } else { state.failedCredentialCount = 1 }
-            state.challengesAnswered += 1
-            state.credential = (challenge.protectionSpace, credential)
+            if challenge.proposedCredential != nil { state.authentication.failedCredentialCount += 1 } else { state.authentication.failedCredentialCount = 1 }
+            state.authentication.challengesAnswered += 1
+            state.authentication.credential = (challenge.protectionSpace, credential)
             return .retry
         case .performDefaultHandling:
             return .fail(TransportError(.httpStatus, "the server answered 401", url: state.url, response: response, bytesReceived: 0))
@@ -74,7 +74,7 @@ enum ChallengeResponder {
             return .fail(TransportError(
                 .cancelled, "the challenge handler cancelled", url: state.url, response: response, bytesReceived: 0))
         case .rejectProtectionSpace:
-            state.rejectedMethods.append(challenge.protectionSpace.method)
+            state.authentication.rejectedMethods.append(challenge.protectionSpace.method)
             return .askAgain
         }
     }

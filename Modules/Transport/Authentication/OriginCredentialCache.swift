@@ -12,7 +12,7 @@ struct OriginCredentialCache {
     /// already answered a challenge with, else the origin's remembered one, unless the
     /// request brings its own credential or `Authorization` header.
     func credential(for state: TransferState, origin: String) -> (ProtectionSpace, Credential)? {
-        if let own = state.credential { return (own.space, own.credential) }
+        if let own = state.authentication.credential { return (own.space, own.credential) }
         guard state.request.credential == nil, !state.request.headers.contains("Authorization") else { return nil }
         return byOrigin[origin].map { ($0.space, $0.credential) }
     }
@@ -20,7 +20,7 @@ struct OriginCredentialCache {
     /// The transfer succeeded: the credential it answered a challenge with works for
     /// `origin`.
     mutating func remember(_ state: TransferState, origin: String) {
-        guard let used = state.credential, !state.usesRequestCredential else { return }
+        guard let used = state.authentication.credential, !state.authentication.usesRequestCredential else { return }
         byOrigin[origin] = used
     }
 

@@ -225,11 +225,7 @@ final class CurlEventLoop: @unchecked Sendable {
         state.redirectCount += 1
         state.url = hop.url
         state.method = hop.method
-        if hop.crossesOrigin {
-            state.sendsAuthorizationHeader = false
-            state.credential = nil
-            state.mayOfferRequestCredential = false
-        }
+        if hop.crossesOrigin { state.authentication.leftOrigin() }
         startHop(state)
     }
 

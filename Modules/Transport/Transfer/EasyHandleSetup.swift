@@ -88,7 +88,7 @@ enum EasyHandleSetup {
 
     private static func headerList(for state: TransferState, configuration: TransportConfiguration) -> UnsafeMutablePointer<curl_slist>? {
         var headers = state.request.headers
-        if !state.sendsAuthorizationHeader { headers.remove("Authorization") }
+        if !state.authentication.sendsAuthorizationHeader { headers.remove("Authorization") }
         if !headers.contains("Accept") { headers.add("Accept", configuration.accept) }
         if !headers.contains("User-Agent") { headers.add("User-Agent", configuration.userAgent) }
         if let validators = state.request.validators {

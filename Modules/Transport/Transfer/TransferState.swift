@@ -28,9 +28,6 @@ final class TransferState: @unchecked Sendable {
     /// not cheap on Linux.
     private(set) var scheme: String
     var method: TransportRequest.Method
-    /// `false` once a redirect has left the original origin: the request's `Authorization`
-    /// header is not sent to another host.
-    var sendsAuthorizationHeader = true
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -47,15 +44,8 @@ final class TransferState: @unchecked Sendable {
     var failure: TransportError?
     var transactions: [TransferMetrics.Transaction] = []
     var redirectCount = 0
-    var credential: (space: ProtectionSpace, credential: Credential)?
-    var failedCredentialCount = 0
-    /// The request's own credential may still be offered: not yet tried, and no redirect
-    /// to another origin since.
-    var mayOfferRequestCredential = true
-    /// The credential in use is the request's own: never remembered for the origin.
-    var usesRequestCredential = false
-    var challengesAnswered = 0
-    var rejectedMethods: [AuthenticationMethod] = []
+    /// The credential in use, failures, refused schemes (see ``ChallengeResponder``).
+    var authentication = AuthenticationProgress()
     /// Counts header lines and body chunks; the lifecycle's timer check compares it with
     /// what it saw last (reading no clock per chunk), for the stall timeout.
     var activity = 0
@@ -194,7 +184,7 @@ final class TransferState: @unchecked Sendable {
             return .redirect(hop, response)
         }
         if response.statusCode == 401,
-           environment.configuration.challengeHandler != nil || (mayOfferRequestCredential && request.credential != nil),
+           environment.configuration.challengeHandler != nil || (authentication.mayOfferRequestCredential && request.credential != nil),
            response.headers.contains("WWW-Authenticate")
         {
             return .challenge(response)

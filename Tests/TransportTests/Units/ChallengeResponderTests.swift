@@ -40,7 +40,7 @@ struct ChallengeResponderTests {
             return
         }
         #expect(challenge.protectionSpace.method == .basic)
-        #expect(state.usesRequestCredential)
+        #expect(state.authentication.usesRequestCredential)
         guard case .ask = ChallengeResponder.step(for: state, unauthorized("Basic realm=\"r\""), handler: Handler()) else {
             Issue.record("expected the handler the second time")
             return
@@ -130,7 +130,7 @@ struct ChallengeResponderTests {
         var cache = OriginCredentialCache()
         let used = transfer()
         let space = ProtectionSpace(scheme: "http", host: "example.com", port: 80, realm: "r", method: .basic)
-        used.credential = (space, alice)
+        used.authentication.credential = (space, alice)
         cache.remember(used, origin: origin)
         #expect(cache.credential(for: transfer(), origin: origin)?.1 == alice)
         #expect(cache.credential(for: transfer(), origin: "http://other.example:80") == nil)
@@ -143,13 +143,13 @@ struct ChallengeResponderTests {
         var cache = OriginCredentialCache()
         let own = transfer { $0.credential = alice }
         let space = ProtectionSpace(scheme: "http", host: "example.com", port: 80, realm: "r", method: .basic)
-        own.credential = (space, alice)
-        own.usesRequestCredential = true
+        own.authentication.credential = (space, alice)
+        own.authentication.usesRequestCredential = true
         cache.remember(own, origin: origin)
         #expect(cache.credential(for: transfer(), origin: origin) == nil)
 
         let other = transfer()
-        other.credential = (space, Credential(user: "bob", password: "pw"))
+        other.authentication.credential = (space, Credential(user: "bob", password: "pw"))
         cache.remember(other, origin: origin)
         #expect(cache.credential(for: transfer { $0.credential = alice }, origin: origin) == nil)
         #expect(cache.credential(for: transfer { $0.headers.add("Authorization", "Bearer x") }, origin: origin) == nil)
