@@ -1,6 +1,6 @@
 import CLibCurl
 
-/// libcurl's result for a failed transfer, attached to the ``TransportError`` as its
+/// libcurl's result for a failed transfer, attached to the `TransportError` as its
 /// `underlyingError`: Core's error speaks HTTP, not C, and this keeps libcurl's own
 /// verdict for logs and bug reports.
 ///
