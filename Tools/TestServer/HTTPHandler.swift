@@ -39,6 +39,9 @@ struct ResponsePlan {
     var body: Body
     /// Wait this long before sending the head.
     var delay: TimeAmount?
+    /// Instead of the head and body: raw bytes no HTTP encoder would write, then the
+    /// connection closes (the flood goes on for `duration` first). HTTP/1 only.
+    var hostile: (reply: HostileReply, duration: TimeAmount)?
 
     init(status: HTTPResponseStatus, headers: HTTPHeaders = HTTPHeaders(), body: Body = .none, delay: TimeAmount? = nil) {
         self.status = status
@@ -150,6 +153,10 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: Sending
 
     private func send(_ plan: ResponsePlan, head request: HTTPRequestHead, context: ChannelHandlerContext) {
+        if let hostile = plan.hostile, !self.isHTTP2 {
+            self.sendRaw(hostile.reply, for: hostile.duration, context: context)
+            return
+        }
         var headers = plan.headers
         if !self.isHTTP2 && !self.keepAlive {
             headers.replaceOrAdd(name: "connection", value: "close")
@@ -176,6 +183,34 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.flush()
             self.drip(sent: 0, total: total, chunk: max(1, chunk), interval: interval, source: source, context: context)
         }
+    }
+
+    /// Writes a hostile reply under the HTTP encoder (which would refuse or fix it):
+    /// from the encoder's context, so the bytes go straight to TLS or the socket.
+    private func sendRaw(_ reply: HostileReply, for duration: TimeAmount, context: ChannelHandlerContext) {
+        guard let raw = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
+            context.close(promise: nil)
+            return
+        }
+        var buffer = context.channel.allocator.buffer(capacity: reply.bytes.count)
+        buffer.writeBytes(reply.bytes)
+        raw.writeAndFlush(NIOAny(buffer), promise: nil)
+        guard reply == .chunkExtensionFlood else {
+            raw.close(promise: nil)
+            return
+        }
+        let deadline = NIODeadline.now() + duration
+        let loop = context.eventLoop.assumeIsolated()
+        func flood() {
+            guard self.isActive else { return }
+            guard NIODeadline.now() < deadline else {
+                raw.close(promise: nil)
+                return
+            }
+            if context.channel.isWritable { raw.writeAndFlush(NIOAny(HostileReply.floodPiece), promise: nil) }
+            self.scheduled = loop.scheduleTask(in: .milliseconds(2)) { flood() }
+        }
+        flood()
     }
 
     /// Writes pattern bytes while the channel takes them; the rest when it is writable

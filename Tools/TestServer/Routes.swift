@@ -39,6 +39,12 @@ enum Routes {
         if let rest = path.dropPrefix("/digest-auth/") {
             return Auth.digest(rest, head: head, core: core)
         }
+        if let rest = path.dropPrefix("/hostile/") {
+            guard let reply = HostileReply(rawValue: String(rest)) else { return notFound() }
+            var plan = ResponsePlan(status: .ok)
+            plan.hostile = (reply, .milliseconds(Int64(max(0, query.int("ms") ?? 2000))))
+            return plan
+        }
 
         switch path {
         case "/redirect-to":
@@ -52,6 +58,11 @@ enum Routes {
             return redirect(to: "/redirect-loop/b", status: .found)
         case "/redirect-loop/b":
             return redirect(to: "/redirect-loop/a", status: .found)
+        case "/html":
+            // A 200 that is not an image, as a misconfigured origin or a login page sends.
+            var plan = ResponsePlan.text(.ok, "<!doctype html><html><body>not an image</body></html>")
+            plan.headers.replaceOrAdd(name: "content-type", value: "text/html; charset=utf-8")
+            return plan
         case "/slow-first-byte":
             var plan = ResponsePlan.text(.ok, "slow")
             plan.delay = .milliseconds(Int64(query.int("ms") ?? 0))

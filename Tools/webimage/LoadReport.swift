@@ -14,7 +14,8 @@ struct LoadReport {
     let frames: Int?
     let source: ImageSource?
     /// The encoded bytes as downloaded or read from disk; unknown for a memory hit,
-    /// which reads no bytes at all.
+    /// which reads no bytes at all. For a download that failed after its response
+    /// began, the body bytes that had arrived.
     let bytes: Int?
     /// The status of the download (200) or revalidation (304); for a failed download,
     /// the failing status (404); unknown for cache hits and failures before any response.
@@ -44,8 +45,15 @@ struct LoadReport {
             height = nil
             frames = nil
             source = nil
-            bytes = nil
-            if case .download(let download) = failure { httpStatus = download.statusCode } else { httpStatus = nil }
+            // A transfer that failed after its response began keeps the status and the
+            // bytes that had arrived (TransportError.response, bytesReceived).
+            if case .download(let download) = failure {
+                httpStatus = download.statusCode
+                if case .transport(let transport) = download { bytes = transport.bytesReceived.map { Int($0) } } else { bytes = nil }
+            } else {
+                httpStatus = nil
+                bytes = nil
+            }
             error = failure.description
         }
     }

@@ -1,7 +1,13 @@
 import Foundation
 
-/// Why a transfer failed. Every libcurl result maps to a specific case; the message keeps
-/// libcurl's own detail (its error buffer) for logs.
+/// Why a transfer failed. Every failure of the transport maps to a specific code; the
+/// message says what happened (for libcurl's failures, its own detail), for logs.
+///
+/// A failure that follows a response (a status of 400 or above, a malformed or truncated
+/// body, a stall, a timeout) keeps that response's head in ``response`` and the body
+/// bytes that had arrived in ``bytesReceived``. The transport that produced the error may
+/// attach its own cause in ``underlyingError`` (WebImageTransport's `CurlError` names
+/// libcurl's result code); Core holds no C codes.
 public struct TransportError: Error, Sendable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private let name: String
@@ -22,8 +28,12 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let connectTimeout = Code("connectTimeout")
         /// The whole transfer took longer than its total timeout.
         public static let timedOut = Code("timedOut")
-        /// No byte arrived for the stall timeout.
+        /// No byte arrived for the stall timeout (every byte the connection receives
+        /// counts, head, body and framing alike).
         public static let stalled = Code("stalled")
+        /// The request waited for a free connection (the host's connection limit) for its
+        /// whole-transfer timeout and was never sent: the server saw nothing of it.
+        public static let waitedForConnection = Code("waitedForConnection")
         /// The TLS handshake failed (protocol, cipher, client certificate refused, ...).
         public static let tlsFailure = Code("tlsFailure")
         /// The server's certificate was not trusted; ``TransportError/trustFailure`` says why.
@@ -32,7 +42,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let tooManyRedirects = Code("tooManyRedirects")
         /// A redirect from https to http, refused by the request's redirect policy.
         public static let insecureRedirect = Code("insecureRedirect")
-        /// A 3xx without a usable `Location`.
+        /// A 3xx without a usable `Location` (missing, unparsable, raw non-ASCII bytes, or a
+        /// scheme that is not followed).
         public static let badRedirect = Code("badRedirect")
         /// The server answered with a status of 400 or above; ``TransportError/response``
         /// has the status and headers.
@@ -42,8 +53,13 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         /// Fewer bytes arrived than `Content-Length` announced, or the connection closed
         /// mid-body.
         public static let truncatedBody = Code("truncatedBody")
-        /// The server's response could not be parsed.
-        public static let badResponse = Code("badResponse")
+        /// The server's reply is not HTTP the transport can read: a garbage or HTTP/0.9
+        /// status line, an unknown HTTP version, an empty reply, broken chunked encoding,
+        /// a header line or head over the size limit. The message says what was malformed.
+        public static let malformedResponse = Code("malformedResponse")
+        /// The former name of ``malformedResponse``.
+        @available(*, deprecated, renamed: "malformedResponse")
+        public static let badResponse = malformedResponse
         /// The body's `Content-Encoding` could not be decoded.
         public static let contentDecodingFailed = Code("contentDecodingFailed")
         /// Authentication was required and no usable credential was given, or the
@@ -53,7 +69,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let fileNotFound = Code("fileNotFound")
         /// The transport was shut down.
         public static let transportClosed = Code("transportClosed")
-        /// Anything else libcurl reports; ``TransportError/curlCode`` says what.
+        /// Anything else the transport reports; ``TransportError/underlyingError`` says
+        /// what, when the transport attached it.
         public static let other = Code("other")
     }
 
@@ -61,23 +78,28 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The URL being fetched when the failure happened.
     public var url: URL?
-    /// The response head, for ``Code/httpStatus`` and failed authentication.
+    /// The response head, on every failure that follows one (``Code/httpStatus``, failed
+    /// authentication, a body that broke off, a stall or timeout after the head).
     public var response: TransportResponse?
+    /// The body bytes received before the failure, when a response had begun.
+    public var bytesReceived: Int64?
     /// Why the server was not trusted, for ``Code/serverTrustFailed``.
     public var trustFailure: ServerTrustError?
-    /// libcurl's `CURLcode`, when the failure came from libcurl.
-    public var curlCode: Int?
+    /// The transport's own cause, for logs and diagnostics (WebImageTransport attaches
+    /// a `CurlError` with libcurl's result code to the failures libcurl reported).
+    public var underlyingError: (any Error & Sendable)?
 
     public init(
         _ code: Code, _ message: String, url: URL? = nil, response: TransportResponse? = nil,
-        trustFailure: ServerTrustError? = nil, curlCode: Int? = nil
+        bytesReceived: Int64? = nil, trustFailure: ServerTrustError? = nil, underlyingError: (any Error & Sendable)? = nil
     ) {
         self.code = code
         self.message = message
         self.url = url
         self.response = response
+        self.bytesReceived = bytesReceived
         self.trustFailure = trustFailure
-        self.curlCode = curlCode
+        self.underlyingError = underlyingError
     }
 
     /// The HTTP status of an ``Code/httpStatus`` failure.

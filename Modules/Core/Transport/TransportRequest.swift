@@ -102,11 +102,19 @@ extension TransportRequest {
     public struct Timeouts: Sendable, Hashable {
         /// Name lookup, TCP connect and TLS handshake. Default 10 s.
         public var connect: Duration?
-        /// The whole transfer, redirects included, and time spent waiting for a free
-        /// connection when the host is at its connection limit. Default 15 s.
+        /// The whole transfer, redirects and authentication round trips included, from
+        /// the moment its request enters libcurl. Default 15 s.
+        ///
+        /// Waiting for a free connection (the host at its connection limit) is not taken
+        /// from this budget: a request that waits this long without getting a connection
+        /// fails with `.waitedForConnection` and is never sent, rather than being sent
+        /// with a few milliseconds left. A later hop that waits spends the budget the
+        /// first hop started.
         public var total: Duration?
         /// No byte received for this long fails the transfer, however long it has run.
-        /// Default 10 s; checked about every 100 ms, so it fires up to 100 ms late.
+        /// Every byte the connection receives counts (head, body, chunk framing; over
+        /// HTTP/2 the stream's own bytes). Default 10 s; checked about every 100 ms, so
+        /// it fires up to 200 ms late.
         public var stall: Duration?
 
         public init(connect: Duration? = .seconds(10), total: Duration? = .seconds(15), stall: Duration? = .seconds(10)) {

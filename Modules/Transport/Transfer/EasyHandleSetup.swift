@@ -8,7 +8,9 @@ import WebImageCore
 /// earlier hop (credentials, headers, trust hook) leaks into it.
 enum EasyHandleSetup {
     /// Sets the options; returns an error for a request that cannot start.
-    static func configure(_ easy: UnsafeMutableRawPointer, for state: TransferState, authentication: (ProtectionSpace, Credential)?) -> TransportError? {
+    static func configure(
+        _ easy: UnsafeMutableRawPointer, for state: TransferState, authentication: (ProtectionSpace, Credential)?, budgetSpent: Duration
+    ) -> TransportError? {
         let request = state.request
         let url = state.url
         let scheme = state.scheme
@@ -18,6 +20,8 @@ enum EasyHandleSetup {
         wi_easy_setopt_write_function(easy, CurlCallbacks.write)
         wi_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
         wi_easy_setopt_header_function(easy, CurlCallbacks.header)
+        // Counts every byte the connection receives, for the stall timer.
+        wi_easy_track_sockets(easy)
         wi_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
         wi_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
         wi_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, state.errorBuffer)
@@ -33,7 +37,7 @@ enum EasyHandleSetup {
         if let limit = request.maximumBodySize {
             wi_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
-        setTimeouts(easy, request.timeouts, elapsed: ContinuousClock.now - state.startedAt)
+        setTimeouts(easy, request.timeouts, elapsed: budgetSpent)
 
         guard scheme == "http" || scheme == "https" else { return nil }
 
@@ -73,7 +77,8 @@ enum EasyHandleSetup {
             wi_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(connect.milliseconds)))
         }
         if let total = timeouts.total {
-            // Redirects and retries share the one budget.
+            // Redirects and authentication retries share the one budget, which began
+            // when the first hop entered libcurl (not while it waited for a slot).
             wi_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int((total - elapsed).milliseconds)))
         }
         // The stall timeout is the event loop's own (see CurlEventLoop.checkTimers):
@@ -83,7 +88,7 @@ enum EasyHandleSetup {
 
     private static func headerList(for state: TransferState, configuration: TransportConfiguration) -> UnsafeMutablePointer<curl_slist>? {
         var headers = state.request.headers
-        if !state.sendsAuthorizationHeader { headers.remove("Authorization") }
+        if !state.authentication.sendsAuthorizationHeader { headers.remove("Authorization") }
         if !headers.contains("Accept") { headers.add("Accept", configuration.accept) }
         if !headers.contains("User-Agent") { headers.add("User-Agent", configuration.userAgent) }
         if let validators = state.request.validators {

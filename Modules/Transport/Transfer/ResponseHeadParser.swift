@@ -13,6 +13,9 @@ public struct ResponseHeadParser {
         public var statusCode: Int
         public var httpVersion: NegotiatedHTTPVersion?
         public var headers: HTTPHeaderFields
+        /// A `Location` field held bytes outside ASCII, which ``headers`` shows replaced
+        /// by U+FFFD: a URL that cannot be followed as sent (RFC 3986 allows ASCII only).
+        public var locationHasRawBytes = false
     }
 
     public private(set) var current: Head?
@@ -71,6 +74,9 @@ public struct ResponseHeadParser {
         while valueEnd > valueStart, line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09 { valueEnd -= 1 }
         let name = String(decoding: line[0..<colon], as: UTF8.self)
         let value = String(decoding: line[valueStart..<valueEnd], as: UTF8.self)
+        if colon == 8, name.lowercased() == "location", line[valueStart..<valueEnd].contains(where: { $0 >= 0x80 }) {
+            current?.locationHasRawBytes = true
+        }
         current?.headers.add(name, value)
     }
 

@@ -4,15 +4,21 @@ import Foundation
 import WebImageCore
 
 /// One transfer as the event loop drives it, across its hops (redirects and
-/// authentication retries). Lives on the loop's thread only; libcurl's callbacks reach it
-/// through an unretained pointer, which is safe because the loop holds it strongly until
-/// its easy handle has been cleaned up.
+/// authentication retries): the request, its delegate, what its hops received, and its
+/// ``lifecycle``. Lives on the loop's thread only (checked in debug builds); libcurl's
+/// callbacks reach it through an unretained pointer, which is safe because the loop
+/// holds it strongly until its easy handle has been cleaned up.
 final class TransferState: @unchecked Sendable {
     let task: TransferTask
     let request: TransportRequest
     let delegate: any TransferDelegate
     let environment: TransportEnvironment
     let startedAt = ContinuousClock.now
+    /// Where the transfer is: idle, waiting for a slot, running, awaiting a challenge
+    /// answer, finished.
+    var lifecycle: TransferLifecycle<AdmissionControl<TransferState>.LaneQueue>
+    /// The loop's thread, checked by every callback in debug builds.
+    var loopThread: LoopThreadCheck?
 
     // The current hop.
     var url: URL {
@@ -22,19 +28,12 @@ final class TransferState: @unchecked Sendable {
     /// not cheap on Linux.
     private(set) var scheme: String
     var method: TransportRequest.Method
-    /// `false` once a redirect has left the original origin: the request's `Authorization`
-    /// header is not sent to another host.
-    var sendsAuthorizationHeader = true
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var parser = ResponseHeadParser()
-    var headDecided = false
-    /// The body of this hop is not for the delegate (a redirect, a 401 being answered, an
-    /// error status); it is read and dropped, up to a limit.
-    var discarding = false
-    var discardedBytes = 0
-    var discardLimitReached = false
+    /// What this hop does with body bytes.
+    var reception = Reception.headUndecided
     var evaluator: (any ServerTrustEvaluating)?
     var trustFailure: ServerTrustError?
 
@@ -45,29 +44,11 @@ final class TransferState: @unchecked Sendable {
     var failure: TransportError?
     var transactions: [TransferMetrics.Transaction] = []
     var redirectCount = 0
-    var credential: (space: ProtectionSpace, credential: Credential)?
-    var failedCredentialCount = 0
-    /// The request's own credential may still be offered: not yet tried, and no redirect
-    /// to another origin since.
-    var mayOfferRequestCredential = true
-    /// The credential in use is the request's own: never remembered for the origin.
-    var usesRequestCredential = false
-    var challengesAnswered = 0
-    var rejectedMethods: [AuthenticationMethod] = []
-    var isInMulti = false
-    /// The admission lane holding a slot (or a place in line) for this transfer (see
-    /// ``AdmissionControl``); `nil` when it holds neither.
-    var lane: AdmissionControl<TransferState>.LaneQueue?
-    /// Waiting in ``lane`` for a slot, not yet in the multi handle.
-    var isWaiting = false
-    /// Counts header lines and body chunks; the loop's timer check compares it with
-    /// `activitySeen` (reading no clock per chunk), for the stall timeout.
+    /// The credential in use, failures, refused schemes (see ``ChallengeResponder``).
+    var authentication = AuthenticationProgress()
+    /// Counts header lines and body chunks; the lifecycle's timer check compares it with
+    /// what it saw last (reading no clock per chunk), for the stall timeout.
     var activity = 0
-    var activitySeen = 0
-    /// When the timer check last saw `activity` move (or the hop started).
-    var lastActivity = ContinuousClock.now
-    var isAwaitingChallenge = false
-    var isCompleted = false
 
     /// Bodies of responses that are not delivered are read up to this size so that the
     /// connection can be kept; a larger one is cut off.
@@ -81,6 +62,7 @@ final class TransferState: @unchecked Sendable {
         url = request.url
         scheme = request.url.scheme?.lowercased() ?? ""
         method = request.method
+        lifecycle = TransferLifecycle(timeouts: request.timeouts)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -90,17 +72,25 @@ final class TransferState: @unchecked Sendable {
 
     var errorDetail: String { String(cString: errorBuffer) }
 
+    /// A failure of this transfer, with the response it follows (the delivered head, or
+    /// the hop's head so far) and the body bytes received, when there was one.
+    func error(_ code: TransportError.Code, _ message: String) -> TransportError {
+        let response = delivered ?? currentResponse()
+        return TransportError(code, message, url: url, response: response, bytesReceived: response == nil ? nil : bodyBytes)
+    }
+
     var isFileURL: Bool { scheme == "file" }
 
     // MARK: Callbacks from libcurl (on the loop thread, inside curl_multi_perform)
 
     /// A header line. Returns the bytes taken; anything else aborts the transfer.
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        loopThread?.assertOnLoop()
         if task.isCancelled { return 0 }
         activity &+= 1
         parser.consume(line)
         if parser.isOverLimit {
-            failure = TransportError(.badResponse, "the response head is over \(ResponseHeadParser.byteLimit) bytes", url: url)
+            failure = error(.malformedResponse, "the response head is over \(ResponseHeadParser.byteLimit) bytes")
             return 0
         }
         return line.count
@@ -108,20 +98,26 @@ final class TransferState: @unchecked Sendable {
 
     /// Body bytes (decoded). Returns the bytes taken; anything else aborts the transfer.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        loopThread?.assertOnLoop()
         if task.isCancelled { return 0 }
         activity &+= 1
-        if !headDecided { decideHead() }
-        if discarding {
-            discardedBytes += bytes.count
-            if discardedBytes > Self.discardLimit {
-                discardLimitReached = true
+        if case .headUndecided = reception { decideHead() }
+        switch reception {
+        case .delivering, .headUndecided:
+            break
+        case .discarding(let dropped):
+            guard dropped + bytes.count <= Self.discardLimit else {
+                reception = .cutOff
                 return 0
             }
+            reception = .discarding(dropped + bytes.count)
             return bytes.count
+        case .cutOff:
+            return 0
         }
         bodyBytes += Int64(bytes.count)
         if let limit = request.maximumBodySize, bodyBytes > limit {
-            failure = TransportError(.bodyTooLarge, "the body grew past \(limit) bytes", url: url)
+            failure = error(.bodyTooLarge, "the body grew past \(limit) bytes")
             return 0
         }
         let progress = TransferProgress(received: bodyBytes, expected: expectedLength)
@@ -134,6 +130,7 @@ final class TransferState: @unchecked Sendable {
 
     /// OpenSSL's certificate verification, during the handshake: the evaluator decides.
     func evaluateTrust(storeContext: UnsafeMutableRawPointer) -> Bool {
+        loopThread?.assertOnLoop()
         guard let evaluator else { return false }
         let trust = HandshakeServerTrust(
             host: url.host ?? "", port: RedirectPlanner.effectivePort(url) ?? 443,
@@ -180,10 +177,14 @@ final class TransferState: @unchecked Sendable {
             from: url, method: method, statusCode: response.statusCode, location: response.headers["Location"],
             policy: request.redirects, redirectsSoFar: redirectCount)
         {
+            if case .success = hop, (parser.lastComplete ?? parser.current)?.locationHasRawBytes == true {
+                return .redirect(.failure(TransportError(
+                    .badRedirect, "the Location header holds raw non-ASCII bytes; not followed", url: url, response: response)), response)
+            }
             return .redirect(hop, response)
         }
         if response.statusCode == 401,
-           environment.configuration.challengeHandler != nil || (mayOfferRequestCredential && request.credential != nil),
+           environment.configuration.challengeHandler != nil || (authentication.mayOfferRequestCredential && request.credential != nil),
            response.headers.contains("WWW-Authenticate")
         {
             return .challenge(response)
@@ -192,14 +193,27 @@ final class TransferState: @unchecked Sendable {
         return .deliver(response)
     }
 
+    /// What a hop does with body bytes, decided at the first one.
+    enum Reception: Equatable {
+        /// No body byte yet.
+        case headUndecided
+        /// The body goes to the delegate.
+        case delivering
+        /// The body is not for the delegate (a redirect, a 401 being answered, an error
+        /// status): read and dropped so the connection can be kept; this many so far.
+        case discarding(Int)
+        /// A dropped body grew past ``TransferState/discardLimit`` and was cut off.
+        case cutOff
+    }
+
     /// At the first body byte: deliver the head, or mark the body as one to drop.
     func decideHead() {
-        headDecided = true
+        reception = .delivering
         guard let response = currentResponse() else { return }
         if case .deliver = disposition(of: response) {
             deliver(response)
         } else {
-            discarding = true
+            reception = .discarding(0)
         }
     }
 
@@ -214,6 +228,20 @@ final class TransferState: @unchecked Sendable {
         }
     }
 
+    /// Every byte the hop's connection has received (head, body, chunk framing), when
+    /// that speaks for this transfer alone: not over HTTP/2, where streams share the
+    /// connection (there the stream's own header and body bytes count).
+    /// `mayMultiplex`: the hop's lane may share its connection (read by the caller, as
+    /// this runs inside a transition of ``lifecycle``).
+    func connectionBytesReceived(mayMultiplex: Bool) -> Int64? {
+        guard let easy, !isFileURL else { return nil }
+        let version = (parser.current ?? parser.lastComplete)?.httpVersion
+        if version == .http2 || version == .http3 { return nil }
+        if version == nil, mayMultiplex { return nil }
+        let bytes = wi_easy_connection_bytes_received(easy)
+        return bytes >= 0 ? bytes : nil
+    }
+
     private func fileLength() -> Int64? {
         guard let easy else { return nil }
         var length: curl_off_t = -1
@@ -224,14 +252,9 @@ final class TransferState: @unchecked Sendable {
     /// Prepares for the next hop of the same transfer.
     func resetForNextHop() {
         parser.reset()
-        headDecided = false
-        discarding = false
-        discardedBytes = 0
-        discardLimitReached = false
+        reception = .headUndecided
         trustFailure = nil
         evaluator = nil
-        lastActivity = .now
-        activitySeen = activity
         errorBuffer[0] = 0
     }
 }

@@ -44,14 +44,14 @@ struct ConnectionLimitTests {
         }
     }
 
-    @Test("a waiting transfer fails with timedOut when its whole-transfer timeout is up, without reaching the server")
+    @Test("a transfer that waits its whole-transfer timeout for a slot fails as waitedForConnection, never sent")
     func timeoutWhileWaiting() async throws {
         try await withServer { server in
             try await withHeldSlot(server) { transport in
                 var waiting = TransportRequest(url: server.url("/bytes/100?waiting=1"))
                 waiting.timeouts = .init(connect: .seconds(10), total: .milliseconds(300), stall: nil)
                 let (error, elapsed) = await timedTransferError(transport, waiting)
-                #expect(error?.code == .timedOut)
+                #expect(error?.code == .waitedForConnection, "\(String(describing: error))")
                 // The slot would not have come free for five minutes.
                 #expect(elapsed < .seconds(60))
                 #expect(elapsed >= .milliseconds(300))
@@ -89,6 +89,28 @@ struct ConnectionLimitTests {
                 let fetched = try await transport.data(for: TransportRequest(url: other))
                 #expect(fetched.data == patternBytes(100))
             }
+        }
+    }
+}
+
+@Suite("A transfer's whole-transfer budget starts when it enters libcurl", .timeLimit(.minutes(2)))
+struct ConnectionWaitBudgetTests {
+    @Test("a transfer that waited for a slot gets its whole budget once admitted, not what the wait left")
+    func budgetAfterTheWait() async throws {
+        try await withServer { server in
+            let transport = CurlTransport(configuration: .init(maximumConnectionsPerHost: 1))
+            var first = TransportRequest(url: server.url("/slow-first-byte?ms=500&first=1"))
+            first.timeouts = .init(connect: nil, total: nil, stall: nil)
+            let holder = StreamingRecorder()
+            transport.start(first, delegate: holder)
+            while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            // Waits about 500 ms for the slot, then needs about 1000 ms of its 1500 ms:
+            // counted from the start, the budget would run out 500 ms early.
+            var second = TransportRequest(url: server.url("/slow-first-byte?ms=1000&second=1"))
+            second.timeouts = .init(connect: .seconds(10), total: .milliseconds(1500), stall: nil)
+            let fetched = try await transport.data(for: second)
+            #expect(fetched.response.statusCode == 200)
+            _ = await holder.completion()
         }
     }
 }

@@ -1,4 +1,5 @@
 import WebImageCore
+@_spi(Fuzzing) import WebImageTransport
 
 /// The `WWW-Authenticate` parser under fuzzing: a 401 from a hostile server reaches it.
 enum AuthenticateChecks {

@@ -38,6 +38,16 @@ CURLcode wi_easy_setopt_share(CURL *handle, CURLSH *share);
 /// queue is empty.
 int wi_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result);
 
+// MARK: Bytes on the wire (for the stall timer)
+
+/// Keeps the handle's sockets in a process-wide table (libcurl's socket open and close
+/// callbacks), so that ``wi_easy_connection_bytes_received`` can find them.
+CURLcode wi_easy_track_sockets(CURL *handle);
+/// Every byte the kernel has received on the connection the handle uses now (TCP_INFO:
+/// head, body, chunk framing, TLS records), or -1 when unknown (not connected yet, not
+/// TCP, or a platform without the counter).
+int64_t wi_easy_connection_bytes_received(CURL *handle);
+
 /// libcurl's version text ("7.88.1").
 const char *wi_curl_version(void);
 /// CURLAUTH_* are macros with casts, which Swift does not import.

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Reads the challenges of `WWW-Authenticate` (or `Proxy-Authenticate`) header values:
 /// what a server offers with a 401 (RFC 9110, section 11.6.1).
 ///
@@ -17,6 +19,10 @@
 /// Malformed input never fails: what cannot be read is skipped up to the next comma, an
 /// unterminated quoted string runs to the end of the value, a repeated parameter keeps
 /// its first value.
+///
+/// SPI (`@_spi(Fuzzing)`) rather than `package`: the fuzz harnesses in Tools/ are a package
+/// of their own.
+@_spi(Fuzzing)
 public enum AuthenticationChallengeParser {
     /// One challenge: a scheme and its parameters.
     public struct Challenge: Sendable, Hashable, CustomStringConvertible {

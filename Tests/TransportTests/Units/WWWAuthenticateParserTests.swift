@@ -1,7 +1,8 @@
 import Testing
 import WebImageCore
+@_spi(Fuzzing) @testable import WebImageTransport
 
-/// Core's `AuthenticationChallengeParser`: the transport reads a 401's challenges with it.
+/// The transport reads a 401's challenges with `AuthenticationChallengeParser`.
 @Suite("WWW-Authenticate: challenges from header values")
 struct WWWAuthenticateParserTests {
     typealias Challenge = AuthenticationChallengeParser.Challenge

@@ -1,0 +1,33 @@
+import Foundation
+import WebImageCore
+
+/// 401s: the loop's side of ``ChallengeResponder``, which decides; here the challenge
+/// is put to the handler off the loop and its answer comes back as a command.
+extension CurlEventLoop {
+    func putChallenge(_ state: TransferState, _ response: TransportResponse) {
+        switch ChallengeResponder.step(for: state, response, handler: environment.configuration.challengeHandler) {
+        case .fail(let error):
+            complete(state, .failure(error))
+        case .answer(let challenge, let disposition):
+            answer(state, challenge, disposition)
+        case .ask(let challenge, let handler):
+            state.lifecycle.awaitChallenge()
+            Task { [self] in
+                let disposition = await handler.handle(challenge)
+                post(.challengeAnswered(state, challenge, disposition))
+            }
+        }
+    }
+
+    func answer(_ state: TransferState, _ challenge: AuthenticationChallenge, _ disposition: ChallengeDisposition) {
+        guard state.lifecycle.challengeAnswered() else { return }
+        if environment.hasMonitors {
+            for monitor in environment.monitors { monitor.transfer(state.task, didReceive: challenge, disposition: disposition) }
+        }
+        switch ChallengeResponder.apply(disposition, to: challenge, of: state) {
+        case .retry: startHop(state)
+        case .fail(let error): complete(state, .failure(error))
+        case .askAgain: putChallenge(state, challenge.failureResponse)
+        }
+    }
+}

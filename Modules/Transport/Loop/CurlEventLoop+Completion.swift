@@ -1,0 +1,23 @@
+import Foundation
+import WebImageCore
+
+extension CurlEventLoop {
+    /// Ends a transfer, once: its slot and handle given back, metrics gathered, then the
+    /// delegate and the monitors told.
+    func complete(_ state: TransferState, _ result: Result<TransportResponse, TransportError>) {
+        loopThread.assertOnLoop()
+        guard let cleanup = state.lifecycle.finish() else { return }
+        transfers[state.task.id] = nil
+        release(cleanup, of: state)
+        returnHandle(of: state)
+        let completion = TransferCompletion(
+            result: result,
+            metrics: TransferMetrics(
+                transactions: state.transactions, totalDuration: ContinuousClock.now - state.startedAt,
+                redirectCount: state.redirectCount))
+        state.delegate.transfer(state.task, didComplete: completion)
+        if environment.hasMonitors {
+            for monitor in environment.monitors { monitor.transfer(state.task, didComplete: completion) }
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import WebImageCore
+
+/// Where one transfer is in its life, and what the event loop must do as it moves on.
+///
+/// Each case carries what only that stage has (the queue place of a waiting hop, the
+/// stall watch of a running one), so "waiting and in libcurl" or "finished and awaiting
+/// a challenge" cannot be written down. The transitions are pure: they take the event
+/// and the time, change the state, and return what the loop has to do (take the hop out
+/// of libcurl, give back its slot, fail it with an error); the loop does it. No clock,
+/// no libcurl, no I/O: `TransferLifecycleTests` drives every transition with plain
+/// values. `Slot` is the loop's handle on a connection slot (its admission queue).
+///
+/// ```
+/// idle ──queue──▶ waitingForSlot ──admit──▶ running ──hopEnded──▶ idle
+///   │                                                               │
+///   └──────────admit──────────▶ running     idle ──awaitChallenge──▶ awaitingChallenge
+///                                                                   └──answered──▶ idle
+/// any but finished ──finish──▶ finished
+/// ```
+///
+/// Loop thread only, like the ``TransferState`` that holds it.
+struct TransferLifecycle<Slot> {
+    enum State {
+        /// Not in libcurl, not queued: before the first hop, or between hops (a redirect
+        /// or an authentication retry being prepared).
+        case idle
+        /// The hop waits in `slot`'s queue for a connection slot, since `since`.
+        case waitingForSlot(slot: Slot, since: ContinuousClock.Instant)
+        /// The hop is in libcurl's multi handle, holding `slot` (`nil`: a `file:` hop,
+        /// which needs no connection), sending and receiving.
+        case running(slot: Slot?, watch: StallWatch)
+        /// A 401's challenge is with the challenge handler; nothing runs until it answers.
+        case awaitingChallenge
+        /// The delegate has been told how the transfer ended; later events are ignored.
+        case finished
+    }
+
+    /// What the stall timer last saw of a running hop.
+    struct StallWatch: Equatable {
+        /// The transfer's header-line and body-chunk count at the last check.
+        var activitySeen: Int
+        /// The connection's received-byte count at the last check (-1: not read yet).
+        var wireBytesSeen: Int64 = -1
+        /// When something last arrived (or the hop started).
+        var lastActivity: ContinuousClock.Instant
+    }
+
+    /// What entering libcurl means for the hop.
+    enum Admission: Equatable {
+        /// Send it, with this much of the whole-transfer budget already spent (by earlier
+        /// hops; never by waiting for the first slot).
+        case send(spent: Duration)
+        /// Do not send it: the budget is gone.
+        case fail(TimerExpiry)
+    }
+
+    /// Why a timer ended the transfer.
+    enum TimerExpiry: Equatable {
+        /// The first hop waited its whole-transfer timeout for a slot: never sent.
+        case waitedForConnection(Duration)
+        /// The whole-transfer budget ran out while a later hop waited (or before it
+        /// could be sent).
+        case timedOut(Duration)
+        /// Nothing arrived on a running hop for the stall timeout.
+        case stalled(Duration)
+    }
+
+    /// What finishing asks the loop to clean up.
+    enum Cleanup {
+        /// Nothing holds a slot or a handle in libcurl.
+        case nothing
+        /// Take the hop out of its slot's queue.
+        case withdraw(Slot)
+        /// Take the hop out of libcurl and give back its slot (when it has one).
+        case removeFromMulti(Slot?)
+    }
+
+    let timeouts: TransportRequest.Timeouts
+    private(set) var state: State = .idle
+    /// When the first hop entered libcurl: the whole-transfer budget runs from here.
+    private(set) var budgetStart: ContinuousClock.Instant?
+
+    init(timeouts: TransportRequest.Timeouts) {
+        self.timeouts = timeouts
+    }
+
+    var isFinished: Bool {
+        if case .finished = state { true } else { false }
+    }
+
+    var isRunning: Bool {
+        if case .running = state { true } else { false }
+    }
+
+    var isWaitingForSlot: Bool {
+        if case .waitingForSlot = state { true } else { false }
+    }
+
+    /// The slot the hop holds or waits for.
+    var slot: Slot? {
+        switch state {
+        case .waitingForSlot(let slot, _): slot
+        case .running(let slot, _): slot
+        default: nil
+        }
+    }
+
+    // MARK: Transitions
+
+    /// The hop found no free slot and joins `slot`'s queue.
+    mutating func queue(in slot: Slot, now: ContinuousClock.Instant) {
+        precondition(isIdle, "a hop queues only when idle, not \(state)")
+        state = .waitingForSlot(slot: slot, since: now)
+    }
+
+    /// The hop enters libcurl (at once, or as a slot came free): it runs, or fails when
+    /// the budget an earlier hop started is already spent.
+    mutating func admit(slot: Slot?, activity: Int, now: ContinuousClock.Instant) -> Admission {
+        precondition(isIdle || isWaitingForSlot, "a hop is admitted only when idle or waiting, not \(state)")
+        if let start = budgetStart, let total = timeouts.total, now - start >= total {
+            return .fail(.timedOut(total))
+        }
+        let start = budgetStart ?? now
+        budgetStart = start
+        state = .running(slot: slot, watch: StallWatch(activitySeen: activity, lastActivity: now))
+        return .send(spent: now - start)
+    }
+
+    /// libcurl reported the hop done and it left the multi handle; returns the slot it
+    /// gives back.
+    mutating func hopEnded() -> Slot? {
+        guard case .running(let slot, _) = state else { return nil }
+        state = .idle
+        return slot
+    }
+
+    /// A 401 goes to the challenge handler.
+    mutating func awaitChallenge() {
+        precondition(isIdle, "a challenge is put only between hops, not \(state)")
+        state = .awaitingChallenge
+    }
+
+    /// The handler answered; `false` when the transfer ended meanwhile (cancelled, shut
+    /// down) and the answer is to be dropped.
+    mutating func challengeAnswered() -> Bool {
+        switch state {
+        case .awaitingChallenge:
+            state = .idle
+            return true
+        case .idle:
+            // The request's own credential, answered without asking the handler.
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The transfer ends; `nil` when it had already ended (the delegate is told once).
+    mutating func finish() -> Cleanup? {
+        let cleanup: Cleanup
+        switch state {
+        case .finished: return nil
+        case .idle, .awaitingChallenge: cleanup = .nothing
+        case .waitingForSlot(let slot, _): cleanup = .withdraw(slot)
+        case .running(let slot, _): cleanup = .removeFromMulti(slot)
+        }
+        state = .finished
+        return cleanup
+    }
+
+    /// The timer check, about every 100 ms: whether a timer ends the transfer now.
+    /// `activity` is the transfer's header-and-body count; `wireBytes` reads the
+    /// connection's received bytes, asked only when that count has not moved (it costs
+    /// a system call).
+    mutating func checkTimers(now: ContinuousClock.Instant, activity: Int, wireBytes: () -> Int64?) -> TimerExpiry? {
+        switch state {
+        case .waitingForSlot(_, let since):
+            guard let total = timeouts.total else { return nil }
+            if let start = budgetStart {
+                return now - start >= total ? .timedOut(total) : nil
+            }
+            return now - since >= total ? .waitedForConnection(total) : nil
+        case .running(let slot, var watch):
+            guard let limit = timeouts.stall else { return nil }
+            if activity != watch.activitySeen {
+                watch.activitySeen = activity
+                watch.lastActivity = now
+            } else if let wire = wireBytes(), wire != watch.wireBytesSeen {
+                // Bytes libcurl did not pass on (chunk framing and extensions) still
+                // show the server is sending.
+                watch.wireBytesSeen = wire
+                watch.lastActivity = now
+            } else if now - watch.lastActivity > limit {
+                return .stalled(limit)
+            }
+            state = .running(slot: slot, watch: watch)
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    private var isIdle: Bool {
+        if case .idle = state { true } else { false }
+    }
+}
