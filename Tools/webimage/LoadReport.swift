@@ -47,9 +47,13 @@ struct LoadReport {
             source = nil
             // A transfer that failed after its response began keeps the status and the
             // bytes that had arrived (TransportError.response, bytesReceived).
+            // A body that did not decode keeps the response it came with and its size.
             if case .download(let download) = failure {
                 httpStatus = download.statusCode
                 if case .transport(let transport) = download { bytes = transport.bytesReceived.map { Int($0) } } else { bytes = nil }
+            } else if case .decoding(_, let response, let count) = failure {
+                httpStatus = response?.statusCode
+                bytes = count
             } else {
                 httpStatus = nil
                 bytes = nil

@@ -98,11 +98,11 @@ final class ImageLoadTask: Sendable {
                 try stopIfCancelled()
                 storeInMemory(image)
                 return ImageResponse(image: image, data: stored.data, source: .disk, request: request)
-            } catch .decoding(let error) {
+            } catch .decoding(let error, let response, let bytes) {
                 // Bytes on disk that do not decode are no use to anyone: drop them and
                 // fetch a fresh copy (unless the load may not touch the network).
                 stages.disk?.removeResponse(forKey: request.dataKey)
-                if options.contains(.fromCacheOnly) { throw .decoding(error) }
+                if options.contains(.fromCacheOnly) { throw .decoding(error, response: response, bytes: bytes) }
                 cached = nil
             }
         }
@@ -125,7 +125,7 @@ final class ImageLoadTask: Sendable {
         }
 
         // A body that does not decode fails here, before anything is stored.
-        let image = decodes ? try stages.decodeAndTransform(download.data, for: request) : nil
+        let image = decodes ? try stages.decodeAndTransform(download.data, for: request, response: download.response) : nil
         try stopIfCancelled()
         if let image { storeInMemory(image) }
         if ResponseCachePolicy.mayStore(download.response) {

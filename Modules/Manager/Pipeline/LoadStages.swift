@@ -18,13 +18,16 @@ struct LoadStages: Sendable {
         return writes.waitingResponse(for: request.dataKey, in: disk) ?? disk.response(forKey: request.dataKey)
     }
 
-    /// The image for `request`, decoded from `data` and transformed.
-    func decodeAndTransform(_ data: Data, for request: ImageRequest) throws(ImageLoadError) -> DecodedImage {
+    /// The image for `request`, decoded from `data` and transformed. `response` is the
+    /// response the bytes came with, kept on a decoding error (`nil` for bytes from disk).
+    func decodeAndTransform(
+        _ data: Data, for request: ImageRequest, response: TransportResponse? = nil
+    ) throws(ImageLoadError) -> DecodedImage {
         let image: DecodedImage
         do {
             image = try decoders.decodeImage(data, options: request.decodeOptions)
         } catch {
-            throw .decoding(error)
+            throw .decoding(error, response: response, bytes: data.count)
         }
         try stopIfCancelled()
         return try transform(image, for: request)

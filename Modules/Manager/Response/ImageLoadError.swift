@@ -13,7 +13,10 @@ public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
     /// The download failed: transport, TLS, HTTP status, rejection.
     case download(DownloadError)
     /// The bytes are not an image we can decode (corrupt, truncated, too large, unknown).
-    case decoding(ImageDecodingError)
+    /// For bytes that came from the network, `response` is the response they came with
+    /// (a 200 with an HTML page, a 204, a 304 nobody asked for) and `bytes` their count;
+    /// for bytes read from the disk cache, `response` is `nil`.
+    case decoding(ImageDecodingError, response: TransportResponse? = nil, bytes: Int? = nil)
     /// A transformer failed.
     case transform(ImageDecodingError)
 
@@ -42,7 +45,9 @@ public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
         case .failedRecently(let url): "\(url.absoluteString) failed permanently a short while ago (retry with .retryFailed)"
         case .notCached: "not in the cache (fromCacheOnly)"
         case .download(let error): "download failed: \(error)"
-        case .decoding(let error): "decoding failed: \(error)"
+        case .decoding(let error, let response?, let bytes):
+            "decoding failed: \(error) (the server answered \(response.statusCode) with \(bytes ?? 0) bytes)"
+        case .decoding(let error, nil, _): "decoding failed: \(error)"
         case .transform(let error): "transform failed: \(error)"
         }
     }

@@ -45,29 +45,29 @@ struct LoopbackPipelineTests {
         }
     }
 
-    /// The one test that still leans on the server's pace: the thumbnail's run reaches the
-    /// downloader on a task of its own, so the body drips for several hundred
-    /// milliseconds to keep the transfer open until it does.
+    /// The thumbnail's run reaches the downloader on a task of its own. So that it always
+    /// finds the transfer open, the response waits (in the response modifier, on the
+    /// transport's thread) until the downloader reports that a second subscriber joined;
+    /// the wait is bounded, so a broken join fails the request count instead of hanging.
     @Test("a thumbnail and the full image of one URL share one transfer and decode apart")
     func variantsShareTheTransfer() async throws {
         try await withFixture { fixture in
-            let manager = fixture.manager()
-            let url = fixture.url("photo.jpg", query: "chunk=2000&interval_ms=40")
-            let full = LoadLog(), thumbnail = LoadLog()
-            let thumbnailRequest = ImageRequest(url: url, context: .init(thumbnailPixelSize: 80))
-            let thumbnailToken = Locked<ImageLoadToken?>(nil)
-            let token = manager.loadImage(with: ImageRequest(url: url)) { event in
-                full.handler(event)
-                guard case .progress = event, thumbnailToken.withLock({ $0 == nil }) else { return }
-                thumbnailToken.withLock { $0 = manager.loadImage(with: thumbnailRequest, handler: thumbnail.handler) }
+            let joined = DispatchSemaphore(value: 0)
+            let manager = fixture.manager {
+                $0.downloader.eventMonitor = JoinSignal(joined)
+                $0.downloader.responseModifier = { response in
+                    _ = joined.wait(timeout: .now() + 30)
+                    return response
+                }
             }
-            let big = try await full.result().get()
-            let small = try await thumbnail.result().get()
+            let url = fixture.url("photo.jpg")
+            async let full = manager.response(for: ImageRequest(url: url))
+            async let thumbnail = manager.response(for: ImageRequest(url: url, context: .init(thumbnailPixelSize: 80)))
+            let (big, small) = try await (full, thumbnail)
             #expect(big.image?.size == PixelSize(width: 320, height: 240))
             #expect(small.image?.size == PixelSize(width: 80, height: 60))
-            #expect(small.source == .network)
+            #expect(big.source == .network && small.source == .network)
             #expect(fixture.hits("photo.jpg") == 1)
-            withExtendedLifetime(token) {}
         }
     }
 
@@ -128,6 +128,24 @@ struct LoopbackPipelineTests {
         }
     }
 
+    @Test("a body that is not an image keeps the response it came with: a 200 with HTML, a 204, a 304 nobody asked for",
+          arguments: [("/html", 200), ("/status/204", 204), ("/status/304", 304)])
+    func undecodableBodyKeepsItsResponse(path: String, status: Int) async throws {
+        try await withFixture { fixture in
+            let manager = fixture.manager()
+            let result = await outcome { () async throws(ImageLoadError) in
+                try await manager.image(for: fixture.server.url(path))
+            }
+            guard case .decoding(_, let response?, let bytes?)? = result.error else {
+                Issue.record("expected a decoding error with its response, got \(result)")
+                return
+            }
+            #expect(response.statusCode == status)
+            #expect(status == 200 ? bytes > 0 : bytes == 0)
+            #expect(result.error?.description.contains("the server answered \(status) with \(bytes) bytes") == true)
+        }
+    }
+
     @Test("transient failures from a real server are not remembered: 503 and a reset")
     func transientFailures() async throws {
         try await withFixture { fixture in
@@ -139,5 +157,16 @@ struct LoopbackPipelineTests {
                 #expect(!manager.failedURLs.contains(ImageRequest(url: url).dataKey), "\(path)")
             }
         }
+    }
+}
+
+/// Signals when a subscriber joins a download already under way.
+private struct JoinSignal: DownloadEventMonitor {
+    let joined: DispatchSemaphore
+
+    init(_ joined: DispatchSemaphore) { self.joined = joined }
+
+    func download(_ key: DownloadKey, didCoalesce priority: DownloadPriority, subscribers: Int) {
+        joined.signal()
     }
 }

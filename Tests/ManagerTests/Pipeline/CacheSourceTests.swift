@@ -79,7 +79,7 @@ struct CacheSourceTests {
         let manager = fixture.manager()
         let request = ImageRequest(url: fixture.url("corrupt.jpg"), options: [.waitForCacheStore])
         let result = await outcome { () async throws(ImageLoadError) in try await manager.response(for: request) }
-        guard case .decoding(let error)? = result.error else {
+        guard case .decoding(let error, _, _)? = result.error else {
             Issue.record("expected a decoding error, got \(result)")
             return
         }

@@ -80,7 +80,7 @@ extension ImageLoadError {
     }
 
     var decoding: ImageDecodingError? {
-        if case .decoding(let error) = self { return error }
+        if case .decoding(let error, _, _) = self { return error }
         return nil
     }
 }
