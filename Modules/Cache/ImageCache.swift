@@ -86,7 +86,9 @@ public final class ImageCache: Sendable {
     ///
     /// - Throws: `CacheError` when the disk cache cannot write; the memory side and
     ///   what the disk already holds are unaffected.
-    public func storeData(_ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey, in types: ImageCacheType) async throws(CacheError) {
+    public func storeData(_ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey, in types: ImageCacheType)
+        async throws(CacheError)
+    {
         guard types.contains(.disk), let disk else { return }
         try await disk.store(data, metadata: metadata, forKey: key)
     }

@@ -78,9 +78,9 @@ public struct WebImageConfiguration: Sendable {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("swift-web-image", isDirectory: true)
         }
         #if os(macOS)
-        let base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Library/Caches", isDirectory: true)
+            let base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Library/Caches", isDirectory: true)
         #else
-        let base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+            let base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
         #endif
         return base.appendingPathComponent("swift-web-image", isDirectory: true)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebImageCache
 
 @Suite("SHA-256 used for reference hashes")

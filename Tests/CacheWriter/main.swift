@@ -9,10 +9,11 @@
 // are wrong or the cache could not be used at all.
 import Foundation
 import WebImageCache
-import WebImageTestSupport
 import WebImageCore
+import WebImageTestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 func fail(_ message: String) -> Never {
@@ -53,7 +54,9 @@ case "loop":
         while true {
             let index = round % keys.count
             do throws(CacheError) {
-                try shared.store(values[index], metadata: CachedResponseMetadata(contentType: "application/octet-stream", etag: keys[index]), forKey: CacheKey(keys[index]))
+                try shared.store(
+                    values[index], metadata: CachedResponseMetadata(contentType: "application/octet-stream", etag: keys[index]),
+                    forKey: CacheKey(keys[index]))
             } catch {
                 fail("store: \(error)")
             }

@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCallbackRegistry
-@testable import WebImageCore
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 @Suite("Delivery: where and in what order subscribers hear")
 struct CallbackDeliveryTests {
@@ -17,10 +18,12 @@ struct CallbackDeliveryTests {
         queue.setSpecific(key: marker, value: 7)
         let onQueue = Locked<[Bool]>([])
         let log = EventLog()
-        registry.add(to: "k", delivery: .queue(queue), whenAbandoned: {}) { event in
-            onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: marker) == 7) }
-            log.handler(event)
-        }
+        registry.add(
+            to: "k", delivery: .queue(queue), whenAbandoned: {},
+            handler: { event in
+                onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: marker) == 7) }
+                log.handler(event)
+            })
         registry.publishPartial("one", for: "k")
         registry.finish("k", with: .success(1))
         #expect(await log.completion() == .success(1))
@@ -38,10 +41,12 @@ struct CallbackDeliveryTests {
         DispatchQueue.main.setSpecific(key: marker, value: 1)
         let onMain = Locked<[Bool]>([])
         let log = EventLog()
-        registry.add(to: "k", delivery: .mainActor, whenAbandoned: {}) { event in
-            onMain.withLock { $0.append(DispatchQueue.getSpecific(key: marker) == 1) }
-            log.handler(event)
-        }
+        registry.add(
+            to: "k", delivery: .mainActor, whenAbandoned: {},
+            handler: { event in
+                onMain.withLock { $0.append(DispatchQueue.getSpecific(key: marker) == 1) }
+                log.handler(event)
+            })
         registry.publishProgress(received: 1, expected: 3, for: "k")
         registry.publishPartial("one", for: "k")
         registry.finish("k", with: .success(3))
@@ -55,16 +60,19 @@ struct CallbackDeliveryTests {
 
     @Test("a blocked subscriber never blocks the producer, and then sees the newest progress, not a backlog")
     func slowSubscriberGetsLatest() async {
-        let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "slow")
         let slow = EventLog()
-        registry.add(to: "k", delivery: .queue(queue), whenAbandoned: {}) { event in
-            if case .progress(1, _) = event {
-                entered.signal()
-                gate.wait()
-            }
-            slow.handler(event)
-        }
+        registry.add(
+            to: "k", delivery: .queue(queue), whenAbandoned: {},
+            handler: { event in
+                if case .progress(1, _) = event {
+                    entered.signal()
+                    gate.wait()
+                }
+                slow.handler(event)
+            })
         let fast = EventLog()
         registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: fast.handler)
 

@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCallbackRegistry
-@testable import WebImageCore
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 @Suite("CallbackRegistry: subscribers per key")
 struct CallbackRegistryTests {
@@ -55,7 +56,8 @@ struct CallbackRegistryTests {
 
     @Test("removing a token completes that subscriber only, with the failure given")
     func removeOne() {
-        let stays = EventLog(), leaves = EventLog()
+        let stays = EventLog()
+        let leaves = EventLog()
         registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: stays.handler)
         let token = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: leaves.handler).token
         #expect(registry.remove(token, failure: .cancelled))
@@ -71,7 +73,8 @@ struct CallbackRegistryTests {
     func abandonment() {
         let abandoned = Counter()
         let a = registry.add(to: "k", delivery: .immediate, whenAbandoned: { abandoned.increment() }, handler: { _ in })
-        let b = registry.add(to: "k", delivery: .immediate, whenAbandoned: { Issue.record("only the first's handler is kept") }, handler: { _ in })
+        let b = registry.add(
+            to: "k", delivery: .immediate, whenAbandoned: { Issue.record("only the first's handler is kept") }, handler: { _ in })
         registry.remove(a.token, failure: .cancelled)
         #expect(abandoned.count == 0)
         registry.remove(b.token, failure: .cancelled)
@@ -113,20 +116,23 @@ struct CallbackRegistryTests {
         let tokenBox = Locked<SubscriptionToken?>(nil)
         let inside = Atomic<Bool>(false)
         let registry = self.registry
-        let token = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}) { event in
-            if case .progress = event {
-                inside.store(true, ordering: .relaxed)
-                if let token = tokenBox.withLock({ $0 }) { registry.remove(token, failure: .cancelled) }
-                registry.add(to: "other", delivery: .immediate, whenAbandoned: {}, handler: { _ in })
-                #expect(!log.all.contains { $0.isCompletion }, "the completion waits for this handler to return")
-                inside.store(false, ordering: .relaxed)
+        let token = registry.add(
+            to: "k", delivery: .immediate, whenAbandoned: {},
+            handler: { event in
+                if case .progress = event {
+                    inside.store(true, ordering: .relaxed)
+                    if let token = tokenBox.withLock({ $0 }) { registry.remove(token, failure: .cancelled) }
+                    registry.add(to: "other", delivery: .immediate, whenAbandoned: {}, handler: { _ in })
+                    #expect(!log.all.contains { $0.isCompletion }, "the completion waits for this handler to return")
+                    inside.store(false, ordering: .relaxed)
+                }
+                if event.isCompletion {
+                    let stillInside = inside.load(ordering: .relaxed)
+                    #expect(!stillInside)
+                }
+                log.handler(event)
             }
-            if event.isCompletion {
-                let stillInside = inside.load(ordering: .relaxed)
-                #expect(!stillInside)
-            }
-            log.handler(event)
-        }.token
+        ).token
         tokenBox.withLock { $0 = token }
         registry.publishProgress(received: 1, expected: nil, for: "k")
         #expect(log.completions == [.failure(.cancelled)])

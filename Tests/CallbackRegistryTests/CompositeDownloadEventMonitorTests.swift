@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCallbackRegistry
-@testable import WebImageCore
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 @Suite("CompositeDownloadEventMonitor")
 struct CompositeDownloadEventMonitorTests {
@@ -38,7 +39,8 @@ struct CompositeDownloadEventMonitorTests {
 
     @Test("every monitor hears every event, in order, on its own queue")
     func fansOut() async throws {
-        let a = Recorder(name: "a"), b = Recorder(name: "b")
+        let a = Recorder(name: "a")
+        let b = Recorder(name: "b")
         let composite = CompositeDownloadEventMonitor([a, Silent(), b])
         let key = DownloadKey(url: URL(string: "https://example.com/a.png")!)
         composite.downloadWasQueued(key, priority: .high)
@@ -54,7 +56,8 @@ struct CompositeDownloadEventMonitorTests {
     @Test("a blocked monitor holds up only itself")
     func blockedMonitor() async {
         let gate = DispatchSemaphore(value: 0)
-        let stuck = Recorder(name: "stuck"), free = Recorder(name: "free")
+        let stuck = Recorder(name: "stuck")
+        let free = Recorder(name: "free")
         stuck.queue.async { gate.wait() }
         let composite = CompositeDownloadEventMonitor([stuck, free])
         composite.downloadDidStop(DownloadKey(url: URL(string: "https://example.com/")!))

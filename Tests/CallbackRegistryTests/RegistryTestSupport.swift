@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import WebImageCore
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 struct TestFailure: Error, Equatable {
     let reason: String

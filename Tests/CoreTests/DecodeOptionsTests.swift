@@ -3,13 +3,15 @@ import WebImageCore
 
 @Suite("Decode options")
 struct DecodeOptionsTests {
-    @Test("maxPixelSize bounds the longer side and keeps the aspect ratio", arguments: [
-        (PixelSize(width: 4000, height: 3000), 500, PixelSize(width: 500, height: 375)),
-        (PixelSize(width: 3000, height: 4000), 500, PixelSize(width: 375, height: 500)),
-        (PixelSize(width: 100, height: 50), 500, PixelSize(width: 100, height: 50)),
-        (PixelSize(width: 10000, height: 1), 100, PixelSize(width: 100, height: 1)),
-        (PixelSize(width: 640, height: 480), 640, PixelSize(width: 640, height: 480)),
-    ])
+    @Test(
+        "maxPixelSize bounds the longer side and keeps the aspect ratio",
+        arguments: [
+            (PixelSize(width: 4000, height: 3000), 500, PixelSize(width: 500, height: 375)),
+            (PixelSize(width: 3000, height: 4000), 500, PixelSize(width: 375, height: 500)),
+            (PixelSize(width: 100, height: 50), 500, PixelSize(width: 100, height: 50)),
+            (PixelSize(width: 10000, height: 1), 100, PixelSize(width: 100, height: 1)),
+            (PixelSize(width: 640, height: 480), 640, PixelSize(width: 640, height: 480)),
+        ])
     func targetSize(source: PixelSize, limit: Int, expected: PixelSize) {
         #expect(DecodeOptions(maxPixelSize: limit).targetSize(for: source) == expected)
     }

@@ -24,7 +24,10 @@ struct ImageBitmapTests {
         let storage = try #require(PixelStorage(zeroedByteCount: 32))
         storage.withUnsafeMutableBytes { bytes in
             bytes.copyBytes(from: [1, 2, 3, 4])
-            bytes[16] = 5; bytes[17] = 6; bytes[18] = 7; bytes[19] = 8
+            bytes[16] = 5
+            bytes[17] = 6
+            bytes[18] = 7
+            bytes[19] = 8
         }
         let padded = ImageBitmap(width: 1, height: 2, pixelFormat: .rgba8, bytesPerRow: 16, storage: storage)
         #expect(packed == padded)

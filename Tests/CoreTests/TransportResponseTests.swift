@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebImageCore
 
 @Suite("What a response head says")

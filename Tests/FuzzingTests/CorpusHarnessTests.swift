@@ -15,8 +15,9 @@ struct CorpusHarnessTests {
 
     /// A format's harness accepts every valid file under the limit and refuses every
     /// must-fail file (files over the limit may go either way: `.tooLarge`).
-    @Test("each decoder harness accepts the valid files and refuses the must-fail ones",
-          arguments: [FuzzTarget.png, .jpeg, .gif])
+    @Test(
+        "each decoder harness accepts the valid files and refuses the must-fail ones",
+        arguments: [FuzzTarget.png, .jpeg, .gif])
     func decoderHarness(target: FuzzTarget) throws {
         var accepted = 0
         var expectedAccepted = 0

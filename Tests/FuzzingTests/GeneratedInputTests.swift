@@ -41,8 +41,9 @@ struct GeneratedInputTests {
 
     /// Every prefix of a small file of each format, and the file with each byte flipped:
     /// the shapes of damage the fuzzer starts from, here on every run.
-    @Test("cut and flipped copies of small images", .enabled(if: Corpus.isAvailable, Corpus.missingMessage),
-          arguments: ["png/pngsuite/basn0g01.png", "jpeg/pillow/icc-after-SOF.jpg", "gif/giflib/whatsinagif/sample_2_animation.gif"])
+    @Test(
+        "cut and flipped copies of small images", .enabled(if: Corpus.isAvailable, Corpus.missingMessage),
+        arguments: ["png/pngsuite/basn0g01.png", "jpeg/pillow/icc-after-SOF.jpg", "gif/giflib/whatsinagif/sample_2_animation.gif"])
     func damagedCopies(file: String) throws {
         let data = try Corpus.data(file)
         let target: FuzzTarget = file.hasPrefix("png") ? .png : file.hasPrefix("jpeg") ? .jpeg : .gif

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import WebImageTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Runs the built `webimage-load` and parses its last line
 /// (`load: key=value key=value ...`).

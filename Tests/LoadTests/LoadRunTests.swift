@@ -21,7 +21,8 @@ import WebImageTestSupport
         #expect(figures["late_events"] == 0)
         #expect(figures["timed_out"] == 0)
         // Every outcome accounted for, none wrong or failed.
-        let succeeded = try #require(figures["succeeded"]), cancelled = try #require(figures["cancelled"])
+        let succeeded = try #require(figures["succeeded"])
+        let cancelled = try #require(figures["cancelled"])
         #expect(succeeded + cancelled == 10_000)
         #expect(figures["wrong"] == 0)
         #expect(figures["failed"] == 0)
@@ -36,7 +37,8 @@ import WebImageTestSupport
         #expect(figures["leftover_keys"] == 0)
         #expect(figures["leftover_downloads"] == 0)
         // Memory under the stated bound.
-        let peak = try #require(figures["peak_rss_mib"]), bound = try #require(figures["bound_mib"])
+        let peak = try #require(figures["peak_rss_mib"])
+        let bound = try #require(figures["bound_mib"])
         #expect(peak > 0 && peak < bound)
         #expect(run.line.hasSuffix("result=pass"))
     }

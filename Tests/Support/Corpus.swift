@@ -20,7 +20,8 @@ public enum Corpus {
     public static var isAvailable: Bool { root != nil }
 
     /// The message a skipped test shows.
-    public static let missingMessage: Comment = "conformance corpus not found at ../shared/corpus (set WEBIMAGE_CORPUS); corpus tests skipped"
+    public static let missingMessage: Comment =
+        "conformance corpus not found at ../shared/corpus (set WEBIMAGE_CORPUS); corpus tests skipped"
 
     /// The bytes of a corpus file, by its path relative to the corpus root.
     public static func data(_ relativePath: String) throws -> Data {
@@ -47,7 +48,11 @@ public enum Corpus {
 
 /// One row of the corpus manifest.
 public struct CorpusEntry: Sendable, CustomStringConvertible {
-    public enum Expectation: String, Sendable { case valid, mustFail = "must-fail", either }
+    public enum Expectation: String, Sendable {
+        case valid
+        case mustFail = "must-fail"
+        case either
+    }
 
     public let file: String
     public let format: String

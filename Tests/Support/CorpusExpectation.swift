@@ -20,7 +20,9 @@ public enum CorpusExpectation {
                 #expect(image.frames.count == frames, "\(entry.file): frame count", sourceLocation: sourceLocation)
             }
             if let reference = entry.referenceHash {
-                #expect(referenceHash(of: image.bitmap) == reference, "\(entry.file): pixels differ from the reference", sourceLocation: sourceLocation)
+                #expect(
+                    referenceHash(of: image.bitmap) == reference, "\(entry.file): pixels differ from the reference",
+                    sourceLocation: sourceLocation)
             }
         case (.valid, .failure(let error)):
             Issue.record("\(entry.file) is valid but failed: \(error)", sourceLocation: sourceLocation)

@@ -1,4 +1,5 @@
 import WebImageCore
+
 @testable import WebImageCache
 
 /// The corpus's reference hash of a decoded first frame: SHA-256 of RGBA8 rows, with
@@ -9,7 +10,11 @@ public func referenceHash(of bitmap: ImageBitmap) -> String {
     var pixels = bitmap.packedBytes
     var index = 0
     while index < pixels.count {
-        if pixels[index + 3] == 0 { pixels[index] = 0; pixels[index + 1] = 0; pixels[index + 2] = 0 }
+        if pixels[index + 3] == 0 {
+            pixels[index] = 0
+            pixels[index + 1] = 0
+            pixels[index + 2] = 0
+        }
         index += 4
     }
     var digest = SHA256Digest()

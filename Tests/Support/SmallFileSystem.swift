@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A tmpfs of a fixed size mounted on a fresh directory, so a test can fill a real file

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fresh directory on the real disk for one test, removed when the test ends.

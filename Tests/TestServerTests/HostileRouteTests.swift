@@ -46,7 +46,8 @@ struct HostileRouteTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
 
-        let redirect = try await curl(["-D", "-", "-o", "/dev/null", server.url("/hostile/location-raw-bytes").absoluteString], in: directory)
+        let redirect = try await curl(
+            ["-D", "-", "-o", "/dev/null", server.url("/hostile/location-raw-bytes").absoluteString], in: directory)
         #expect(redirect.outputBytes.starts(with: Array("HTTP/1.1 302 Found\r\nLocation: /caf".utf8) + [0xE9, 0xFF]))
         let html = try await curl(["-w", "%{content_type}", "-o", "/dev/null", server.url("/html").absoluteString], in: directory)
         #expect(html.output == "text/html; charset=utf-8")

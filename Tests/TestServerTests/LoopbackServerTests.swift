@@ -16,7 +16,8 @@ struct LoopbackServerTests {
         #expect(result.outputBytes == pattern(300_000))
         #expect(server.baseURL.absoluteString == "http://127.0.0.1:\(server.port)")
 
-        let empty = try await curl(["-w", "%{http_code} %{size_download}", "-o", "/dev/null", server.url("/bytes/0").absoluteString], in: directory)
+        let empty = try await curl(
+            ["-w", "%{http_code} %{size_download}", "-o", "/dev/null", server.url("/bytes/0").absoluteString], in: directory)
         #expect(empty.output == "200 0")
 
         let requests = server.requests
@@ -69,8 +70,10 @@ struct LoopbackServerTests {
 
         let body = directory.path("body")
         let result = try await curl(
-            ["--cacert", caFile, "-w", "%{http_version}", "-o", body, server.url("/bytes/100000").absoluteString,
-             "-o", "/dev/null", server.url("/status/201").absoluteString],
+            [
+                "--cacert", caFile, "-w", "%{http_version}", "-o", body, server.url("/bytes/100000").absoluteString,
+                "-o", "/dev/null", server.url("/status/201").absoluteString,
+            ],
             in: directory
         )
         #expect(result.exitCode == 0, "\(result.errorOutput)")
@@ -84,12 +87,15 @@ struct LoopbackServerTests {
         #expect(server.tlsHandshakeFailures == 0)
 
         // The same over HTTP/1.1 when asked.
-        let http1 = try await curl(["--cacert", caFile, "--http1.1", "-w", "%{http_version}", "-o", "/dev/null", server.url("/bytes/10").absoluteString], in: directory)
+        let http1 = try await curl(
+            ["--cacert", caFile, "--http1.1", "-w", "%{http_version}", "-o", "/dev/null", server.url("/bytes/10").absoluteString],
+            in: directory)
         #expect(http1.output == "1.1")
         #expect(server.requests.last?.httpVersion == "HTTP/1.1")
 
         // The "localhost" name of the default leaf is good too.
-        let byName = try await curl(["--cacert", caFile, "-o", "/dev/null", "-w", "%{http_code}", "https://localhost:\(server.port)/bytes/1"], in: directory)
+        let byName = try await curl(
+            ["--cacert", caFile, "-o", "/dev/null", "-w", "%{http_code}", "https://localhost:\(server.port)/bytes/1"], in: directory)
         #expect(byName.output == "200", "\(byName.errorOutput)")
     }
 
@@ -114,7 +120,10 @@ struct LoopbackServerTests {
         #expect(result.output == "status 200")
 
         let wrongPin = try await curl(
-            ["--cacert", caFile, "--pinnedpubkey", "sha256//" + root.issue().publicKeySHA256Base64, server.url("/status/200").absoluteString],
+            [
+                "--cacert", caFile, "--pinnedpubkey", "sha256//" + root.issue().publicKeySHA256Base64,
+                server.url("/status/200").absoluteString,
+            ],
             in: directory
         )
         #expect(wrongPin.exitCode == 90)
@@ -131,7 +140,8 @@ struct LoopbackServerTests {
         #expect(try await eventually { server.tlsHandshakeFailures == 1 })
         #expect(server.requests.isEmpty)
 
-        let insecure = try await curl(["-k", "-o", "/dev/null", "-w", "%{http_code}", server.url("/bytes/10").absoluteString], in: directory)
+        let insecure = try await curl(
+            ["-k", "-o", "/dev/null", "-w", "%{http_code}", server.url("/bytes/10").absoluteString], in: directory)
         #expect(insecure.output == "200")
         #expect(server.connectionCount == 2)
         #expect(server.tlsHandshakeFailures == 1)
@@ -209,15 +219,20 @@ struct LoopbackServerTests {
         let otherTag = try await curl(["-H", "If-None-Match: \"other\"", "-o", "/dev/null", "-w", "%{http_code}", url], in: directory)
         #expect(otherTag.output == "200")
 
-        let png = try await curl(["-o", "/dev/null", "-w", "%{http_code} %{content_type}", server.url("/files/sub/a%20b.png").absoluteString], in: directory)
+        let png = try await curl(
+            ["-o", "/dev/null", "-w", "%{http_code} %{content_type}", server.url("/files/sub/a%20b.png").absoluteString], in: directory)
         #expect(png.output == "200 image/png")
         let head = try await curl(["-I", "-o", "/dev/null", "-w", "%{http_code}", url], in: directory)
         #expect(head.output == "200")
 
         // Climbing out of the document root is a 404, however it is spelled.
         let outsideName = "../" + outside.url.lastPathComponent + "/secret.txt"
-        for path in ["/files/" + outsideName, "/files/%2e%2e/" + outside.url.lastPathComponent + "/secret.txt", "/files/sub/%2F..%2F..%2Fetc/passwd", "/files/missing.txt"] {
-            let result = try await curl(["--path-as-is", "-o", "/dev/null", "-w", "%{http_code}", server.url(path).absoluteString], in: directory)
+        for path in [
+            "/files/" + outsideName, "/files/%2e%2e/" + outside.url.lastPathComponent + "/secret.txt", "/files/sub/%2F..%2F..%2Fetc/passwd",
+            "/files/missing.txt",
+        ] {
+            let result = try await curl(
+                ["--path-as-is", "-o", "/dev/null", "-w", "%{http_code}", server.url(path).absoluteString], in: directory)
             #expect(result.output == "404", "\(path)")
         }
     }
@@ -264,11 +279,15 @@ struct LoopbackServerTests {
         let reset = try await curl(["-o", "/dev/null", server.url("/reset?bytes=100000&after=1000").absoluteString], in: directory)
         #expect([18, 56].contains(reset.exitCode), "\(reset.exitCode) \(reset.errorOutput)")
 
-        let mismatch = try await curl(["-o", "/dev/null", "-w", "%{size_download}", server.url("/length-mismatch?declared=5000&actual=1234").absoluteString], in: directory)
+        let mismatch = try await curl(
+            ["-o", "/dev/null", "-w", "%{size_download}", server.url("/length-mismatch?declared=5000&actual=1234").absoluteString],
+            in: directory)
         #expect(mismatch.exitCode == 18, "\(mismatch.errorOutput)")
         #expect(mismatch.output == "1234")
 
-        let stall = try await curl(["--max-time", "1", "-o", "/dev/null", "-w", "%{size_download}", server.url("/stall?bytes=5000&after=100").absoluteString], in: directory)
+        let stall = try await curl(
+            ["--max-time", "1", "-o", "/dev/null", "-w", "%{size_download}", server.url("/stall?bytes=5000&after=100").absoluteString],
+            in: directory)
         #expect(stall.exitCode == 28)
         #expect(stall.output == "100")
 
@@ -302,16 +321,20 @@ struct LoopbackServerTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
 
-        let chain = try await curl(["-L", "-w", " %{num_redirects} %{http_code}", server.url("/redirect/3?status=307&absolute=1").absoluteString], in: directory)
+        let chain = try await curl(
+            ["-L", "-w", " %{num_redirects} %{http_code}", server.url("/redirect/3?status=307&absolute=1").absoluteString], in: directory)
         #expect(chain.output == "redirected 3 200")
         #expect(server.requests.suffix(4).map(\.path) == ["/redirect/3", "/redirect/2", "/redirect/1", "/redirect/0"])
-        let oneHop = try await curl(["-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", server.url("/redirect/2?status=308").absoluteString], in: directory)
+        let oneHop = try await curl(
+            ["-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", server.url("/redirect/2?status=308").absoluteString], in: directory)
         #expect(oneHop.output == "308 \(server.baseURL.absoluteString)/redirect/1?status=308")
 
         let target = "/status/202".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let to = try await curl(["-L", "-w", " %{http_code}", server.url("/redirect-to?url=\(target)&status=303").absoluteString], in: directory)
+        let to = try await curl(
+            ["-L", "-w", " %{http_code}", server.url("/redirect-to?url=\(target)&status=303").absoluteString], in: directory)
         #expect(to.output == "status 202 202")
-        let loop = try await curl(["-L", "--max-redirs", "5", "-o", "/dev/null", server.url("/redirect-loop/a").absoluteString], in: directory)
+        let loop = try await curl(
+            ["-L", "--max-redirs", "5", "-o", "/dev/null", server.url("/redirect-loop/a").absoluteString], in: directory)
         #expect(loop.exitCode == 47)
 
         let status = try await curl(["-D", "-", server.url("/status/418?header=X-Test:%20yes").absoluteString], in: directory)
@@ -319,12 +342,15 @@ struct LoopbackServerTests {
         #expect(status.output.lowercased().contains("x-test: yes"))
         #expect(status.output.hasSuffix("status 418"))
 
-        let gzip = try await curl(["--compressed", "-D", directory.path("gzip-headers"), server.url("/gzip?bytes=20000").absoluteString], in: directory)
+        let gzip = try await curl(
+            ["--compressed", "-D", directory.path("gzip-headers"), server.url("/gzip?bytes=20000").absoluteString], in: directory)
         #expect(gzip.outputBytes == pattern(20000))
         #expect(try String(contentsOfFile: directory.path("gzip-headers"), encoding: .utf8).lowercased().contains("content-encoding: gzip"))
-        let identity = try await curl(["-D", directory.path("identity-headers"), server.url("/gzip?bytes=2000").absoluteString], in: directory)
+        let identity = try await curl(
+            ["-D", directory.path("identity-headers"), server.url("/gzip?bytes=2000").absoluteString], in: directory)
         #expect(identity.outputBytes == pattern(2000))
-        #expect(!(try String(contentsOfFile: directory.path("identity-headers"), encoding: .utf8).lowercased().contains("content-encoding")))
+        #expect(
+            !(try String(contentsOfFile: directory.path("identity-headers"), encoding: .utf8).lowercased().contains("content-encoding")))
 
         let headers = try await curl(["-A", "wi-agent/1", "-H", "Accept: image/png", server.url("/headers").absoluteString], in: directory)
         #expect(headers.output.contains("User-Agent: wi-agent/1\n"))
@@ -353,8 +379,10 @@ struct LoopbackServerTests {
         // a loaded machine, proves the server answers. curl times itself (time_total), so
         // a test task that a busy machine runs late cannot blur the figure.
         let post = try await curl(
-            ["--expect100-timeout", "30", "--cacert", caFile, "--data-binary", "@" + upload,
-             "-w", "%{http_version} %{http_code} %{time_total}", "-o", "/dev/null", server.url("/status/201").absoluteString],
+            [
+                "--expect100-timeout", "30", "--cacert", caFile, "--data-binary", "@" + upload,
+                "-w", "%{http_version} %{http_code} %{time_total}", "-o", "/dev/null", server.url("/status/201").absoluteString,
+            ],
             in: directory
         )
         let fields = post.output.split(separator: " ")

@@ -17,9 +17,11 @@ struct DecodeCommandTests {
         }
         try write("photo.jpg", try JPEGFixtureEncoder().encode(try SyntheticImage.photo(width: 320, height: 200)))
         try write("icon.png", try PNGFixtureEncoder().encode(try SyntheticImage.translucent(width: 64, height: 48)))
-        try write("spin.gif", try GIFFixtureEncoder().encode(
-            SyntheticAnimation.make(width: 40, height: 30, frameCount: 5, delayCentiseconds: 7, loopCount: 2)
-        ))
+        try write(
+            "spin.gif",
+            try GIFFixtureEncoder().encode(
+                SyntheticAnimation.make(width: 40, height: 30, frameCount: 5, delayCentiseconds: 7, loopCount: 2)
+            ))
         try write("notes.txt", Data("not an image".utf8))
         return files
     }
@@ -89,7 +91,9 @@ struct DecodeCommandTests {
         let folder = try WebImageProgram.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = try Self.makeInputs(in: folder)
-        let run = try WebImageProgram.run(["decode", "--json", "--max-pixel-size", "80", "--first-frame", files["photo.jpg"]!.path, files["spin.gif"]!.path])
+        let run = try WebImageProgram.run([
+            "decode", "--json", "--max-pixel-size", "80", "--first-frame", files["photo.jpg"]!.path, files["spin.gif"]!.path,
+        ])
         #expect(run.status == 0)
         let photo = try Self.json(run.lines[0])
         #expect(photo["width"] as? Int == 80)

@@ -131,7 +131,9 @@ struct FetchCommandTests {
     func output() throws {
         try withServedInputs { server, folder in
             let out = folder.appendingPathComponent("out")
-            let run = try WebImageProgram.run(["fetch", "--no-disk-cache", "--out", out.path, server.url("icon.png"), server.url("spin.gif")])
+            let run = try WebImageProgram.run([
+                "fetch", "--no-disk-cache", "--out", out.path, server.url("icon.png"), server.url("spin.gif"),
+            ])
             #expect(run.status == 0, "\(run.errors)")
             let written = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
             #expect(written == ["icon.png", "spin-0.png", "spin-1.png", "spin-2.png", "spin-3.png", "spin-4.png"])

@@ -9,12 +9,12 @@ struct PrefetchCommandTests {
             let cache = ["--cache-dir", folder.appendingPathComponent("cache").path]
             let list = folder.appendingPathComponent("urls.txt")
             try """
-                # the pictures
-                \(server.url("photo.jpg"))
+            # the pictures
+            \(server.url("photo.jpg"))
 
-                  \(server.url("spin.gif"))  
-                \(server.url("gone.png"))
-                """.write(to: list, atomically: true, encoding: .utf8)
+              \(server.url("spin.gif"))  
+            \(server.url("gone.png"))
+            """.write(to: list, atomically: true, encoding: .utf8)
 
             let first = try WebImageProgram.run(["prefetch", "--list", list.path] + cache)
             #expect(first.status != 0, "gone.png is a 404")

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("webimage serve")
@@ -51,7 +51,9 @@ struct ServeCommandTests {
         try withServedInputs(arguments: ["--tls", "--port", String(port)]) { server, _ in
             #expect(server.baseURL.absoluteString == "https://127.0.0.1:\(port)/files/")
             let caFile = try #require(server.value(of: "CA file"))
-            let run = try WebImageProgram.run(["fetch", "--json", "--no-disk-cache", "--ca-file", caFile, server.url("photo.jpg"), server.url("icon.png")])
+            let run = try WebImageProgram.run([
+                "fetch", "--json", "--no-disk-cache", "--ca-file", caFile, server.url("photo.jpg"), server.url("icon.png"),
+            ])
             #expect(run.status == 0, "\(run.output)")
             #expect(try run.lines.map { try DecodeCommandTests.json($0)["httpStatus"] as? Int } == [200, 200])
         }
@@ -67,9 +69,9 @@ struct ServeCommandTests {
     /// A port nothing listens on now (the system's pick for a socket closed at once).
     static func freePort() throws -> Int {
         #if canImport(Glibc)
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let socketFD = socket(AF_INET, SOCK_STREAM, 0)
+            let socketFD = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         try #require(socketFD >= 0)
         defer { close(socketFD) }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `webimage serve DIR` running as a child process, as a user would start it in another
@@ -45,7 +45,8 @@ final class ServedFolder {
             if chunk.isEmpty {
                 process.waitUntilExit()
                 let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                throw NotStarted(description: "serve ended (status \(process.terminationStatus)) before printing its URLs: \(text) \(stderr)")
+                throw NotStarted(
+                    description: "serve ended (status \(process.terminationStatus)) before printing its URLs: \(text) \(stderr)")
             }
             text += String(decoding: chunk, as: UTF8.self)
         }

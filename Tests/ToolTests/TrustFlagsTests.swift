@@ -44,7 +44,9 @@ struct TrustFlagsTests {
             #expect(anything.status == 0, "\(anything.output)")
             #expect(try Self.source(anything) == "network")
 
-            let pinStillChecked = try fetch(["--allow-invalid-certificates", "--pin-public-key", "sha256//" + Data(count: 32).base64EncodedString()])
+            let pinStillChecked = try fetch([
+                "--allow-invalid-certificates", "--pin-public-key", "sha256//" + Data(count: 32).base64EncodedString(),
+            ])
             #expect(pinStillChecked.status != 0, "skipping validation does not skip the pin")
         }
     }

@@ -19,7 +19,8 @@ struct WebImageProgram {
         let process = Process()
         process.executableURL = try locate()
         process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
@@ -27,7 +28,8 @@ struct WebImageProgram {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
     }
 
     /// A fresh temporary directory, removed by the caller.

@@ -12,9 +12,10 @@ struct LoadPipeline: Sendable {
     /// A manager with a memory cache of `memoryCacheMiB` and a disk cache in
     /// `cacheDirectory`; everything else is the umbrella's default.
     init(memoryCacheMiB: Int, cacheDirectory: URL) {
-        let parts = DefaultComposition(configuration: WebImageConfiguration(
-            cacheDirectory: cacheDirectory,
-            memoryCache: MemoryCacheConfiguration(costLimit: memoryCacheMiB << 20)))
+        let parts = DefaultComposition(
+            configuration: WebImageConfiguration(
+                cacheDirectory: cacheDirectory,
+                memoryCache: MemoryCacheConfiguration(costLimit: memoryCacheMiB << 20)))
         downloader = parts.downloader
         registry = parts.loadRegistry
         manager = ImageManager(parts)

@@ -40,7 +40,8 @@ struct LoadPlan: Sendable {
         imageOfURL = (0..<options.urls).map { $0 % imageCount }
         let hot = max(1, min(16, options.urls / 50))
         loads = (0..<options.loads).map { id in
-            let url = Double.random(in: 0..<1, using: &random) < 0.25
+            let url =
+                Double.random(in: 0..<1, using: &random) < 0.25
                 ? Int.random(in: 0..<hot, using: &random)
                 : Int.random(in: 0..<options.urls, using: &random)
             let api = API.allCases.randomElement(using: &random)!

@@ -14,7 +14,9 @@ enum LoadRun {
         let clock = ContinuousClock()
         let making = clock.now
         let images = try ServedImages.make(count: options.images, in: served.url)
-        log("made \(images.images.count) images (\(images.images.map(\.bytes).reduce(0, +) / 1024) KiB) in \(String(format: "%.1f", (clock.now - making).seconds)) s")
+        log(
+            "made \(images.images.count) images (\(images.images.map(\.bytes).reduce(0, +) / 1024) KiB) in \(String(format: "%.1f", (clock.now - making).seconds)) s"
+        )
         let plan = LoadPlan(options: options, imageCount: images.images.count)
 
         let server = try await LoopbackServer.start(.init(documentRoot: served.url))
@@ -23,7 +25,9 @@ enum LoadRun {
             // the expected image, stays known.
             let urls = (0..<options.urls).map { server.url("/files/\(images.images[plan.imageOfURL[$0]].name)?v=\($0)") }
             let baseline = ProcessMemory.currentMiB ?? 0
-            log("serving on \(server.baseURL.absoluteString); \(plan.loads.count) loads over \(urls.count) URLs, \(options.concurrency) at once")
+            log(
+                "serving on \(server.baseURL.absoluteString); \(plan.loads.count) loads over \(urls.count) URLs, \(options.concurrency) at once"
+            )
 
             let ledger = CompletionLedger(count: plan.loads.count)
             let pipeline = LoadPipeline(memoryCacheMiB: options.memoryCacheMiB, cacheDirectory: cache.url)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What AddressSanitizer adds to the resident set: it holds freed memory in a quarantine

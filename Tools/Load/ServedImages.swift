@@ -39,20 +39,38 @@ struct ServedImages: Sendable {
             let (name, data, frames): (String, Data, Int)
             switch index % 6 {
             case 0:
-                (name, data, frames) = ("\(index).jpg", try JPEGFixtureEncoder(quality: 80).encode(SyntheticImage.photo(width: width, height: height, seed: seed)), 1)
+                (name, data, frames) = (
+                    "\(index).jpg",
+                    try JPEGFixtureEncoder(quality: 80).encode(SyntheticImage.photo(width: width, height: height, seed: seed)), 1
+                )
             case 1:
-                (name, data, frames) = ("\(index).png", try PNGFixtureEncoder().encode(SyntheticImage.photo(width: width, height: height, seed: seed)), 1)
+                (name, data, frames) = (
+                    "\(index).png", try PNGFixtureEncoder().encode(SyntheticImage.photo(width: width, height: height, seed: seed)), 1
+                )
             case 2:
-                let gifWidth = 24 + index * 3, gifHeight = 16 + index * 2
+                let gifWidth = 24 + index * 3
+                let gifHeight = 16 + index * 2
                 let animation = try SyntheticAnimation.make(width: gifWidth, height: gifHeight, frameCount: 3, seed: seed)
-                images.append(try write("\(index).gif", try GIFFixtureEncoder().encode(animation), .init(width: gifWidth, height: gifHeight, frames: 3), in: folder))
+                images.append(
+                    try write(
+                        "\(index).gif", try GIFFixtureEncoder().encode(animation), .init(width: gifWidth, height: gifHeight, frames: 3),
+                        in: folder))
                 continue
             case 3:
-                (name, data, frames) = ("\(index).jpg", try JPEGFixtureEncoder(quality: 75, progressive: true).encode(SyntheticImage.photo(width: width, height: height, seed: seed)), 1)
+                (name, data, frames) = (
+                    "\(index).jpg",
+                    try JPEGFixtureEncoder(quality: 75, progressive: true).encode(
+                        SyntheticImage.photo(width: width, height: height, seed: seed)), 1
+                )
             case 4:
-                (name, data, frames) = ("\(index).png", try PNGFixtureEncoder(interlaced: true).encode(SyntheticImage.photo(width: width, height: height, seed: seed)), 1)
+                (name, data, frames) = (
+                    "\(index).png",
+                    try PNGFixtureEncoder(interlaced: true).encode(SyntheticImage.photo(width: width, height: height, seed: seed)), 1
+                )
             default:
-                (name, data, frames) = ("\(index).png", try PNGFixtureEncoder().encode(SyntheticImage.translucent(width: width, height: height, seed: seed)), 1)
+                (name, data, frames) = (
+                    "\(index).png", try PNGFixtureEncoder().encode(SyntheticImage.translucent(width: width, height: height, seed: seed)), 1
+                )
             }
             images.append(try write(name, data, .init(width: width, height: height, frames: frames), in: folder))
         }

@@ -9,7 +9,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())

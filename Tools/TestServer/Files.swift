@@ -1,12 +1,13 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+
 import enum WebImageOperations.HTTPDate
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// GET|HEAD /files/<relative path>: the document root's files with validators.
@@ -36,9 +37,9 @@ enum Files {
         guard stat(filePath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return Routes.notFound() }
         let size = Int(info.st_size)
         #if canImport(Darwin)
-        let modified = info.st_mtimespec
+            let modified = info.st_mtimespec
         #else
-        let modified = info.st_mtim
+            let modified = info.st_mtim
         #endif
         let etag = "\"\(String(size, radix: 16))-\(String(Int(modified.tv_sec), radix: 16))-\(String(Int(modified.tv_nsec), radix: 16))\""
         let lastModified = HTTPDate.format(secondsSince1970: Int(modified.tv_sec))

@@ -3,9 +3,9 @@ import NIOHTTP1
 import NIOSSL
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What one response is: a head, then a body made one of a few ways.

@@ -4,9 +4,9 @@ import SwiftASN1
 import X509
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A certificate authority made at test time: a fresh P-256 key and a self-signed CA

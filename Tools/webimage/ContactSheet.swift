@@ -83,10 +83,11 @@ struct ContactSheet {
                 for x in 0..<thumbnail.width {
                     let from = y * thumbnail.bytesPerRow + x * sourceBytes
                     let to = (top + y) * stride + (left + x) * 4
-                    let rgba: (UInt8, UInt8, UInt8, UInt8) = switch thumbnail.pixelFormat {
-                    case .rgba8: (source[from], source[from + 1], source[from + 2], source[from + 3])
-                    case .gray8: (source[from], source[from], source[from], 255)
-                    }
+                    let rgba: (UInt8, UInt8, UInt8, UInt8) =
+                        switch thumbnail.pixelFormat {
+                        case .rgba8: (source[from], source[from + 1], source[from + 2], source[from + 3])
+                        case .gray8: (source[from], source[from], source[from], 255)
+                        }
                     let alpha = Int(rgba.3)
                     func blend(_ value: UInt8, over base: UInt8) -> UInt8 {
                         UInt8((Int(value) * alpha + Int(base) * (255 - alpha) + 127) / 255)

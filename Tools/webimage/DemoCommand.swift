@@ -33,7 +33,8 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("The directory for the samples, the cache and the contact sheet.", valueName: "dir"))
+    @Option(
+        name: .customLong("out"), help: ArgumentHelp("The directory for the samples, the cache and the contact sheet.", valueName: "dir"))
     var outputDirectory: String?
 
     @Option(help: ArgumentHelp("Loads running at once in each pass.", valueName: "n"))
@@ -47,7 +48,8 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let folder = URL(fileURLWithPath: outputDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("webimage-demo").path)
+        let folder = URL(
+            fileURLWithPath: outputDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("webimage-demo").path)
         let samplesFolder = folder.appendingPathComponent("samples", isDirectory: true)
         let cacheFolder = folder.appendingPathComponent("cache", isDirectory: true)
         let samples = try Self.writeSamples(into: samplesFolder)

@@ -36,7 +36,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve HTTPS (HTTP/2 by ALPN) with a certificate from a CA made at start.")
     var tls = false
 
-    @Option(name: .customLong("ca-out"), help: ArgumentHelp("With --tls: write the CA certificate to this file and keep it.", valueName: "pem"))
+    @Option(
+        name: .customLong("ca-out"), help: ArgumentHelp("With --tls: write the CA certificate to this file and keep it.", valueName: "pem"))
     var certificateAuthorityOutput: String?
 
     func validate() throws {

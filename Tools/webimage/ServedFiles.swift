@@ -7,8 +7,9 @@ enum ServedFiles {
     /// be listed (the server still serves them when asked).
     static func relativePaths(in directory: URL) -> [String] {
         let root = directory.standardizedFileURL.resolvingSymlinksInPath()
-        guard let walker = FileManager.default.enumerator(
-            at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { return [] }
         var paths: [String] = []
         for case let file as URL in walker {

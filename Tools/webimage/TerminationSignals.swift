@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// SIGINT (Ctrl-C) and SIGTERM as an async sequence, so a long-running command can shut

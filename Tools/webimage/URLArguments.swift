@@ -36,7 +36,8 @@ enum URLArguments {
     ///
     /// - Throws: ``Invalid`` naming the file and line of the first that is not a URL.
     static func urls(inListFile path: String) throws -> [URL] {
-        let text = path == "-"
+        let text =
+            path == "-"
             ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             : try String(contentsOfFile: path, encoding: .utf8)
         var urls: [URL] = []

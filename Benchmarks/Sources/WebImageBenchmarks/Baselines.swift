@@ -42,7 +42,8 @@ enum Baseline {
         _ decode: (bl_allocator?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
     ) throws -> (result: (width: Int, height: Int, result: Int), storages: [PixelStorage]) {
         let sink = Sink()
-        var width: Int32 = 0, height: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
         let result = withExtendedLifetime(sink) {
             switch buffers {
             case .pixelStorage: decode(allocateStorage, Unmanaged.passUnretained(sink).toOpaque(), &width, &height)
@@ -74,7 +75,8 @@ enum Baseline {
     static func jpeg(_ data: Data, scaleDenominator: Int32 = 1, buffers: Buffers = .pixelStorage) throws -> (width: Int, height: Int) {
         let out = try data.withUnsafeBytes { bytes in
             try run("tjDecompress2", buffers) { allocate, context, width, height in
-                bl_jpeg_decode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, scaleDenominator, allocate, context, width, height)
+                bl_jpeg_decode(
+                    bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, scaleDenominator, allocate, context, width, height)
             }
         }
         return (out.width, out.height)
@@ -106,7 +108,7 @@ enum Baseline {
 /// take), freed afterwards.
 func withCStrings<R>(_ urls: [URL], _ body: (UnsafePointer<UnsafePointer<CChar>?>?, Int32) -> R) -> R {
     let strings = urls.map { strdup($0.absoluteString) }
-    defer { strings.forEach { free($0) } }
+    defer { for string in strings { free(string) } }
     let pointers = strings.map { UnsafePointer($0) }
     return pointers.withUnsafeBufferPointer { buffer in body(buffer.baseAddress, Int32(urls.count)) }
 }

@@ -15,12 +15,12 @@ struct BenchmarkFixtures {
         var bitsPerPixel: Double { Double(bytes * 8) / Double(width * height * frames) }
     }
 
-    var jpeg: Data              // 4000x3000, q85, 4:2:0, baseline
-    var progressiveJPEG: Data   // the same picture, progressive
-    var rgbaPNG: Data           // 1024x1024 RGBA with varied alpha
-    var rgbPNG: Data            // 4000x3000 RGB
-    var gif: Data               // 480x360, 30 frames, 256 colours
-    var smallJPEGs: [Data]      // 256x256, q85, 4:2:0
+    var jpeg: Data  // 4000x3000, q85, 4:2:0, baseline
+    var progressiveJPEG: Data  // the same picture, progressive
+    var rgbaPNG: Data  // 1024x1024 RGBA with varied alpha
+    var rgbPNG: Data  // 4000x3000 RGB
+    var gif: Data  // 480x360, 30 frames, 256 colours
+    var smallJPEGs: [Data]  // 256x256, q85, 4:2:0
     var descriptions: [Description] = []
 
     /// Writes the fixtures as files, so that one decode can be run alone (under
@@ -28,13 +28,14 @@ struct BenchmarkFixtures {
     func write(to directory: String) throws {
         let folder = URL(fileURLWithPath: directory)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let files: [(String, Data)] = [
-            ("photo-4000x3000-q85-420.jpg", jpeg),
-            ("photo-4000x3000-q85-420-progressive.jpg", progressiveJPEG),
-            ("translucent-1024x1024.png", rgbaPNG),
-            ("photo-4000x3000-rgb.png", rgbPNG),
-            ("animation-480x360x30.gif", gif),
-        ] + (smallJPEGs.first.map { [("photo-256x256-q85-420.jpg", $0)] } ?? [])
+        let files: [(String, Data)] =
+            [
+                ("photo-4000x3000-q85-420.jpg", jpeg),
+                ("photo-4000x3000-q85-420-progressive.jpg", progressiveJPEG),
+                ("translucent-1024x1024.png", rgbaPNG),
+                ("photo-4000x3000-rgb.png", rgbPNG),
+                ("animation-480x360x30.gif", gif),
+            ] + (smallJPEGs.first.map { [("photo-256x256-q85-420.jpg", $0)] } ?? [])
         for (name, data) in files {
             try data.write(to: folder.appendingPathComponent(name))
             print(folder.appendingPathComponent(name).path)
@@ -61,8 +62,9 @@ struct BenchmarkFixtures {
             Description(name: "PNG RGBA", width: 1024, height: 1024, frames: 1, bytes: rgbaPNG.count),
             Description(name: "PNG RGB", width: 4000, height: 3000, frames: 1, bytes: rgbPNG.count),
             Description(name: "GIF 256 colours", width: 480, height: 360, frames: 30, bytes: gif.count),
-            Description(name: "JPEG q85 4:2:0 (each of \(smallCount))", width: 256, height: 256, frames: 1,
-                        bytes: smallJPEGs.reduce(0) { $0 + $1.count } / Swift.max(1, smallCount)),
+            Description(
+                name: "JPEG q85 4:2:0 (each of \(smallCount))", width: 256, height: 256, frames: 1,
+                bytes: smallJPEGs.reduce(0) { $0 + $1.count } / Swift.max(1, smallCount)),
         ]
     }
 }

@@ -14,35 +14,49 @@ enum Cases {
         let gif = fixtures.gif
         let small = fixtures.smallJPEGs
         return [
-            BenchmarkCase(name: "JPEG 4000x3000 full", contenders: [
-                Contender(name: "ours") { consume(try JPEGDecoder().decode(jpeg)) },
-                Contender(name: "tjDecompress2") { try Baseline.jpeg(jpeg) },
-                Contender(name: "tjDecompress2 into malloc") { try Baseline.jpeg(jpeg, buffers: .malloc) },
-            ]),
-            BenchmarkCase(name: "JPEG 4000x3000 at 500 px (1/8)", contenders: [
-                Contender(name: "ours") { consume(try JPEGDecoder().decode(jpeg, options: eighth)) },
-                Contender(name: "tjDecompress2 1/8") { try Baseline.jpeg(jpeg, scaleDenominator: 8) },
-            ]),
-            BenchmarkCase(name: "JPEG 4000x3000 progressive", contenders: [
-                Contender(name: "ours") { consume(try JPEGDecoder().decode(progressive)) },
-                Contender(name: "tjDecompress2") { try Baseline.jpeg(progressive) },
-            ]),
-            BenchmarkCase(name: "PNG 1024x1024 RGBA", contenders: [
-                Contender(name: "ours") { consume(try PNGDecoder().decode(rgbaPNG)) },
-                Contender(name: "png_image (simplified)") { try Baseline.png(rgbaPNG) },
-            ]),
-            BenchmarkCase(name: "PNG 4000x3000 RGB", contenders: [
-                Contender(name: "ours") { consume(try PNGDecoder().decode(rgbPNG)) },
-                Contender(name: "png_image (simplified)") { try Baseline.png(rgbPNG) },
-            ]),
-            BenchmarkCase(name: "GIF 480x360, 30 frames", contenders: [
-                Contender(name: "ours") { consume(try GIFDecoder().decode(gif)) },
-                Contender(name: "DGifSlurp + expand") { try Baseline.gif(gif) },
-            ], imagesPerRun: 1),
-            BenchmarkCase(name: "\(small.count) JPEGs 256x256", contenders: [
-                Contender(name: "ours") { for data in small { consume(try JPEGDecoder().decode(data)) } },
-                Contender(name: "tjDecompress2") { for data in small { try Baseline.jpeg(data) } },
-            ], imagesPerRun: small.count, rounds: Swift.max(3, rounds / 2)),
+            BenchmarkCase(
+                name: "JPEG 4000x3000 full",
+                contenders: [
+                    Contender(name: "ours") { consume(try JPEGDecoder().decode(jpeg)) },
+                    Contender(name: "tjDecompress2") { try Baseline.jpeg(jpeg) },
+                    Contender(name: "tjDecompress2 into malloc") { try Baseline.jpeg(jpeg, buffers: .malloc) },
+                ]),
+            BenchmarkCase(
+                name: "JPEG 4000x3000 at 500 px (1/8)",
+                contenders: [
+                    Contender(name: "ours") { consume(try JPEGDecoder().decode(jpeg, options: eighth)) },
+                    Contender(name: "tjDecompress2 1/8") { try Baseline.jpeg(jpeg, scaleDenominator: 8) },
+                ]),
+            BenchmarkCase(
+                name: "JPEG 4000x3000 progressive",
+                contenders: [
+                    Contender(name: "ours") { consume(try JPEGDecoder().decode(progressive)) },
+                    Contender(name: "tjDecompress2") { try Baseline.jpeg(progressive) },
+                ]),
+            BenchmarkCase(
+                name: "PNG 1024x1024 RGBA",
+                contenders: [
+                    Contender(name: "ours") { consume(try PNGDecoder().decode(rgbaPNG)) },
+                    Contender(name: "png_image (simplified)") { try Baseline.png(rgbaPNG) },
+                ]),
+            BenchmarkCase(
+                name: "PNG 4000x3000 RGB",
+                contenders: [
+                    Contender(name: "ours") { consume(try PNGDecoder().decode(rgbPNG)) },
+                    Contender(name: "png_image (simplified)") { try Baseline.png(rgbPNG) },
+                ]),
+            BenchmarkCase(
+                name: "GIF 480x360, 30 frames",
+                contenders: [
+                    Contender(name: "ours") { consume(try GIFDecoder().decode(gif)) },
+                    Contender(name: "DGifSlurp + expand") { try Baseline.gif(gif) },
+                ], imagesPerRun: 1),
+            BenchmarkCase(
+                name: "\(small.count) JPEGs 256x256",
+                contenders: [
+                    Contender(name: "ours") { for data in small { consume(try JPEGDecoder().decode(data)) } },
+                    Contender(name: "tjDecompress2") { for data in small { try Baseline.jpeg(data) } },
+                ], imagesPerRun: small.count, rounds: Swift.max(3, rounds / 2)),
         ]
     }
 
@@ -55,7 +69,9 @@ enum Cases {
             }
         }
         try check("JPEG full", try JPEGDecoder().decode(fixtures.jpeg).size, try Baseline.jpeg(fixtures.jpeg))
-        try check("JPEG 1/8", try JPEGDecoder().decode(fixtures.jpeg, options: eighth).size, try Baseline.jpeg(fixtures.jpeg, scaleDenominator: 8))
+        try check(
+            "JPEG 1/8", try JPEGDecoder().decode(fixtures.jpeg, options: eighth).size, try Baseline.jpeg(fixtures.jpeg, scaleDenominator: 8)
+        )
         try check("JPEG progressive", try JPEGDecoder().decode(fixtures.progressiveJPEG).size, try Baseline.jpeg(fixtures.progressiveJPEG))
         try check("PNG RGBA", try PNGDecoder().decode(fixtures.rgbaPNG).size, try Baseline.png(fixtures.rgbaPNG))
         try check("PNG RGB", try PNGDecoder().decode(fixtures.rgbPNG).size, try Baseline.png(fixtures.rgbPNG))
@@ -75,7 +91,8 @@ enum Cases {
             guard ours.count == bare.count else {
                 throw Baseline.Failure(description: "\(name): ours has \(ours.count) bytes, the baseline \(bare.count)")
             }
-            var maximum = 0, total = 0
+            var maximum = 0
+            var total = 0
             for (a, b) in zip(ours, bare) {
                 let difference = abs(Int(a) - Int(b))
                 maximum = Swift.max(maximum, difference)
@@ -84,16 +101,21 @@ enum Cases {
             return (name, maximum, Double(total) / Double(Swift.max(1, ours.count)))
         }
         return [
-            try compare("JPEG 4000x3000", try JPEGDecoder().decode(fixtures.jpeg).bitmap.packedBytes,
-                        try Baseline.firstImagePixels("jpeg", fixtures.jpeg)),
-            try compare("JPEG progressive", try JPEGDecoder().decode(fixtures.progressiveJPEG).bitmap.packedBytes,
-                        try Baseline.firstImagePixels("jpeg", fixtures.progressiveJPEG)),
-            try compare("PNG RGBA", try PNGDecoder().decode(fixtures.rgbaPNG).bitmap.packedBytes,
-                        try Baseline.firstImagePixels("png", fixtures.rgbaPNG)),
-            try compare("PNG RGB", try PNGDecoder().decode(fixtures.rgbPNG).bitmap.packedBytes,
-                        try Baseline.firstImagePixels("png", fixtures.rgbPNG)),
-            try compare("GIF first frame", try GIFDecoder().decode(fixtures.gif).bitmap.packedBytes,
-                        try Baseline.firstImagePixels("gif", fixtures.gif)),
+            try compare(
+                "JPEG 4000x3000", try JPEGDecoder().decode(fixtures.jpeg).bitmap.packedBytes,
+                try Baseline.firstImagePixels("jpeg", fixtures.jpeg)),
+            try compare(
+                "JPEG progressive", try JPEGDecoder().decode(fixtures.progressiveJPEG).bitmap.packedBytes,
+                try Baseline.firstImagePixels("jpeg", fixtures.progressiveJPEG)),
+            try compare(
+                "PNG RGBA", try PNGDecoder().decode(fixtures.rgbaPNG).bitmap.packedBytes,
+                try Baseline.firstImagePixels("png", fixtures.rgbaPNG)),
+            try compare(
+                "PNG RGB", try PNGDecoder().decode(fixtures.rgbPNG).bitmap.packedBytes,
+                try Baseline.firstImagePixels("png", fixtures.rgbPNG)),
+            try compare(
+                "GIF first frame", try GIFDecoder().decode(fixtures.gif).bitmap.packedBytes,
+                try Baseline.firstImagePixels("gif", fixtures.gif)),
         ]
     }
 }

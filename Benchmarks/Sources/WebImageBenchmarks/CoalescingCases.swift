@@ -23,7 +23,10 @@ enum CoalescingCases {
         let entries = Mutex<[DownloadKey: [Int: @Sendable (Event) -> Void]]>([:])
         let nextID = Mutex(0)
         func add(_ key: DownloadKey, _ handler: @escaping @Sendable (Event) -> Void) -> Int {
-            let id = nextID.withLock { $0 += 1; return $0 }
+            let id = nextID.withLock {
+                $0 += 1
+                return $0
+            }
             entries.withLock { $0[key, default: [:]][id] = handler }
             return id
         }
@@ -49,55 +52,73 @@ enum CoalescingCases {
 
     static func registryCases() -> [BenchmarkCase] {
         [
-            BenchmarkCase(name: "Registry: 100k subscribe + finish (1k keys)", contenders: [
-                Contender(name: "ours (CallbackRegistry)") {
-                    let registry = registry(), tally = Tally()
-                    for i in 0..<subscribers { registry.add(to: downloadKeys[i % keys], delivery: .immediate, whenAbandoned: {}, handler: tally.handler) }
-                    for key in downloadKeys { registry.finish(key, with: .failure(.cancelled)) }
-                    try expect(tally.count.load(ordering: .relaxed), subscribers)
-                },
-                Contender(name: "bare closures under a Mutex") {
-                    let registry = BareRegistry(), tally = Tally()
-                    for i in 0..<subscribers { _ = registry.add(downloadKeys[i % keys], tally.handler) }
-                    for key in downloadKeys { registry.finish(key, .completed(.failure(.cancelled))) }
-                    try expect(tally.count.load(ordering: .relaxed), subscribers)
-                },
-            ], imagesPerRun: subscribers),
-            BenchmarkCase(name: "Registry: fan-out 100 events to 1k subscribers", contenders: [
-                Contender(name: "ours (CallbackRegistry)") {
-                    let registry = registry(), tally = Tally(), key = downloadKeys[0]
-                    for _ in 0..<1000 { registry.add(to: key, delivery: .immediate, whenAbandoned: {}, handler: tally.handler) }
-                    for i in 0..<99 { registry.publishProgress(received: Int64(i), expected: 100, for: key) }
-                    registry.finish(key, with: .failure(.cancelled))
-                    try expect(tally.count.load(ordering: .relaxed), 100_000)
-                },
-                Contender(name: "bare closures under a Mutex") {
-                    let registry = BareRegistry(), tally = Tally(), key = downloadKeys[0]
-                    for _ in 0..<1000 { _ = registry.add(key, tally.handler) }
-                    for i in 0..<99 { registry.publish(key, .progress(received: Int64(i), expected: 100)) }
-                    registry.finish(key, .completed(.failure(.cancelled)))
-                    try expect(tally.count.load(ordering: .relaxed), 100_000)
-                },
-            ], imagesPerRun: 100_000),
-            BenchmarkCase(name: "Registry: 100k subscribe + cancel", contenders: [
-                Contender(name: "ours (CallbackRegistry)") {
-                    let registry = registry(), tally = Tally()
-                    for i in 0..<subscribers {
-                        let token = registry.add(to: downloadKeys[i % keys], delivery: .immediate, whenAbandoned: {}, handler: tally.handler).token
-                        registry.remove(token, failure: .cancelled)
-                    }
-                    try expect(tally.count.load(ordering: .relaxed), subscribers)
-                },
-                Contender(name: "bare closures under a Mutex") {
-                    let registry = BareRegistry(), tally = Tally()
-                    for i in 0..<subscribers {
-                        let id = registry.add(downloadKeys[i % keys], tally.handler)
-                        registry.remove(downloadKeys[i % keys], id)
-                        tally.handler(.completed(.failure(.cancelled)))
-                    }
-                    try expect(tally.count.load(ordering: .relaxed), subscribers)
-                },
-            ], imagesPerRun: subscribers),
+            BenchmarkCase(
+                name: "Registry: 100k subscribe + finish (1k keys)",
+                contenders: [
+                    Contender(name: "ours (CallbackRegistry)") {
+                        let registry = registry()
+                        let tally = Tally()
+                        for i in 0..<subscribers {
+                            registry.add(to: downloadKeys[i % keys], delivery: .immediate, whenAbandoned: {}, handler: tally.handler)
+                        }
+                        for key in downloadKeys { registry.finish(key, with: .failure(.cancelled)) }
+                        try expect(tally.count.load(ordering: .relaxed), subscribers)
+                    },
+                    Contender(name: "bare closures under a Mutex") {
+                        let registry = BareRegistry()
+                        let tally = Tally()
+                        for i in 0..<subscribers { _ = registry.add(downloadKeys[i % keys], tally.handler) }
+                        for key in downloadKeys { registry.finish(key, .completed(.failure(.cancelled))) }
+                        try expect(tally.count.load(ordering: .relaxed), subscribers)
+                    },
+                ], imagesPerRun: subscribers),
+            BenchmarkCase(
+                name: "Registry: fan-out 100 events to 1k subscribers",
+                contenders: [
+                    Contender(name: "ours (CallbackRegistry)") {
+                        let registry = registry()
+                        let tally = Tally()
+                        let key = downloadKeys[0]
+                        for _ in 0..<1000 { registry.add(to: key, delivery: .immediate, whenAbandoned: {}, handler: tally.handler) }
+                        for i in 0..<99 { registry.publishProgress(received: Int64(i), expected: 100, for: key) }
+                        registry.finish(key, with: .failure(.cancelled))
+                        try expect(tally.count.load(ordering: .relaxed), 100_000)
+                    },
+                    Contender(name: "bare closures under a Mutex") {
+                        let registry = BareRegistry()
+                        let tally = Tally()
+                        let key = downloadKeys[0]
+                        for _ in 0..<1000 { _ = registry.add(key, tally.handler) }
+                        for i in 0..<99 { registry.publish(key, .progress(received: Int64(i), expected: 100)) }
+                        registry.finish(key, .completed(.failure(.cancelled)))
+                        try expect(tally.count.load(ordering: .relaxed), 100_000)
+                    },
+                ], imagesPerRun: 100_000),
+            BenchmarkCase(
+                name: "Registry: 100k subscribe + cancel",
+                contenders: [
+                    Contender(name: "ours (CallbackRegistry)") {
+                        let registry = registry()
+                        let tally = Tally()
+                        for i in 0..<subscribers {
+                            let token = registry.add(
+                                to: downloadKeys[i % keys], delivery: .immediate, whenAbandoned: {}, handler: tally.handler
+                            ).token
+                            registry.remove(token, failure: .cancelled)
+                        }
+                        try expect(tally.count.load(ordering: .relaxed), subscribers)
+                    },
+                    Contender(name: "bare closures under a Mutex") {
+                        let registry = BareRegistry()
+                        let tally = Tally()
+                        for i in 0..<subscribers {
+                            let id = registry.add(downloadKeys[i % keys], tally.handler)
+                            registry.remove(downloadKeys[i % keys], id)
+                            tally.handler(.completed(.failure(.cancelled)))
+                        }
+                        try expect(tally.count.load(ordering: .relaxed), subscribers)
+                    },
+                ], imagesPerRun: subscribers),
         ]
     }
 
@@ -105,30 +126,32 @@ enum CoalescingCases {
 
     static func queueCases() -> [BenchmarkCase] {
         [
-            BenchmarkCase(name: "Queue: 100k operations, 6 at a time", contenders: [
-                Contender(name: "ours (DownloadQueue)") {
-                    let queue = DownloadQueue(maximumConcurrentOperations: 6)
-                    let done = Atomic<Int>(0)
-                    let finished = DispatchSemaphore(value: 0)
-                    for _ in 0..<operations {
-                        queue.add { operation in
-                            operation.finish()
-                            if done.add(1, ordering: .relaxed).newValue == operations { finished.signal() }
+            BenchmarkCase(
+                name: "Queue: 100k operations, 6 at a time",
+                contenders: [
+                    Contender(name: "ours (DownloadQueue)") {
+                        let queue = DownloadQueue(maximumConcurrentOperations: 6)
+                        let done = Atomic<Int>(0)
+                        let finished = DispatchSemaphore(value: 0)
+                        for _ in 0..<operations {
+                            queue.add { operation in
+                                operation.finish()
+                                if done.add(1, ordering: .relaxed).newValue == operations { finished.signal() }
+                            }
                         }
-                    }
-                    finished.wait()
-                },
-                Contender(name: "OperationQueue") {
-                    let queue = OperationQueue()
-                    queue.maxConcurrentOperationCount = 6
-                    let done = Atomic<Int>(0)
-                    for _ in 0..<operations {
-                        queue.addOperation { done.add(1, ordering: .relaxed) }
-                    }
-                    queue.waitUntilAllOperationsAreFinished()
-                    try expect(done.load(ordering: .relaxed), operations)
-                },
-            ], imagesPerRun: operations, rounds: 5),
+                        finished.wait()
+                    },
+                    Contender(name: "OperationQueue") {
+                        let queue = OperationQueue()
+                        queue.maxConcurrentOperationCount = 6
+                        let done = Atomic<Int>(0)
+                        for _ in 0..<operations {
+                            queue.addOperation { done.add(1, ordering: .relaxed) }
+                        }
+                        queue.waitUntilAllOperationsAreFinished()
+                        try expect(done.load(ordering: .relaxed), operations)
+                    },
+                ], imagesPerRun: operations, rounds: 5)
         ]
     }
 
@@ -159,10 +182,12 @@ enum CoalescingCases {
             lastTransferCount.store(transfers, ordering: .relaxed)
         }
         return [
-            BenchmarkCase(name: TransportCases.names[3], contenders: [
-                Contender(name: "ours, 10,000 subscribers") { try run(subscribers: 10_000) },
-                Contender(name: "ours, 1 subscriber") { try run(subscribers: 1) },
-            ], imagesPerRun: 1, rounds: 7),
+            BenchmarkCase(
+                name: TransportCases.names[3],
+                contenders: [
+                    Contender(name: "ours, 10,000 subscribers") { try run(subscribers: 10_000) },
+                    Contender(name: "ours, 1 subscriber") { try run(subscribers: 1) },
+                ], imagesPerRun: 1, rounds: 7)
         ]
     }
 

@@ -4,8 +4,9 @@ import Foundation
 import Synchronization
 import WebImage
 import WebImageTestServer
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 6's cold load: the 1000 distinct 256x256 JPEGs of the fixtures, served as files
@@ -45,22 +46,28 @@ enum ColdLoadCases {
         let memoryOnly = try FreshManager(name: "cold-memory", expectedEntries: urls.count, usesDisk: false)
         let downloader = FreshDownloader()
         var contenders = [
-            Contender(name: "ours (ImageManager, all image(for:) at once)", run: {
-                try throughManager(fresh.manager, urls)
-            }, prepare: { try fresh.renew() }),
+            Contender(
+                name: "ours (ImageManager, all image(for:) at once)",
+                run: {
+                    try throughManager(fresh.manager, urls)
+                }, prepare: { try fresh.renew() }),
             Contender(name: "C loop (libcurl multi + TurboJPEG, 1 thread)") {
                 try cLoop(urls, expectedBytes: expectedBytes)
             },
-            Contender(name: "download alone (ImageDownloader)", run: {
-                try downloadAlone(downloader.current, urls, expectedBytes)
-            }, prepare: { downloader.renew() }),
+            Contender(
+                name: "download alone (ImageDownloader)",
+                run: {
+                    try downloadAlone(downloader.current, urls, expectedBytes)
+                }, prepare: { downloader.renew() }),
             decodeAlone(images, threads: 1),
             decodeAlone(images, threads: 2),
             // The disk cache's share of a cold load: its miss read before every
             // download, and the writes after.
-            Contender(name: "ours without a disk cache", run: {
-                try throughManager(memoryOnly.manager, urls)
-            }, prepare: { try memoryOnly.renew() }),
+            Contender(
+                name: "ours without a disk cache",
+                run: {
+                    try throughManager(memoryOnly.manager, urls)
+                }, prepare: { try memoryOnly.renew() }),
         ]
         // Before every run, whoever's turn it is: the last manager's disk writes (off its
         // loads' path, so maybe still under way) are finished and it is dropped, so that
@@ -77,7 +84,7 @@ enum ColdLoadCases {
             }
         }
         return [
-            BenchmarkCase(name: name, contenders: contenders, imagesPerRun: images.count, rounds: Swift.max(3, rounds / 2)),
+            BenchmarkCase(name: name, contenders: contenders, imagesPerRun: images.count, rounds: Swift.max(3, rounds / 2))
         ]
     }
 
@@ -123,7 +130,8 @@ enum ColdLoadCases {
     /// dropped, nothing decoded.
     static func downloadAlone(_ downloader: ImageDownloader, _ urls: [URL], _ expectedBytes: Int) throws {
         let remaining = Atomic<Int>(urls.count)
-        let bytes = Atomic<Int>(0), failures = Atomic<Int>(0)
+        let bytes = Atomic<Int>(0)
+        let failures = Atomic<Int>(0)
         let done = DispatchSemaphore(value: 0)
         for url in urls {
             downloader.download(DownloadRequest(url: url)) { event in

@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import WebImageCache
 import WebImageCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The disk cache hot paths of issue 5, each beside the bare system calls on the same
@@ -26,7 +27,8 @@ enum DiskCacheCases {
         atexit { if let root = DiskCacheCases.root { try? FileManager.default.removeItem(atPath: root) } }
 
         let body = Data((0..<entryBytes).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
-        let metadata = CachedResponseMetadata(contentType: "image/jpeg", etag: "\"bench-etag-0001\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT", maxAge: 86_400)
+        let metadata = CachedResponseMetadata(
+            contentType: "image/jpeg", etag: "\"bench-etag-0001\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT", maxAge: 86_400)
         let keys = (0..<entries).map { CacheKey("https://images.example.com/photos/\($0).jpg") }
         let cache = DiskCache(DiskCache.Configuration(directory: base, namespace: "cache"))
         for key in keys { try cache.store(body, metadata: metadata, forKey: key) }
@@ -45,43 +47,49 @@ enum DiskCacheCases {
 
         let asyncCache = DiskCache(DiskCache.Configuration(directory: base, namespace: "async"))
         return [
-            BenchmarkCase(name: "Disk read hit 50 KB (x\(readsPerRun))", contenders: [
-                Contender(name: "ours") {
-                    for index in 0..<readsPerRun { consume(cache.response(forKey: keys[index % entries])) }
-                },
-                Contender(name: "open/fstat/read/close") {
-                    for index in 0..<readsPerRun { consume(try BareFile.read(barePaths[index % entries])) }
-                },
-            ], imagesPerRun: readsPerRun),
-            BenchmarkCase(name: "Disk write 50 KB (x\(writesPerRun))", contenders: [
-                Contender(name: "ours") {
-                    for index in 0..<writesPerRun { try cache.store(body, metadata: metadata, forKey: keys[index % entries]) }
-                },
-                Contender(name: "write temp + rename") {
-                    for index in 0..<writesPerRun {
-                        let path = barePaths[index % entries]
-                        try BareFile.writeAndRename(body, to: path, temporary: path + ".tmp")
-                    }
-                },
-            ], imagesPerRun: writesPerRun),
+            BenchmarkCase(
+                name: "Disk read hit 50 KB (x\(readsPerRun))",
+                contenders: [
+                    Contender(name: "ours") {
+                        for index in 0..<readsPerRun { consume(cache.response(forKey: keys[index % entries])) }
+                    },
+                    Contender(name: "open/fstat/read/close") {
+                        for index in 0..<readsPerRun { consume(try BareFile.read(barePaths[index % entries])) }
+                    },
+                ], imagesPerRun: readsPerRun),
+            BenchmarkCase(
+                name: "Disk write 50 KB (x\(writesPerRun))",
+                contenders: [
+                    Contender(name: "ours") {
+                        for index in 0..<writesPerRun { try cache.store(body, metadata: metadata, forKey: keys[index % entries]) }
+                    },
+                    Contender(name: "write temp + rename") {
+                        for index in 0..<writesPerRun {
+                            let path = barePaths[index % entries]
+                            try BareFile.writeAndRename(body, to: path, temporary: path + ".tmp")
+                        }
+                    },
+                ], imagesPerRun: writesPerRun),
             // The caller only enqueues; the time is until every store has completed on the
             // cache's queue, so it is throughput, not the caller's cost.
-            BenchmarkCase(name: "Disk write 50 KB async (x\(writesPerRun))", contenders: [
-                Contender(name: "ours async") {
-                    let group = DispatchGroup()
-                    for index in 0..<writesPerRun {
-                        group.enter()
-                        asyncCache.store(body, metadata: metadata, forKey: keys[index % entries]) { _ in group.leave() }
-                    }
-                    group.wait()
-                },
-                Contender(name: "write temp + rename") {
-                    for index in 0..<writesPerRun {
-                        let path = barePaths[index % entries]
-                        try BareFile.writeAndRename(body, to: path, temporary: path + ".tmp")
-                    }
-                },
-            ], imagesPerRun: writesPerRun),
+            BenchmarkCase(
+                name: "Disk write 50 KB async (x\(writesPerRun))",
+                contenders: [
+                    Contender(name: "ours async") {
+                        let group = DispatchGroup()
+                        for index in 0..<writesPerRun {
+                            group.enter()
+                            asyncCache.store(body, metadata: metadata, forKey: keys[index % entries]) { _ in group.leave() }
+                        }
+                        group.wait()
+                    },
+                    Contender(name: "write temp + rename") {
+                        for index in 0..<writesPerRun {
+                            let path = barePaths[index % entries]
+                            try BareFile.writeAndRename(body, to: path, temporary: path + ".tmp")
+                        }
+                    },
+                ], imagesPerRun: writesPerRun),
         ]
     }
 }
@@ -100,7 +108,10 @@ enum BareFile {
         var done = 0
         while done < size {
             let count = Glibc.read(fd, buffer + done, size - done)
-            guard count > 0 else { free(buffer); throw Baseline.Failure(description: "read \(path)") }
+            guard count > 0 else {
+                free(buffer)
+                throw Baseline.Failure(description: "read \(path)")
+            }
             done += count
         }
         return Data(bytesNoCopy: buffer, count: size, deallocator: .free)

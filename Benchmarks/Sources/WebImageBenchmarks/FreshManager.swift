@@ -1,7 +1,8 @@
 import Foundation
 import WebImage
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A manager whose caches have never seen the URLs: a new `ImageManager` (its own memory

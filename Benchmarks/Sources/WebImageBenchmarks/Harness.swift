@@ -54,7 +54,8 @@ struct Harness {
         }
         var samples = Array(repeating: [Double](), count: benchmark.contenders.count)
         for round in 0..<(benchmark.rounds ?? rounds) {
-            let order = round % 2 == 0
+            let order =
+                round % 2 == 0
                 ? Array(benchmark.contenders.indices)
                 : Array(benchmark.contenders.indices.reversed())
             for index in order {

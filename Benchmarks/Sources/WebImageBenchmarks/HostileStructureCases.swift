@@ -3,8 +3,9 @@ import Synchronization
 import WebImageCore
 import WebImageDecoding
 import WebImageFixtures
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 16's goal: a valid image behind one structure repeated by the hundred thousand
@@ -63,18 +64,25 @@ enum HostileStructureCases {
         // Concrete decoders, called as the other cases call them.
         let oursJPEG = { (data: Data) throws in try JPEGDecoder().decode(data) }
         let bareJPEG = { (data: Data) throws in try Baseline.jpeg(data) }
-        let bareGIF = { (data: Data) throws in let out = try Baseline.gif(data); return (out.width, out.height) }
+        let bareGIF = { (data: Data) throws in
+            let out = try Baseline.gif(data)
+            return (out.width, out.height)
+        }
         let subjects = [
-            Subject(name: names[0], plain: jpeg, hostile: RepeatedStructures.jpeg(jpeg, repeating: .emptyApp(1), count: 200_000),
-                    ours: oursJPEG, bareName: "tjDecompress2", bare: bareJPEG, program: djpeg),
-            Subject(name: names[1], plain: jpeg, hostile: RepeatedStructures.jpeg(jpeg, repeating: .emptyComment, count: 200_000),
-                    ours: oursJPEG, bareName: "tjDecompress2", bare: bareJPEG, program: djpeg),
-            Subject(name: names[2], plain: png, hostile: RepeatedStructures.png(png, repeating: .text, count: 100_000),
-                    ours: { try PNGDecoder().decode($0) }, bareName: "png_image", bare: { try Baseline.png($0) },
-                    program: pngcrush),
-            Subject(name: names[3], plain: gif, hostile: RepeatedStructures.gif(gif, repeating: .comment, count: 100_000),
-                    ours: { try GIFDecoder().decode($0) }, bareName: "DGifSlurp + expand", bare: bareGIF,
-                    program: nil),
+            Subject(
+                name: names[0], plain: jpeg, hostile: RepeatedStructures.jpeg(jpeg, repeating: .emptyApp(1), count: 200_000),
+                ours: oursJPEG, bareName: "tjDecompress2", bare: bareJPEG, program: djpeg),
+            Subject(
+                name: names[1], plain: jpeg, hostile: RepeatedStructures.jpeg(jpeg, repeating: .emptyComment, count: 200_000),
+                ours: oursJPEG, bareName: "tjDecompress2", bare: bareJPEG, program: djpeg),
+            Subject(
+                name: names[2], plain: png, hostile: RepeatedStructures.png(png, repeating: .text, count: 100_000),
+                ours: { try PNGDecoder().decode($0) }, bareName: "png_image", bare: { try Baseline.png($0) },
+                program: pngcrush),
+            Subject(
+                name: names[3], plain: gif, hostile: RepeatedStructures.gif(gif, repeating: .comment, count: 100_000),
+                ours: { try GIFDecoder().decode($0) }, bareName: "DGifSlurp + expand", bare: bareGIF,
+                program: nil),
         ]
         print("Hostile structure files (a 1024x768 photo as JPEG q85 4:2:0 and as RGB PNG; a 480x360 one-frame GIF):")
         var cases: [BenchmarkCase] = []
@@ -104,14 +112,16 @@ enum HostileStructureCases {
         let plain = try subject.ours(subject.plain)
         let hostile = try subject.ours(subject.hostile)
         guard hostile.size == plain.size, hostile.frames.count == plain.frames.count,
-              hostile.bitmap.packedBytes == plain.bitmap.packedBytes else {
+            hostile.bitmap.packedBytes == plain.bitmap.packedBytes
+        else {
             throw Baseline.Failure(description: "\(subject.name): ours decodes the hostile file differently from the plain one")
         }
         // The C library must decode both too (it throws when it refuses a file).
         for data in [subject.plain, subject.hostile] {
             let bare = try subject.bare(data)
             guard bare.width == plain.size.width, bare.height == plain.size.height else {
-                throw Baseline.Failure(description: "\(subject.name): ours is \(plain.size), \(subject.bareName) \(bare.width)x\(bare.height)")
+                throw Baseline.Failure(
+                    description: "\(subject.name): ours is \(plain.size), \(subject.bareName) \(bare.width)x\(bare.height)")
             }
         }
     }
@@ -135,7 +145,8 @@ enum HostileStructureCases {
         }
         let directory = try temporaryDirectory()
         let stem = directory.appendingPathComponent(caseName.filter { $0.isLetter || $0.isNumber }).path
-        let plainPath = "\(stem)-plain.\(program.fileExtension)", hostilePath = "\(stem)-hostile.\(program.fileExtension)"
+        let plainPath = "\(stem)-plain.\(program.fileExtension)"
+        let hostilePath = "\(stem)-hostile.\(program.fileExtension)"
         try plain.write(to: URL(fileURLWithPath: plainPath))
         try hostile.write(to: URL(fileURLWithPath: hostilePath))
         for path in [plainPath, hostilePath] {
@@ -181,7 +192,7 @@ enum HostileStructureCases {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([executable] + arguments).map { strdup($0) }
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid = pid_t()
         let error = posix_spawn(&pid, executable, &actions, nil, argv + [nil], environ)
         guard error == 0 else { throw Baseline.Failure(description: "posix_spawn \(executable): error \(error)") }
@@ -210,17 +221,24 @@ enum HostileStructureCases {
         func ms(_ seconds: Double) -> String { Report.pad(Report.milliseconds(seconds), 10, right: true) }
         print("Hostile structures (issue 16): ours on the hostile file / (2 x ours on the plain file + reading")
         print("the hostile file's bytes once); goal <= 1. Medians in ms.")
-        print([Report.pad("case", 34), Report.pad("hostile", 10, right: true), Report.pad("plain", 10, right: true),
-               Report.pad("read", 10, right: true), Report.pad("2p+r", 10, right: true),
-               Report.pad("ratio", 8, right: true), "  goal"].joined(separator: " "))
+        print(
+            [
+                Report.pad("case", 34), Report.pad("hostile", 10, right: true), Report.pad("plain", 10, right: true),
+                Report.pad("read", 10, right: true), Report.pad("2p+r", 10, right: true),
+                Report.pad("ratio", 8, right: true), "  goal",
+            ].joined(separator: " "))
         print(String(repeating: "-", count: 98))
         for result in measured {
             let median = Dictionary(zip(result.contenders, result.medians), uniquingKeysWith: { first, _ in first })
             guard let plain = median[oursPlain], let read = median[readOnce] else { continue }
-            let hostile = result.medians[0], bound = 2 * plain + read
-            print([Report.pad(result.name, 34), ms(hostile), ms(plain), ms(read), ms(bound),
-                   Report.pad(String(format: "%.3f", hostile / bound), 8, right: true),
-                   hostile <= bound ? "  met" : "  NOT MET"].joined(separator: " "))
+            let hostile = result.medians[0]
+            let bound = 2 * plain + read
+            print(
+                [
+                    Report.pad(result.name, 34), ms(hostile), ms(plain), ms(read), ms(bound),
+                    Report.pad(String(format: "%.3f", hostile / bound), 8, right: true),
+                    hostile <= bound ? "  met" : "  NOT MET",
+                ].joined(separator: " "))
         }
         print("\nHostile / plain time of the same decoder (1.00: the repeated structure costs nothing):")
         for result in measured {
@@ -228,8 +246,9 @@ enum HostileStructureCases {
             for contender in result.contenders where contender.hasSuffix(", hostile file") {
                 let decoder = String(contender.dropLast(", hostile file".count))
                 guard let plain = median["\(decoder), plain file"], let hostile = median[contender] else { continue }
-                print("  \(Report.pad(result.name, 34)) \(Report.pad(decoder, 20)) \(ms(plain)) -> \(ms(hostile)) ms  "
-                    + String(format: "%6.2fx", hostile / plain))
+                print(
+                    "  \(Report.pad(result.name, 34)) \(Report.pad(decoder, 20)) \(ms(plain)) -> \(ms(hostile)) ms  "
+                        + String(format: "%6.2fx", hostile / plain))
             }
         }
         for line in notes.withLock({ $0 }) { print("  \(line)") }

@@ -47,7 +47,7 @@ enum ManagerHitCases {
         for (request, image) in zip(requests, images) { direct.setValue(image, forKey: request.imageKey, cost: image.byteCount) }
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         let order = (0..<operations).map { _ in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(count))
         }
         // Every hit adds its image's width, and the sum is checked: a miss or a wrong
@@ -62,44 +62,48 @@ enum ManagerHitCases {
             try check(sum, "Dictionary+Mutex")
         }
         return [
-            BenchmarkCase(name: asyncName, contenders: [
-                // Inside one task: what a caller already in async code pays per hit.
-                Contender(name: "image(for: request)") {
-                    let sum = try LoopbackBench.blocking {
+            BenchmarkCase(
+                name: asyncName,
+                contenders: [
+                    // Inside one task: what a caller already in async code pays per hit.
+                    Contender(name: "image(for: request)") {
+                        let sum = try LoopbackBench.blocking {
+                            var sum = 0
+                            for index in order { sum &+= try await manager.image(for: requests[index]).size.width }
+                            return sum
+                        }
+                        try check(sum, "image(for:)")
+                    },
+                    // The same loop inside a task too, so both pay the one task start.
+                    Contender(name: "Dictionary+Mutex in a task") {
+                        let sum = try LoopbackBench.blocking {
+                            var sum = 0
+                            for index in order { sum &+= dictionary.image(forKey: requests[index].imageKey)?.size.width ?? 0 }
+                            return sum
+                        }
+                        try check(sum, "Dictionary+Mutex")
+                    },
+                ], imagesPerRun: operations),
+            BenchmarkCase(
+                name: syncName,
+                contenders: [
+                    Contender(name: "cachedImage(for:)") {
                         var sum = 0
-                        for index in order { sum &+= try await manager.image(for: requests[index]).size.width }
-                        return sum
-                    }
-                    try check(sum, "image(for:)")
-                },
-                // The same loop inside a task too, so both pay the one task start.
-                Contender(name: "Dictionary+Mutex in a task") {
-                    let sum = try LoopbackBench.blocking {
+                        for index in order { sum &+= manager.cachedImage(for: requests[index])?.size.width ?? 0 }
+                        try check(sum, "cachedImage(for:)")
+                    },
+                    bareLookup,
+                    Contender(name: "manager.memoryCache (any MemoryCaching)") {
                         var sum = 0
-                        for index in order { sum &+= dictionary.image(forKey: requests[index].imageKey)?.size.width ?? 0 }
-                        return sum
-                    }
-                    try check(sum, "Dictionary+Mutex")
-                },
-            ], imagesPerRun: operations),
-            BenchmarkCase(name: syncName, contenders: [
-                Contender(name: "cachedImage(for:)") {
-                    var sum = 0
-                    for index in order { sum &+= manager.cachedImage(for: requests[index])?.size.width ?? 0 }
-                    try check(sum, "cachedImage(for:)")
-                },
-                bareLookup,
-                Contender(name: "manager.memoryCache (any MemoryCaching)") {
-                    var sum = 0
-                    for index in order { sum &+= held.value(forKey: requests[index].imageKey)?.size.width ?? 0 }
-                    try check(sum, "any MemoryCaching")
-                },
-                Contender(name: "MemoryCache<CacheKey, DecodedImage> direct") {
-                    var sum = 0
-                    for index in order { sum &+= direct.value(forKey: requests[index].imageKey)?.size.width ?? 0 }
-                    try check(sum, "MemoryCache")
-                },
-            ], imagesPerRun: operations),
+                        for index in order { sum &+= held.value(forKey: requests[index].imageKey)?.size.width ?? 0 }
+                        try check(sum, "any MemoryCaching")
+                    },
+                    Contender(name: "MemoryCache<CacheKey, DecodedImage> direct") {
+                        var sum = 0
+                        for index in order { sum &+= direct.value(forKey: requests[index].imageKey)?.size.width ?? 0 }
+                        try check(sum, "MemoryCache")
+                    },
+                ], imagesPerRun: operations),
         ]
     }
 

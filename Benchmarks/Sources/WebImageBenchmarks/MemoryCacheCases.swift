@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 import WebImageCache
 import WebImageCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The memory cache cases of issue 5: our `MemoryCache` beside a bare `Dictionary`
@@ -29,7 +30,10 @@ enum MemoryCacheCases {
         func value(forKey key: CacheKey) -> Payload? { storage.withLock { $0[key] } }
         func setValue(_ value: Payload, forKey key: CacheKey) { storage.withLock { $0[key] = value } }
         func replace(_ old: CacheKey, with key: CacheKey, value: Payload) {
-            storage.withLock { $0.removeValue(forKey: old); $0[key] = value }
+            storage.withLock {
+                $0.removeValue(forKey: old)
+                $0[key] = value
+            }
         }
     }
 
@@ -37,7 +41,11 @@ enum MemoryCacheCases {
     final class NSLockedDictionary: @unchecked Sendable {
         let lock = NSLock()
         var storage: [CacheKey: Payload] = [:]
-        func value(forKey key: CacheKey) -> Payload? { lock.lock(); defer { lock.unlock() }; return storage[key] }
+        func value(forKey key: CacheKey) -> Payload? {
+            lock.lock()
+            defer { lock.unlock() }
+            return storage[key]
+        }
     }
 
     struct Setup {
@@ -57,7 +65,7 @@ enum MemoryCacheCases {
             payloads = (0..<workingSet).map(Payload.init)
             var state: UInt64 = 0x9E37_79B9_7F4A_7C15
             order = (0..<operations).map { _ in
-                state = state &* 6364136223846793005 &+ 1442695040888963407
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 return Int((state >> 33) % UInt64(workingSet))
             }
         }
@@ -91,8 +99,12 @@ enum MemoryCacheCases {
 
     static func all() -> [BenchmarkCase] {
         let setup = Setup()
-        let keys = setup.keys, missKeys = setup.missKeys, order = setup.order
-        let nsKeys = setup.nsKeys, nsMissKeys = setup.nsMissKeys, payloads = setup.payloads
+        let keys = setup.keys
+        let missKeys = setup.missKeys
+        let order = setup.order
+        let nsKeys = setup.nsKeys
+        let nsMissKeys = setup.nsMissKeys
+        let payloads = setup.payloads
 
         let ours = filled(cache(shards: nil), setup)
         let oneShard = filled(cache(shards: 1), setup)
@@ -177,29 +189,41 @@ enum MemoryCacheCases {
             BenchmarkCase(name: "memory miss vs NSCache", contenders: [oursMiss, nsCacheMiss], imagesPerRun: perOp),
             BenchmarkCase(name: "memory set with eviction", contenders: [oursSet, dictionarySet], imagesPerRun: perOp),
             BenchmarkCase(name: "memory set with eviction vs NSCache", contenders: [oursSet, nsCacheSet], imagesPerRun: perOp),
-            BenchmarkCase(name: "memory hit, 2 threads vs 1", contenders: [
-                threaded("2 threads", ours, threads: 2), threaded("1 thread", ours, threads: 1),
-            ], imagesPerRun: perOp),
-            BenchmarkCase(name: "memory hit 1 shard", contenders: [
-                Contender(name: "MemoryCache 1 shard") { hits(oneShard, keys, order[...]) }, dictionaryHit,
-            ], imagesPerRun: perOp),
-            BenchmarkCase(name: "memory hit 1 shard, 2 threads vs 1", contenders: [
-                threaded("2 threads", oneShard, threads: 2), threaded("1 thread", oneShard, threads: 1),
-            ], imagesPerRun: perOp),
-            BenchmarkCase(name: "memory hit 16 shards, 2 threads vs 1", contenders: [
-                threaded("2 threads", sixteen, threads: 2), threaded("1 thread", sixteen, threads: 1),
-            ], imagesPerRun: perOp),
-            BenchmarkCase(name: "memory Dictionary+Mutex, 2 thr vs 1", contenders: [
-                threadedDictionary(threads: 2), threadedDictionary(threads: 1),
-            ], imagesPerRun: perOp),
-            BenchmarkCase(name: "memory lock: Mutex vs NSLock", contenders: [
-                dictionaryHit,
-                Contender(name: "Dictionary+NSLock") {
-                    var sum = 0
-                    for index in order { sum &+= nsLocked.value(forKey: keys[index])?.number ?? 0 }
-                    consume(sum)
-                },
-            ], imagesPerRun: perOp),
+            BenchmarkCase(
+                name: "memory hit, 2 threads vs 1",
+                contenders: [
+                    threaded("2 threads", ours, threads: 2), threaded("1 thread", ours, threads: 1),
+                ], imagesPerRun: perOp),
+            BenchmarkCase(
+                name: "memory hit 1 shard",
+                contenders: [
+                    Contender(name: "MemoryCache 1 shard") { hits(oneShard, keys, order[...]) }, dictionaryHit,
+                ], imagesPerRun: perOp),
+            BenchmarkCase(
+                name: "memory hit 1 shard, 2 threads vs 1",
+                contenders: [
+                    threaded("2 threads", oneShard, threads: 2), threaded("1 thread", oneShard, threads: 1),
+                ], imagesPerRun: perOp),
+            BenchmarkCase(
+                name: "memory hit 16 shards, 2 threads vs 1",
+                contenders: [
+                    threaded("2 threads", sixteen, threads: 2), threaded("1 thread", sixteen, threads: 1),
+                ], imagesPerRun: perOp),
+            BenchmarkCase(
+                name: "memory Dictionary+Mutex, 2 thr vs 1",
+                contenders: [
+                    threadedDictionary(threads: 2), threadedDictionary(threads: 1),
+                ], imagesPerRun: perOp),
+            BenchmarkCase(
+                name: "memory lock: Mutex vs NSLock",
+                contenders: [
+                    dictionaryHit,
+                    Contender(name: "Dictionary+NSLock") {
+                        var sum = 0
+                        for index in order { sum &+= nsLocked.value(forKey: keys[index])?.number ?? 0 }
+                        consume(sum)
+                    },
+                ], imagesPerRun: perOp),
         ]
     }
 
@@ -232,17 +256,17 @@ enum MemoryCacheCases {
     /// README's counter defines when preloaded with LD_PRELOAD; `nil` without it.
     static func mallocsPerHit() -> Double? {
         #if canImport(Glibc)
-        guard let symbol = dlsym(nil, "webimage_malloc_count") else { return nil }
-        let counter = unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self)
-        let setup = Setup()
-        let cache = filled(cache(shards: nil), setup)
-        hits(cache, setup.keys, setup.order[...]) // warm: nothing lazy left to allocate
-        let before = counter()
-        hits(cache, setup.keys, setup.order[...])
-        let after = counter()
-        return Double(after - before) / Double(operations)
+            guard let symbol = dlsym(nil, "webimage_malloc_count") else { return nil }
+            let counter = unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self)
+            let setup = Setup()
+            let cache = filled(cache(shards: nil), setup)
+            hits(cache, setup.keys, setup.order[...])  // warm: nothing lazy left to allocate
+            let before = counter()
+            hits(cache, setup.keys, setup.order[...])
+            let after = counter()
+            return Double(after - before) / Double(operations)
         #else
-        return nil
+            return nil
         #endif
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import WebImageCore
 import WebImageDecoding
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Peak memory of one decode, measured in a fresh process so that nothing else the
@@ -41,13 +42,14 @@ enum MemoryProbe {
     /// report the parent's peak. ru_maxrss elsewhere.
     static func peakRSSKiB() -> Int {
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-           let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        {
             return kib
         }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Int(usage.ru_maxrss) // KiB on Linux
+        return Int(usage.ru_maxrss)  // KiB on Linux
     }
 
     /// Parent side: writes `jpeg` to a temporary file and runs each mode in a child
@@ -68,8 +70,9 @@ enum MemoryProbe {
             let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             guard process.terminationStatus == 0,
-                  let line = output.split(separator: "\n").first(where: { $0.hasPrefix("peak_rss_kib ") }),
-                  let kib = Int(line.dropFirst("peak_rss_kib ".count)) else {
+                let line = output.split(separator: "\n").first(where: { $0.hasPrefix("peak_rss_kib ") }),
+                let kib = Int(line.dropFirst("peak_rss_kib ".count))
+            else {
                 throw Baseline.Failure(description: "memory probe \(mode.rawValue) failed: \(output)")
             }
             peaks[mode] = kib

@@ -21,31 +21,37 @@ enum Report {
         print("Fixtures (WebImageFixtures, fixed seeds):")
         for item in fixtures.descriptions {
             let frames = item.frames > 1 ? " x\(item.frames)" : ""
-            print("  \(pad(item.name, 34)) \(item.width)x\(item.height)\(frames)  \(item.bytes) bytes  \(String(format: "%.2f", item.bitsPerPixel)) bits/pixel")
+            print(
+                "  \(pad(item.name, 34)) \(item.width)x\(item.height)\(frames)  \(item.bytes) bytes  \(String(format: "%.2f", item.bitsPerPixel)) bits/pixel"
+            )
         }
         print("")
     }
 
     static func printTable(_ results: [CaseResult]) {
-        let header = [pad("case", 34), pad("ours ms", 10, right: true), pad("base ms", 10, right: true),
-                      pad("ours/base", 10, right: true), pad("ours /s", 11, right: true), pad("base /s", 11, right: true)]
+        let header = [
+            pad("case", 34), pad("ours ms", 10, right: true), pad("base ms", 10, right: true),
+            pad("ours/base", 10, right: true), pad("ours /s", 11, right: true), pad("base /s", 11, right: true),
+        ]
         print(header.joined(separator: " "))
         print(String(repeating: "-", count: 91))
         for result in results {
             let medians = result.medians
             let images = Double(result.imagesPerRun)
-            print([
-                pad(result.name, 34),
-                pad(milliseconds(medians[0]), 10, right: true),
-                pad(milliseconds(medians[1]), 10, right: true),
-                pad(String(format: "%.3f", medians[0] / medians[1]), 10, right: true),
-                pad(String(format: "%.1f", images / medians[0]), 11, right: true),
-                pad(String(format: "%.1f", images / medians[1]), 11, right: true),
-            ].joined(separator: " "))
+            print(
+                [
+                    pad(result.name, 34),
+                    pad(milliseconds(medians[0]), 10, right: true),
+                    pad(milliseconds(medians[1]), 10, right: true),
+                    pad(String(format: "%.3f", medians[0] / medians[1]), 10, right: true),
+                    pad(String(format: "%.1f", images / medians[0]), 11, right: true),
+                    pad(String(format: "%.1f", images / medians[1]), 11, right: true),
+                ].joined(separator: " "))
             for extra in 2..<medians.count {
-                print("  \(result.contenders[extra]): \(milliseconds(medians[extra])) ms, "
-                    + "\(String(format: "%.2f", medians[extra] / medians[1]))x the \(result.contenders[1]) time, "
-                    + "\(String(format: "%.2f", medians[extra] / medians[0]))x ours")
+                print(
+                    "  \(result.contenders[extra]): \(milliseconds(medians[extra])) ms, "
+                        + "\(String(format: "%.2f", medians[extra] / medians[1]))x the \(result.contenders[1]) time, "
+                        + "\(String(format: "%.2f", medians[extra] / medians[0]))x ours")
             }
         }
         print("")
@@ -59,15 +65,18 @@ enum Report {
     }
 
     static func printMemory(_ peaks: [MemoryProbe.Mode: Int]) {
-        let base = peaks[.baseline] ?? 0, full = peaks[.jpegFull] ?? 0, eighth = peaks[.jpegEighth] ?? 0
+        let base = peaks[.baseline] ?? 0
+        let full = peaks[.jpegFull] ?? 0
+        let eighth = peaks[.jpegEighth] ?? 0
         func mib(_ kib: Int) -> String { String(format: "%.1f MiB", Double(kib) / 1024) }
         print("Peak RSS of one decode in a fresh process (VmHWM):")
         print("  process + file read, no decode: \(mib(base))")
         print("  JPEG 4000x3000 full:            \(mib(full))  (+\(mib(full - base)) over the floor)")
         print("  JPEG 4000x3000 at 500 px:       \(mib(eighth))  (+\(mib(eighth - base)) over the floor)")
         if full > base {
-            print("  1/8 decode's share of the full decode's memory, above the floor: "
-                + String(format: "%.3f", Double(eighth - base) / Double(full - base)))
+            print(
+                "  1/8 decode's share of the full decode's memory, above the floor: "
+                    + String(format: "%.3f", Double(eighth - base) / Double(full - base)))
         }
         print("")
     }

@@ -1,13 +1,14 @@
 import CBaselines
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 import WebImageCore
 import WebImageTestServer
 import WebImageTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The transport cases of issue 3: many small bodies over 6 connections and over one,
 /// and large ones, over loopback HTTP/1.1: ours beside a bare libcurl multi loop (the
@@ -99,7 +100,8 @@ enum TransportCases {
             },
             Contender(name: "URLSession") {
                 let group = DispatchGroup()
-                let bytes = Atomic<Int>(0), failures = Atomic<Int>(0)
+                let bytes = Atomic<Int>(0)
+                let failures = Atomic<Int>(0)
                 for url in urls {
                     group.enter()
                     session.dataTask(with: url) { data, response, error in

@@ -3,8 +3,9 @@
 import Foundation
 import Synchronization
 import WebImageTestServer
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 do {
@@ -15,7 +16,7 @@ do {
         exit(0)
     }
     #if DEBUG
-    print("warning: a debug build; run `swift run -c release WebImageBenchmarks` (make bench) for real figures\n")
+        print("warning: a debug build; run `swift run -c release WebImageBenchmarks` (make bench) for real figures\n")
     #endif
     let rounds = options.quick ? 3 : 15
     let harness = Harness(rounds: rounds, warmUp: options.quick ? 1 : 2)
@@ -43,7 +44,8 @@ do {
     for pass in 0..<2 {
         var cases: [BenchmarkCase]
         if pass == 0 {
-            cases = Cases.all(fixtures, rounds: rounds) + MemoryCacheCases.all() + (try DiskCacheCases.all())
+            cases =
+                Cases.all(fixtures, rounds: rounds) + MemoryCacheCases.all() + (try DiskCacheCases.all())
                 + CoalescingCases.registryCases() + CoalescingCases.queueCases()
             // Its setup makes and checks its own files and looks for djpeg and pngcrush: only when it will run.
             if HostileStructureCases.names.contains(where: selected) { cases += try HostileStructureCases.all() }
@@ -51,7 +53,8 @@ do {
             guard wantsNetwork else { break }
             let started = try LoopbackBench.start(documentRoot: try ColdLoadCases.writeDocumentRoot(fixtures.smallJPEGs))
             server = started
-            cases = TransportCases.all(server: started) + CoalescingCases.coalescingCases(server: started)
+            cases =
+                TransportCases.all(server: started) + CoalescingCases.coalescingCases(server: started)
                 + (try ColdLoadCases.all(server: started, images: fixtures.smallJPEGs, rounds: rounds))
             // Its setup loads 1000 images through a manager: only when it will run.
             if ManagerHitCases.names.contains(where: selected) {
@@ -62,7 +65,7 @@ do {
             let result = try harness.measure(benchmark)
             results.append(result)
             print("measured \(result.name)")
-            fflush(nil) // progress shows even when the output goes to a file or pipe
+            fflush(nil)  // progress shows even when the output goes to a file or pipe
         }
     }
     if let server { LoopbackBench.stop(server) }
@@ -73,7 +76,9 @@ do {
     ManagerHitCases.printSummary(results)
     HostileStructureCases.printSummary(results)
     if results.contains(where: { $0.name.hasPrefix("Coalescing") }) {
-        print("Coalescing: the server saw \(CoalescingCases.lastTransferCount.load(ordering: .relaxed)) transfer(s) for 10,000 requests (checked every round).\n")
+        print(
+            "Coalescing: the server saw \(CoalescingCases.lastTransferCount.load(ordering: .relaxed)) transfer(s) for 10,000 requests (checked every round).\n"
+        )
     }
     let speedup = Report.printSpeedup(
         full: results.first { $0.name.hasPrefix("JPEG 4000x3000 full") },

@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 import WebImageCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // Removal, the limits re-checked against the directory, and this process's totals.

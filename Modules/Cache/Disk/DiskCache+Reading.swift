@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 import WebImageCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // Reading: one open, one fstat, one preadv, and checks that cost no copy.
@@ -12,7 +13,8 @@ extension DiskCache {
     /// ``response(forKey:)``'s work, on the calling thread.
     func readResponse(forKey key: CacheKey) -> CachedResponse? {
         let location = names.location(for: key)
-        let name = location.name, path = location.path
+        let name = location.name
+        let path = location.path
         let fd = DiskFileIO.openForReading(path)
         guard fd >= 0 else {
             if errno == ENOENT { state.withLock { _ = $0.index.remove(name) } }
@@ -55,13 +57,13 @@ extension DiskCache {
             // A huge file is checked by its header before anything that size is allocated.
             if bodySize > 16 << 20 {
                 guard DiskFileIO.readFully(fd, headerBuffer),
-                      DiskEntryFormat.parseHeader(UnsafeRawBufferPointer(headerBuffer), fileSize: fileSize) != nil
+                    DiskEntryFormat.parseHeader(UnsafeRawBufferPointer(headerBuffer), fileSize: fileSize) != nil
                 else { return nil }
             }
             guard let body = malloc(max(bodySize, 1)) else { return nil }
             let bodyBuffer = UnsafeMutableRawBufferPointer(start: body, count: bodySize)
             guard DiskFileIO.readFully(fd, headerBuffer, bodyBuffer),
-                  let header = DiskEntryFormat.parseHeader(UnsafeRawBufferPointer(headerBuffer), fileSize: fileSize)
+                let header = DiskEntryFormat.parseHeader(UnsafeRawBufferPointer(headerBuffer), fileSize: fileSize)
             else {
                 free(body)
                 return nil

@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 import WebImageCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // Writing: a temporary file renamed over the entry, then eviction if past the limit.
@@ -12,19 +13,22 @@ extension DiskCache {
     /// ``store(_:metadata:forKey:)``'s work, on the calling thread.
     func writeEntry(_ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey) throws(CacheError) {
         let (trailer, metadataLength) = DiskEntryFormat.trailer(metadata, key: key)
-        let header = DiskEntryFormat.header(metadataLength: metadataLength, keyLength: trailer.count - metadataLength, dataLength: data.count)
+        let header = DiskEntryFormat.header(
+            metadataLength: metadataLength, keyLength: trailer.count - metadataLength, dataLength: data.count)
         let fileSize = header.count + data.count + trailer.count
         guard fileSize <= configuration.maximumSize else {
-            throw CacheError(.entryTooLarge, "an entry of \(fileSize) bytes exceeds the cache's maximum size of \(configuration.maximumSize)")
+            throw CacheError(
+                .entryTooLarge, "an entry of \(fileSize) bytes exceeds the cache's maximum size of \(configuration.maximumSize)")
         }
         let location = names.location(for: key)
-        let name = location.name, path = location.path
+        let name = location.name
+        let path = location.path
         let date = now
         let explicitDates = configuration.clock == nil ? nil : date
         let temporary = layout.temporaryPath(counter: temporaryCounter.add(1, ordering: .relaxed).newValue)
         do {
             try DiskFileIO.writeNewFile(temporary, header: header, data: data, trailer: trailer, dates: explicitDates)
-        } catch where error.errno == ENOENT {
+        } catch  where error.errno == ENOENT {
             // The namespace directory does not exist yet (or was removed): make it, retry.
             try DiskFileIO.makeDirectory(layout.root)
             try DiskFileIO.writeNewFile(temporary, header: header, data: data, trailer: trailer, dates: explicitDates)

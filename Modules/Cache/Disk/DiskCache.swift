@@ -3,10 +3,11 @@ import Foundation
 import Synchronization
 import WebImageConcurrency
 import WebImageCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A persistent cache of downloaded bytes with their HTTP metadata, one file per entry.

@@ -18,7 +18,7 @@ import WebImageCore
 /// hashing every read would cost more than the read.
 enum DiskEntryFormat {
     static let headerSize = 24
-    static let magic: (UInt8, UInt8, UInt8, UInt8) = (0x57, 0x49, 0x44, 0x43) // "WIDC"
+    static let magic: (UInt8, UInt8, UInt8, UInt8) = (0x57, 0x49, 0x44, 0x43)  // "WIDC"
     static let version: UInt8 = 1
     private static let absent = UInt32.max
 
@@ -74,8 +74,8 @@ enum DiskEntryFormat {
     /// up to `fileSize`; `nil` for anything else (foreign, truncated, another version).
     static func parseHeader(_ raw: UnsafeRawBufferPointer, fileSize: Int) -> Header? {
         guard raw.count >= headerSize,
-              raw[0] == magic.0, raw[1] == magic.1, raw[2] == magic.2, raw[3] == magic.3,
-              raw[4] == version
+            raw[0] == magic.0, raw[1] == magic.1, raw[2] == magic.2, raw[3] == magic.3,
+            raw[4] == version
         else { return nil }
         let metadataLength = Int(raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian)
         let keyLength = Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self).littleEndian)

@@ -1,9 +1,10 @@
 import Foundation
 import WebImageCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The POSIX calls the disk cache makes, with errno turned into ``CacheError``.
@@ -63,8 +64,12 @@ enum DiskFileIO {
                         var vectors: [iovec] = []
                         var skip = written
                         for part in parts {
-                            if skip >= part.count { skip -= part.count; continue }
-                            vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: part.baseAddress! + skip), iov_len: part.count - skip))
+                            if skip >= part.count {
+                                skip -= part.count
+                                continue
+                            }
+                            vectors.append(
+                                iovec(iov_base: UnsafeMutableRawPointer(mutating: part.baseAddress! + skip), iov_len: part.count - skip))
                             skip = 0
                         }
                         let result = writev(fd, vectors, Int32(vectors.count))
@@ -73,7 +78,10 @@ enum DiskFileIO {
                             failure = writeError(errno, "write \(path)")
                             return
                         }
-                        if result == 0 { failure = writeError(ENOSPC, "write \(path)"); return }
+                        if result == 0 {
+                            failure = writeError(ENOSPC, "write \(path)")
+                            return
+                        }
                         written += result
                     }
                 }
@@ -138,15 +146,17 @@ enum DiskFileIO {
     /// O_NOATIME is refused for files another user owns, so fall back to a plain open.
     static func openForReading(_ path: String) -> Int32 {
         #if os(Linux)
-        let fd = open(path, O_RDONLY | O_CLOEXEC | oNoAtime)
-        if fd >= 0 || errno != EPERM { return fd }
+            let fd = open(path, O_RDONLY | O_CLOEXEC | oNoAtime)
+            if fd >= 0 || errno != EPERM { return fd }
         #endif
         return open(path, O_RDONLY | O_CLOEXEC)
     }
 
     /// Reads exactly `first` then `second` from the start of `fd` (one `preadv` in the
     /// usual case); false on a short file or an error.
-    static func readFully(_ fd: Int32, _ first: UnsafeMutableRawBufferPointer, _ second: UnsafeMutableRawBufferPointer = .init(start: nil, count: 0)) -> Bool {
+    static func readFully(
+        _ fd: Int32, _ first: UnsafeMutableRawBufferPointer, _ second: UnsafeMutableRawBufferPointer = .init(start: nil, count: 0)
+    ) -> Bool {
         let total = first.count + second.count
         var done = 0
         while done < total {

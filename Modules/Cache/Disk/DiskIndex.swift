@@ -55,7 +55,8 @@ struct DiskIndex {
     func evictionVictims(downTo target: Int, by kind: DiskCache.ExpiryDate) -> [String] {
         guard totalSize > target else { return [] }
         let ordered = records.sorted { a, b in
-            let left = a.value.date(kind), right = b.value.date(kind)
+            let left = a.value.date(kind)
+            let right = b.value.date(kind)
             return left != right ? left < right : a.key < b.key
         }
         var remaining = totalSize

@@ -1,9 +1,10 @@
 import Foundation
 import WebImageCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where entries and temporary files live, and the directory scan that rebuilds the
@@ -52,7 +53,8 @@ struct DiskLayout: Sendable {
         func visit(_ folder: String, entries: [String]) {
             for name in entries where Self.isEntryName(name) {
                 guard let status = DiskFileIO.status(path: folder + "/" + name), status.isRegular else { continue }
-                records[name] = DiskIndex.Record(size: status.size, accessDate: status.accessDate, modificationDate: status.modificationDate)
+                records[name] = DiskIndex.Record(
+                    size: status.size, accessDate: status.accessDate, modificationDate: status.modificationDate)
             }
         }
         let top = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []

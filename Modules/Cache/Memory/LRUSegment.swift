@@ -245,7 +245,8 @@ struct LRUSegment<Key: Hashable, Value> {
     @inlinable
     mutating func moveToFront(_ slot: Int32) {
         guard slot != head else { return }
-        var head = self.head, tail = self.tail
+        var head = self.head
+        var tail = self.tail
         links.withUnsafeMutableBufferPointer { links in
             let link = links[Int(slot)]
             // Not the head, so it has a previous node.

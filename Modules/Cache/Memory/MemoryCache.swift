@@ -60,10 +60,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
         let count = configuration.effectiveShardCount
         shards = .allocate(capacity: count)
         for index in 0..<count {
-            (shards + index).initialize(to: Locked(LRUSegment(
-                costLimit: MemoryCacheConfiguration.share(of: configuration.costLimit, part: index, of: count),
-                countLimit: MemoryCacheConfiguration.share(of: configuration.countLimit, part: index, of: count)
-            )))
+            (shards + index).initialize(
+                to: Locked(
+                    LRUSegment(
+                        costLimit: MemoryCacheConfiguration.share(of: configuration.costLimit, part: index, of: count),
+                        countLimit: MemoryCacheConfiguration.share(of: configuration.countLimit, part: index, of: count)
+                    )))
         }
         shardCount = count
         shardMask = count - 1

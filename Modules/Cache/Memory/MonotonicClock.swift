@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The clock that time-to-live is measured on: nanoseconds since an arbitrary start,
@@ -14,9 +14,9 @@ enum MonotonicClock {
     static func nanoseconds() -> Int64 {
         var time = timespec()
         #if os(Linux)
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+            clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
         #else
-        clock_gettime(CLOCK_MONOTONIC, &time)
+            clock_gettime(CLOCK_MONOTONIC, &time)
         #endif
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }

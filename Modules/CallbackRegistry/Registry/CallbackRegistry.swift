@@ -77,7 +77,7 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
     public func remove(_ token: SubscriptionToken, failure: Failure) -> Bool {
         let removed = state.withLock { state -> (Mailbox, (@Sendable () -> Void)?)? in
             guard let key = state.keyOfToken.removeValue(forKey: token.id),
-                  let mailbox = state.entries[key]?.subscribers.removeValue(forKey: token.id)
+                let mailbox = state.entries[key]?.subscribers.removeValue(forKey: token.id)
             else { return nil }
             guard state.entries[key]!.subscribers.isEmpty else { return (mailbox, nil) }
             return (mailbox, state.entries.removeValue(forKey: key)!.whenAbandoned)

@@ -36,9 +36,10 @@ package final class CancellationBridge: Sendable {
 /// returns what cancels the work. Cancelling the calling task cancels the work, also
 /// when the task was cancelled before the work began. Runs on the caller's executor.
 nonisolated(nonsending)
-package func withCancellableContinuation<Value: Sendable>(
-    _ start: (_ resume: @escaping @Sendable (Value) -> Void) -> any Cancellable
-) async -> Value {
+    package func withCancellableContinuation<Value: Sendable>(
+        _ start: (_ resume: @escaping @Sendable (Value) -> Void) -> any Cancellable
+    ) async -> Value
+{
     let bridge = CancellationBridge()
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in

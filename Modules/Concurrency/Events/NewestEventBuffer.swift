@@ -35,17 +35,17 @@ final class NewestEventBuffer<Partial: Sendable, Success: Sendable, Failure: Err
         /// The oldest held event, taken out.
         mutating func take() -> Event? {
             switch (progress, partial) {
-            case let (progress?, partial?):
+            case (let progress?, let partial?):
                 if progress.order < partial.order {
                     self.progress = nil
                     return progress.event
                 }
                 self.partial = nil
                 return partial.event
-            case let (progress?, nil):
+            case (let progress?, nil):
                 self.progress = nil
                 return progress.event
-            case let (nil, partial?):
+            case (nil, let partial?):
                 self.partial = nil
                 return partial.event
             case (nil, nil):

@@ -22,7 +22,9 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The random share taken off each delay, 0 (none) to 1.
     public var jitter: Double
 
-    public init(maximumRetries: Int = 2, baseDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(30), jitter: Double = 0.5) {
+    public init(
+        maximumRetries: Int = 2, baseDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(30), jitter: Double = 0.5
+    ) {
         self.maximumRetries = max(0, maximumRetries)
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay

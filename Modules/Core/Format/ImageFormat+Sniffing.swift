@@ -27,7 +27,7 @@ extension ImageFormat {
         var brands: [String] = []
         var offset = 8
         while offset + 4 <= head.count {
-            if offset != 12 { // bytes 12..<16 are the minor version, not a brand
+            if offset != 12 {  // bytes 12..<16 are the minor version, not a brand
                 brands.append(String(decoding: head[offset..<(offset + 4)], as: UTF8.self))
             }
             offset += 4

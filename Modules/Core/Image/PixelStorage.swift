@@ -42,13 +42,13 @@ public final class PixelStorage: @unchecked Sendable {
 
     private static func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
         #if os(Linux)
-        if size >= hugePageThreshold {
-            let rounded = (size + hugePageSize - 1) / hugePageSize * hugePageSize
-            var pointer: UnsafeMutableRawPointer?
-            guard posix_memalign(&pointer, hugePageSize, rounded) == 0, let pointer else { return nil }
-            _ = madvise(pointer, rounded, MADV_HUGEPAGE)
-            return pointer
-        }
+            if size >= hugePageThreshold {
+                let rounded = (size + hugePageSize - 1) / hugePageSize * hugePageSize
+                var pointer: UnsafeMutableRawPointer?
+                guard posix_memalign(&pointer, hugePageSize, rounded) == 0, let pointer else { return nil }
+                _ = madvise(pointer, rounded, MADV_HUGEPAGE)
+                return pointer
+            }
         #endif
         return malloc(size)
     }

@@ -71,7 +71,9 @@ public struct AuthenticationChallenge: Sendable {
     /// Challenges answered per transfer before it fails, whatever the handler says.
     public static let maximumAttempts = 3
 
-    public init(protectionSpace: ProtectionSpace, previousFailureCount: Int, failureResponse: TransportResponse, proposedCredential: Credential?) {
+    public init(
+        protectionSpace: ProtectionSpace, previousFailureCount: Int, failureResponse: TransportResponse, proposedCredential: Credential?
+    ) {
         self.protectionSpace = protectionSpace
         self.previousFailureCount = previousFailureCount
         self.failureResponse = failureResponse

@@ -69,7 +69,7 @@ extension String {
         while true {
             switch (a.next(), b.next()) {
             case (nil, nil): return true
-            case let (x?, y?):
+            case (let x?, let y?):
                 if x == y { continue }
                 if (x | 0x20) != (y | 0x20) { return false }
                 let lower = x | 0x20

@@ -156,6 +156,7 @@ extension TransportRequest {
         /// HTTP/2 when the server offers it over TLS, else HTTP/1.1.
         case http2
         /// HTTP/1.1 only.
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         case http1_1
     }
 }

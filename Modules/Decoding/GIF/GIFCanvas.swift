@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import WebImageCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The logical screen frames are composed on: RGBA, straight alpha, starting fully
 /// transparent (the background colour index is ignored, as browsers do).
@@ -59,8 +60,10 @@ final class GIFCanvas {
 
     /// Draws frame row `row` (0 at the frame's top) from its palette indices; indices
     /// equal to `transparentIndex` leave the canvas as it is.
-    func draw(row: Int, indices: UnsafePointer<UInt8>, frame: GIFFrameDescriptor, rect: GIFRect,
-              palette: UnsafePointer<UInt32>, transparentIndex: Int?) {
+    func draw(
+        row: Int, indices: UnsafePointer<UInt8>, frame: GIFFrameDescriptor, rect: GIFRect,
+        palette: UnsafePointer<UInt32>, transparentIndex: Int?
+    ) {
         let y = frame.top + row
         guard y >= rect.y0, y < rect.y1, rect.x0 < rect.x1 else { return }
         let destination = pixels + y * size.width
@@ -97,8 +100,9 @@ final class GIFCanvas {
     func snapshot(
         _ finish: (ImageBitmap) throws(ImageDecodingError) -> ImageBitmap
     ) throws(ImageDecodingError) -> ImageBitmap {
-        let live = ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8,
-                               bytesPerRow: size.width * 4, storage: storage)
+        let live = ImageBitmap(
+            width: size.width, height: size.height, pixelFormat: .rgba8,
+            bytesPerRow: size.width * 4, storage: storage)
         let result = try finish(live)
         // The canvas keeps changing: never hand out a bitmap that shares it.
         return result.storage === storage ? try result.copy() : result

@@ -23,8 +23,9 @@ struct GIFExtension {
             )
         }
         if label == 0xFF, let identifier = first, identifier.count == 11, let data = second,
-           identifier.elementsEqual(Self.netscape) || identifier.elementsEqual(Self.animexts),
-           data.count >= 3, data[0] == 1 {
+            identifier.elementsEqual(Self.netscape) || identifier.elementsEqual(Self.animexts),
+            data.count >= 3, data[0] == 1
+        {
             loopCount = Int(data[1]) | Int(data[2]) << 8
         }
     }

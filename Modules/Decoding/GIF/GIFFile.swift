@@ -1,5 +1,5 @@
-import Foundation
 internal import CGIFLib
+import Foundation
 import WebImageCore
 
 /// One giflib reading handle over in-memory bytes, walked record by record with the
@@ -25,11 +25,13 @@ final class GIFFile {
         }
         let source = GIFByteSource(data)
         var error: Int32 = 0
-        let opened = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), { gif, buffer, count in
-            guard let gif, let buffer, count > 0, let user = gif.pointee.UserData else { return 0 }
-            let source = Unmanaged<GIFByteSource>.fromOpaque(user).takeUnretainedValue()
-            return Int32(source.read(into: buffer, count: Int(count)))
-        }, &error)
+        let opened = DGifOpen(
+            Unmanaged.passUnretained(source).toOpaque(),
+            { gif, buffer, count in
+                guard let gif, let buffer, count > 0, let user = gif.pointee.UserData else { return 0 }
+                let source = Unmanaged<GIFByteSource>.fromOpaque(user).takeUnretainedValue()
+                return Int32(source.read(into: buffer, count: Int(count)))
+            }, &error)
         guard let opened else {
             if source.ranPastEnd {
                 throw ImageDecodingError(.truncated, "the data ends inside the GIF header or global colour table", format: .gif)
@@ -141,7 +143,8 @@ final class GIFFile {
         let bytes = source.bytes
         let start = source.position
         guard start < bytes.count,
-              case .complete(let end) = GIFBlockChain(in: source, from: start + 1) else {
+            case .complete(let end) = GIFBlockChain(in: source, from: start + 1)
+        else {
             throw ImageDecodingError(.truncated, "the data ends while reading an extension", format: .gif)
         }
         // The chain is whole: every length byte before `end - 1` starts a block inside it.

@@ -166,7 +166,8 @@ final class GIFFrameReader: ImageFrameReading {
 
     // MARK: - Drawing one frame
 
-    private func draw(_ frame: GIFFrameDescriptor, control: GIFGraphicsControl, allowPartial: Bool) throws(ImageDecodingError) -> DrawnFrame {
+    private func draw(_ frame: GIFFrameDescriptor, control: GIFGraphicsControl, allowPartial: Bool) throws(ImageDecodingError) -> DrawnFrame
+    {
         // The survey stops at damage, so frames past it are checked here as well.
         try options.checkFrameCount(yielded + 1)
         try options.checkPixelCount(frame.pixelCount, "GIF frame \(yielded) (\(frame.width)x\(frame.height))")
@@ -220,8 +221,9 @@ final class GIFFrameReader: ImageFrameReading {
                         failedCode = code
                         return
                     }
-                    canvas.draw(row: row, indices: indices.baseAddress!, frame: frame, rect: rect,
-                                palette: colors.baseAddress!, transparentIndex: control.transparentIndex)
+                    canvas.draw(
+                        row: row, indices: indices.baseAddress!, frame: frame, rect: rect,
+                        palette: colors.baseAddress!, transparentIndex: control.transparentIndex)
                     delivered += 1
                 }
             }

@@ -66,8 +66,9 @@ final class GIFIncrementalDecoder: IncrementalImageDecoding {
         do {
             let reader = try GIFFrameReader(data: firstFrameBytes(), options: options)
             image = try reader.partialFirstFrame().map { bitmap in
-                DecodedImage(format: .gif, frames: [ImageFrame(bitmap: bitmap)], loopCount: reader.loopCount,
-                             orientation: .up, sourceSize: screen, isPartial: true)
+                DecodedImage(
+                    format: .gif, frames: [ImageFrame(bitmap: bitmap)], loopCount: reader.loopCount,
+                    orientation: .up, sourceSize: screen, isPartial: true)
             }
         } catch {
             guard error.code == .truncated else { throw error }

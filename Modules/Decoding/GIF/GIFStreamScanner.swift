@@ -29,7 +29,9 @@ struct GIFStreamScanner {
     private(set) var firstFrameComplete = false
 
     private enum State {
-        case header, record, extensionLabel, imageDescriptor, codeSize, dataBlocks(image: Bool), trailer
+        case header, record, extensionLabel, imageDescriptor, codeSize
+        case dataBlocks(image: Bool)
+        case trailer
     }
 
     private var state = State.header
@@ -76,7 +78,8 @@ struct GIFStreamScanner {
                     state = .imageDescriptor
                 case 0x3B: state = .trailer
                 case let other:
-                    throw ImageDecodingError(.corrupt, "unknown GIF record type 0x\(String(other, radix: 16)) at byte \(offset)", format: .gif)
+                    throw ImageDecodingError(
+                        .corrupt, "unknown GIF record type 0x\(String(other, radix: 16)) at byte \(offset)", format: .gif)
                 }
                 offset += 1
             case .extensionLabel:

@@ -1,6 +1,6 @@
+internal import CWebImageDecoding
 import Foundation
 import WebImageCore
-internal import CWebImageDecoding
 
 /// What a JPEG's headers say, as far as decoding needs.
 struct JPEGHeader {
@@ -87,13 +87,14 @@ final class JPEGDecompressor {
     var header: JPEGHeader {
         var raw = wi_jpeg_header()
         wi_jpeg_get_header(handle, &raw)
-        let model: JPEGHeader.ColorModel = switch raw.color {
-        case WI_JPEG_COLOR_GRAY: .gray
-        case WI_JPEG_COLOR_YCBCR: .yCbCr
-        case WI_JPEG_COLOR_RGB: .rgb
-        case WI_JPEG_COLOR_CMYK: .cmyk
-        default: .other
-        }
+        let model: JPEGHeader.ColorModel =
+            switch raw.color {
+            case WI_JPEG_COLOR_GRAY: .gray
+            case WI_JPEG_COLOR_YCBCR: .yCbCr
+            case WI_JPEG_COLOR_RGB: .rgb
+            case WI_JPEG_COLOR_CMYK: .cmyk
+            default: .other
+            }
         return JPEGHeader(
             size: PixelSize(width: Int(raw.width), height: Int(raw.height)),
             colorModel: model,
@@ -113,7 +114,8 @@ final class JPEGDecompressor {
     /// Sets the DCT scale and output colour space; returns the size and layout
     /// libjpeg will produce.
     func configure(scaleEighths: Int, gray: Bool) throws(ImageDecodingError) -> (PixelSize, PixelFormat) {
-        var width: UInt32 = 0, height: UInt32 = 0
+        var width: UInt32 = 0
+        var height: UInt32 = 0
         var bytesPerPixel: Int32 = 0
         guard wi_jpeg_configure(handle, Int32(scaleEighths), gray ? 1 : 0, &width, &height, &bytesPerPixel) != 0 else {
             throw currentError()
@@ -137,7 +139,8 @@ final class JPEGDecompressor {
     var revision: Int { Int(truncatingIfNeeded: wi_jpeg_revision(handle)) }
     /// After ``Status/rowsReady``: the output rows the strip holds, strip row 0 first.
     var stripRows: Range<Int> {
-        var first: UInt32 = 0, count: UInt32 = 0
+        var first: UInt32 = 0
+        var count: UInt32 = 0
         wi_jpeg_strip(handle, &first, &count)
         return Int(first)..<Int(first + count)
     }
@@ -146,16 +149,17 @@ final class JPEGDecompressor {
 
     private func currentError() -> ImageDecodingError {
         let message = String(cString: wi_jpeg_message(handle))
-        let code: ImageDecodingError.Code = switch wi_jpeg_error(handle) {
-        case WI_JPEG_ERR_NOT_JPEG: .invalidHeader
-        case WI_JPEG_ERR_DIMENSIONS: .invalidDimensions
-        case WI_JPEG_ERR_UNSUPPORTED: .unsupported
-        case WI_JPEG_ERR_TRUNCATED: .truncated
-        case WI_JPEG_ERR_NO_MEMORY: .outOfMemory
-        case WI_JPEG_ERR_TOO_LARGE: .tooLarge
-        case WI_JPEG_ERR_MISUSE: .invalidState
-        default: .corrupt
-        }
+        let code: ImageDecodingError.Code =
+            switch wi_jpeg_error(handle) {
+            case WI_JPEG_ERR_NOT_JPEG: .invalidHeader
+            case WI_JPEG_ERR_DIMENSIONS: .invalidDimensions
+            case WI_JPEG_ERR_UNSUPPORTED: .unsupported
+            case WI_JPEG_ERR_TRUNCATED: .truncated
+            case WI_JPEG_ERR_NO_MEMORY: .outOfMemory
+            case WI_JPEG_ERR_TOO_LARGE: .tooLarge
+            case WI_JPEG_ERR_MISUSE: .invalidState
+            default: .corrupt
+            }
         return ImageDecodingError(code, message.isEmpty ? "libjpeg failed" : message, format: .jpeg)
     }
 }

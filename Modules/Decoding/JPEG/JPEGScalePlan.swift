@@ -19,10 +19,13 @@ struct JPEGScalePlan {
         // The smallest M/8 whose scaled size still covers the target on both sides, so
         // the exact resampling afterwards only ever shrinks. Full size is always 8/8:
         // on tiny images a smaller M can round up to the same size with a coarser IDCT.
-        scaleEighths = target == source ? 8 : (1...8).first { m in
-            let scaled = JPEGScalePlan.scaled(source, eighths: m)
-            return scaled.width >= target.width && scaled.height >= target.height
-        } ?? 8
+        scaleEighths =
+            target == source
+            ? 8
+            : (1...8).first { m in
+                let scaled = JPEGScalePlan.scaled(source, eighths: m)
+                return scaled.width >= target.width && scaled.height >= target.height
+            } ?? 8
         wantsGray = options.pixelFormat == .gray8 && header.colorModel != .cmyk
         let scaled = JPEGScalePlan.scaled(source, eighths: scaleEighths)
         do {

@@ -9,13 +9,14 @@ package enum ExifOrientation {
         guard bytes.count >= 8 else { return .up }
         let littleEndian: Bool
         switch (bytes[0], bytes[1]) {
-        case (0x49, 0x49): littleEndian = true   // "II"
+        case (0x49, 0x49): littleEndian = true  // "II"
         case (0x4D, 0x4D): littleEndian = false  // "MM"
         default: return .up
         }
         func u16(_ offset: Int) -> Int? {
             guard offset >= 0, offset + 2 <= bytes.count else { return nil }
-            let a = Int(bytes[offset]), b = Int(bytes[offset + 1])
+            let a = Int(bytes[offset])
+            let b = Int(bytes[offset + 1])
             return littleEndian ? a | b << 8 : a << 8 | b
         }
         func u32(_ offset: Int) -> Int? {

@@ -17,7 +17,8 @@ enum Adam7Preview {
             try ImageBitmap(width: bitmap.width, height: bitmap.height, pixelFormat: .rgba8) { (dest, stride) in
                 let src = source.baseAddress!.assumingMemoryBound(to: UInt32.self)
                 let dst = dest.baseAddress!.assumingMemoryBound(to: UInt32.self)
-                let sourceWords = bitmap.bytesPerRow / 4, destWords = stride / 4
+                let sourceWords = bitmap.bytesPerRow / 4
+                let destWords = stride / 4
                 for y in 0..<bitmap.height {
                     let knownRow = src + (y - y % blockHeight) * sourceWords
                     let out = dst + y * destWords

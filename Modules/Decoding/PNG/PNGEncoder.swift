@@ -1,6 +1,6 @@
+internal import CWebImageDecoding
 import Foundation
 import WebImageCore
-internal import CWebImageDecoding
 
 /// Writes bitmaps as PNG files with libpng.
 ///
@@ -73,10 +73,11 @@ public struct PNGEncoder: ImageEncoding {
         guard bitmap.width <= Int(Int32.max), bitmap.height <= Int(Int32.max) else {
             throw ImageDecodingError(.encodingFailed, "a \(bitmap.width)x\(bitmap.height) image is too large for PNG", format: .png)
         }
-        let channels: Int32 = switch bitmap.pixelFormat {
-        case .rgba8: dropsAlpha ? Int32(WI_PNG_WRITE_RGB_FROM_RGBA) : Int32(WI_PNG_WRITE_RGBA)
-        case .gray8: Int32(WI_PNG_WRITE_GRAY)
-        }
+        let channels: Int32 =
+            switch bitmap.pixelFormat {
+            case .rgba8: dropsAlpha ? Int32(WI_PNG_WRITE_RGB_FROM_RGBA) : Int32(WI_PNG_WRITE_RGBA)
+            case .gray8: Int32(WI_PNG_WRITE_GRAY)
+            }
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
         var message = [CChar](repeating: 0, count: 256)
@@ -93,8 +94,10 @@ public struct PNGEncoder: ImageEncoding {
             throw ImageDecodingError(.encodingFailed, detail.isEmpty ? "libpng could not write the image" : detail, format: .png)
         }
         // Data takes the malloc'd buffer as is: no copy of a large file.
-        return Data(bytesNoCopy: output, count: outputSize, deallocator: .custom { pointer, _ in
-            wi_png_write_free(pointer.assumingMemoryBound(to: UInt8.self))
-        })
+        return Data(
+            bytesNoCopy: output, count: outputSize,
+            deallocator: .custom { pointer, _ in
+                wi_png_write_free(pointer.assumingMemoryBound(to: UInt8.self))
+            })
     }
 }

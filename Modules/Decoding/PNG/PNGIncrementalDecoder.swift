@@ -1,6 +1,6 @@
+internal import CWebImageDecoding
 import Foundation
 import WebImageCore
-internal import CWebImageDecoding
 
 /// Feeds PNG bytes to libpng as they arrive. A plain PNG shows the rows decoded so
 /// far (the rest transparent); an interlaced PNG shows the whole picture after each

@@ -1,6 +1,6 @@
+internal import CWebImageDecoding
 import Foundation
 import WebImageCore
-internal import CWebImageDecoding
 
 /// Owns one libpng progressive reader and the RGBA buffer it fills. The one engine
 /// behind both the whole-file and the incremental PNG decoders.
@@ -105,13 +105,15 @@ final class PNGReader {
         guard hasAllRows else {
             let size = "\(progress.width)x\(progress.height)"
             if progress.image_data_over != 0 {
-                throw fail(ImageDecodingError(
-                    .corrupt, "the image data of the \(size) image ends before its last row", format: .png
-                ))
+                throw fail(
+                    ImageDecodingError(
+                        .corrupt, "the image data of the \(size) image ends before its last row", format: .png
+                    ))
             }
-            throw fail(ImageDecodingError(
-                .truncated, "the data ends before every row of the \(size) image arrived", format: .png
-            ))
+            throw fail(
+                ImageDecodingError(
+                    .truncated, "the data ends before every row of the \(size) image arrived", format: .png
+                ))
         }
     }
 }

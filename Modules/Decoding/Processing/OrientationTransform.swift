@@ -5,7 +5,8 @@ package enum OrientationTransform {
     /// The upright copy of `bitmap`, or `bitmap` itself for ``ImageOrientation/up``.
     package static func apply(_ orientation: ImageOrientation, to bitmap: ImageBitmap) throws(ImageDecodingError) -> ImageBitmap {
         guard orientation != .up else { return bitmap }
-        let w = bitmap.width, h = bitmap.height
+        let w = bitmap.width
+        let h = bitmap.height
         let outWidth = orientation.swapsWidthAndHeight ? h : w
         let outHeight = orientation.swapsWidthAndHeight ? w : h
         // For a display pixel (dx, dy), the stored pixel it shows.

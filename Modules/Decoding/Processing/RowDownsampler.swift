@@ -18,8 +18,8 @@ package final class RowDownsampler {
     private let columnStart: [Int]
     private let columnWeights: [[Float]]
     private let verticalScale: Double
-    private var horizontal: [Float]     // one source row resampled horizontally
-    private var accumulator: [Float]    // the output row being gathered
+    private var horizontal: [Float]  // one source row resampled horizontally
+    private var accumulator: [Float]  // the output row being gathered
     private var accumulatorRow = 0
     private var sourceRow = 0
     private let output: PixelStorage
@@ -32,7 +32,8 @@ package final class RowDownsampler {
         channels = pixelFormat.bytesPerPixel
         hasAlpha = pixelFormat == .rgba8
         let scaleX = Double(source.width) / Double(target.width)
-        var starts = [Int](), weights = [[Float]]()
+        var starts = [Int]()
+        var weights = [[Float]]()
         starts.reserveCapacity(target.width)
         weights.reserveCapacity(target.width)
         for x in 0..<target.width {
@@ -66,7 +67,8 @@ package final class RowDownsampler {
         resampleHorizontally(row.assumingMemoryBound(to: UInt8.self))
         // This source row covers [sourceRow, sourceRow + 1) in source space; spread it
         // over the output rows whose areas it overlaps.
-        let top = Double(sourceRow), bottom = Double(sourceRow + 1)
+        let top = Double(sourceRow)
+        let bottom = Double(sourceRow + 1)
         while accumulatorRow < targetSize.height {
             let rowTop = Double(accumulatorRow) * verticalScale
             let rowBottom = Double(accumulatorRow + 1) * verticalScale
@@ -99,13 +101,22 @@ package final class RowDownsampler {
                 let first = columnStart[x]
                 let weights = columnWeights[x]
                 if hasAlpha {
-                    var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                    var r: Float = 0
+                    var g: Float = 0
+                    var b: Float = 0
+                    var a: Float = 0
                     for (k, w) in weights.enumerated() {
                         let p = row + (first + k) * 4
                         let wa = w * Float(p[3])
-                        r += wa * Float(p[0]); g += wa * Float(p[1]); b += wa * Float(p[2]); a += wa
+                        r += wa * Float(p[0])
+                        g += wa * Float(p[1])
+                        b += wa * Float(p[2])
+                        a += wa
                     }
-                    out[x * 4] = r; out[x * 4 + 1] = g; out[x * 4 + 2] = b; out[x * 4 + 3] = a
+                    out[x * 4] = r
+                    out[x * 4 + 1] = g
+                    out[x * 4 + 2] = b
+                    out[x * 4 + 3] = a
                 } else {
                     var v: Float = 0
                     for (k, w) in weights.enumerated() { v += w * Float(row[first + k]) }
@@ -124,7 +135,9 @@ package final class RowDownsampler {
                     if a > 0 {
                         for c in 0..<3 { dest[x * 4 + c] = RowDownsampler.clamp(accumulator[x * 4 + c] / a) }
                     } else {
-                        dest[x * 4] = 0; dest[x * 4 + 1] = 0; dest[x * 4 + 2] = 0
+                        dest[x * 4] = 0
+                        dest[x * 4 + 1] = 0
+                        dest[x * 4 + 2] = 0
                     }
                     dest[x * 4 + 3] = RowDownsampler.clamp(a)
                 } else {

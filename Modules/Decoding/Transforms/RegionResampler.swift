@@ -21,7 +21,8 @@ enum RegionResampler {
         return result
     }
 
-    private static func resample(_ bitmap: ImageBitmap, _ region: PixelRect, _ target: PixelSize) throws(ImageDecodingError) -> ImageBitmap {
+    private static func resample(_ bitmap: ImageBitmap, _ region: PixelRect, _ target: PixelSize) throws(ImageDecodingError) -> ImageBitmap
+    {
         let pixelBytes = bitmap.pixelFormat.bytesPerPixel
         if target == region.size {
             // A plain crop: copy the rows.

@@ -6,7 +6,8 @@ extension ImageManager {
     /// Loads `request` and returns the response; cancelling the calling task cancels the
     /// load. A memory hit returns on the caller's executor, without a task or a hop.
     nonisolated(nonsending)
-    public func response(for request: ImageRequest) async throws(ImageLoadError) -> ImageResponse {
+        public func response(for request: ImageRequest) async throws(ImageLoadError) -> ImageResponse
+    {
         let request = request.keyed(by: configuration.cacheKeyFilter)
         if let early = earlyResult(for: request) { return try early.get() }
         let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<ImageResponse, ImageLoadError>) -> Void) in
@@ -20,7 +21,8 @@ extension ImageManager {
     /// The decoded image for `request` (``ImageLoadOptions/returnDataWithoutDecoding`` is
     /// ignored here: this call always decodes).
     nonisolated(nonsending)
-    public func image(for request: ImageRequest) async throws(ImageLoadError) -> DecodedImage {
+        public func image(for request: ImageRequest) async throws(ImageLoadError) -> DecodedImage
+    {
         var request = request
         if request.options.contains(.returnDataWithoutDecoding) {
             request = ImageRequest(
@@ -34,7 +36,8 @@ extension ImageManager {
 
     /// The decoded image at `url`.
     nonisolated(nonsending)
-    public func image(for url: URL, options: ImageLoadOptions = []) async throws(ImageLoadError) -> DecodedImage {
+        public func image(for url: URL, options: ImageLoadOptions = []) async throws(ImageLoadError) -> DecodedImage
+    {
         try await image(for: ImageRequest(url: url, options: options))
     }
 

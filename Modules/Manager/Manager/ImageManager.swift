@@ -113,7 +113,7 @@ public final class ImageManager: Sendable {
             return .failure(.failedRecently(request.url))
         }
         guard options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .returnDataWithoutDecoding]),
-              let image = (request.context.memoryCache ?? memoryCache)?.value(forKey: request.imageKey)
+            let image = (request.context.memoryCache ?? memoryCache)?.value(forKey: request.imageKey)
         else { return nil }
         return .success(ImageResponse(image: image, data: nil, source: .memory, request: request))
     }

@@ -60,7 +60,8 @@ final class DiskWriteBehind: Sendable {
             state.pending.append((state.serial, write))
             state.pendingBytes += write.data.count
             if state.oldest == nil { state.oldest = now }
-            let due = state.runningLoads == 0 || state.pendingBytes >= Self.pendingByteLimit
+            let due =
+                state.runningLoads == 0 || state.pendingBytes >= Self.pendingByteLimit
                 || state.oldest.map { now - $0 >= Self.maximumDelay } == true
             return due && claimWriter(&state)
         }
@@ -80,7 +81,7 @@ final class DiskWriteBehind: Sendable {
     /// The bytes waiting to be written under `key` to `disk`, if any.
     func waitingResponse(for key: CacheKey, in disk: any DataCaching) -> CachedResponse? {
         guard let entry = state.withLock({ $0.unwritten[key] }),
-              (entry.write.disk as AnyObject) === (disk as AnyObject)
+            (entry.write.disk as AnyObject) === (disk as AnyObject)
         else { return nil }
         return CachedResponse(data: entry.write.data, metadata: entry.write.metadata)
     }

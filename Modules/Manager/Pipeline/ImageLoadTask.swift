@@ -32,7 +32,9 @@ final class ImageLoadTask: Sendable {
     /// Starts the run for the registry's run `generation` of the key.
     func start(generation: UInt64) {
         self.generation.store(generation, ordering: .relaxed)
-        let priority: TaskPriority = request.options.contains(.highPriority) ? .high
+        let priority: TaskPriority =
+            request.options.contains(.highPriority)
+            ? .high
             : request.options.contains(.lowPriority) ? .low : .medium
         let task = Task(priority: priority) { await self.run() }
         let keep = self.task.withLock { held -> Bool in

@@ -98,7 +98,8 @@ public final class ImagePrefetcher: Sendable {
         state.withLock { state in
             state.batches.removeAll { !$0.hasWaiting }  // their running loads still report to them
             guard state.running < maximumConcurrentLoads,
-                  let batch = state.batches.first(where: { $0.hasWaiting }) else { return nil }
+                let batch = state.batches.first(where: { $0.hasWaiting })
+            else { return nil }
             state.running += 1
             return (batch, batch.takeNext())
         }

@@ -31,7 +31,7 @@ extension RetryPolicy {
             return nil
         }
         if let status = error.statusCode, status == 429 || status == 503,
-           let header = error.response?.headers["Retry-After"]
+            let header = error.response?.headers["Retry-After"]
         {
             guard let asked = Self.retryAfter(header, now: now) else { return backoff(retry, random: random) }
             return asked <= maximumDelay ? asked : nil

@@ -196,7 +196,7 @@ public final class DownloadQueue: Sendable {
                 guard !state.isSuspended, state.runningCount < state.maximumConcurrent else { return nil }
                 while let entry = state.heap.pop() {
                     guard var record = state.records[entry.operation.id], record.state == .pending,
-                          record.generation == entry.generation
+                        record.generation == entry.generation
                     else { continue }
                     record.state = .running
                     record.holdsSlot = true

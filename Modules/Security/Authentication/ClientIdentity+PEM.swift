@@ -31,7 +31,9 @@ extension ClientIdentity {
 
     /// An identity from PEM texts, checked as ``load(certificateFile:privateKeyFile:passphrase:)``
     /// checks files.
-    public static func fromPEM(certificateChain: String, privateKey: String, passphrase: String? = nil) throws(SecurityError) -> ClientIdentity {
+    public static func fromPEM(certificateChain: String, privateKey: String, passphrase: String? = nil) throws(SecurityError)
+        -> ClientIdentity
+    {
         try fromPEM(
             certificateChain: certificateChain, privateKey: privateKey, passphrase: passphrase,
             certificateSource: "the certificate text", privateKeySource: "the private key text"
@@ -47,11 +49,13 @@ extension ClientIdentity {
             throw SecurityError(.invalidCertificate, "no CERTIFICATE block in \(certificateSource)")
         }
         for (index, block) in certificates.enumerated() where !block.hasValidBody {
-            throw SecurityError(.invalidCertificate, "CERTIFICATE block #\(index + 1) of \(certificateSource) is empty or its base64 is damaged")
+            throw SecurityError(
+                .invalidCertificate, "CERTIFICATE block #\(index + 1) of \(certificateSource) is empty or its base64 is damaged")
         }
         let keys = PEMText(privateKey).blocks.filter { privateKeyLabels.contains($0.label) }
         guard let key = keys.first else {
-            throw SecurityError(.invalidPrivateKey, "no private key block (\(privateKeyLabels.sorted().joined(separator: ", "))) in \(privateKeySource)")
+            throw SecurityError(
+                .invalidPrivateKey, "no private key block (\(privateKeyLabels.sorted().joined(separator: ", "))) in \(privateKeySource)")
         }
         guard keys.count == 1 else {
             throw SecurityError(.invalidPrivateKey, "\(keys.count) private keys in \(privateKeySource); which one to use cannot be told")

@@ -49,7 +49,10 @@ public struct SecurityPolicy: ServerTrustEvaluating, Hashable {
     public var validatesDomainName: Bool
 
     /// A policy; the defaults are ``default``: no pinning, chain and host validated.
-    public init(pinning: PinningMode = .none, pinnedCertificates: [Certificate] = [], allowsInvalidCertificates: Bool = false, validatesDomainName: Bool = true) {
+    public init(
+        pinning: PinningMode = .none, pinnedCertificates: [Certificate] = [], allowsInvalidCertificates: Bool = false,
+        validatesDomainName: Bool = true
+    ) {
         self.pinning = pinning
         self.pinnedCertificates = pinnedCertificates
         self.allowsInvalidCertificates = allowsInvalidCertificates
@@ -81,7 +84,8 @@ public struct SecurityPolicy: ServerTrustEvaluating, Hashable {
         case .none where validatesDomainName:
             return RejectingTrustEvaluator(
                 code: .validationFailed,
-                message: "the security policy allows invalid certificates but validates the domain name, which needs pinning; pin, or stop validating the domain name"
+                message:
+                    "the security policy allows invalid certificates but validates the domain name, which needs pinning; pin, or stop validating the domain name"
             )
         case .none:
             return DangerouslyDisabledTrustEvaluator()

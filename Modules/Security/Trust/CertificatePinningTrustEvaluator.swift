@@ -23,7 +23,9 @@ public struct CertificatePinningTrustEvaluator: ServerTrustEvaluating {
     private let pinned: Set<Certificate>
 
     /// An evaluator pinning `certificates`; the other parameters are the properties above.
-    public init(certificates: [Certificate], scope: PinScope = .anyInChain, performsDefaultValidation: Bool = true, validateHost: Bool = true) {
+    public init(
+        certificates: [Certificate], scope: PinScope = .anyInChain, performsDefaultValidation: Bool = true, validateHost: Bool = true
+    ) {
         self.certificates = certificates
         self.scope = scope
         self.performsDefaultValidation = performsDefaultValidation

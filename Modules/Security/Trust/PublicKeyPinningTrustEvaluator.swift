@@ -35,7 +35,8 @@ public struct PublicKeyPinningTrustEvaluator: ServerTrustEvaluating {
         var pinned = Set<[UInt8]>()
         for (index, pin) in pins.enumerated() {
             guard let digest = pin.sha256(using: trust) else {
-                throw ServerTrustError(.invalidCertificate, "the public key of pinned certificate #\(index + 1) cannot be read", host: trust.host)
+                throw ServerTrustError(
+                    .invalidCertificate, "the public key of pinned certificate #\(index + 1) cannot be read", host: trust.host)
             }
             pinned.insert(digest)
         }

@@ -56,7 +56,8 @@ public struct ServerTrustManager: ServerTrustPolicy {
         let name = HostName.normalized(host)
         if let evaluator = exact[name] { return evaluator }
         if !wildcards.isEmpty, !HostName.isIPAddress(name), let dot = name.firstIndex(of: "."), dot > name.startIndex,
-           let evaluator = wildcards[String(name[name.index(after: dot)...])] {
+            let evaluator = wildcards[String(name[name.index(after: dot)...])]
+        {
             return evaluator
         }
         guard !allHostsMustBeEvaluated else {

@@ -33,13 +33,15 @@ enum ChallengeResponder {
         let offered = AuthenticationChallengeParser.parse(response.headers.values(for: "WWW-Authenticate"))
             .filter { !state.authentication.rejectedMethods.contains($0.method) }
         guard let first = offered.first else {
-            return .fail(TransportError(
-                .authenticationFailed, "no authentication scheme left to try", url: state.url, response: response, bytesReceived: 0))
+            return .fail(
+                TransportError(
+                    .authenticationFailed, "no authentication scheme left to try", url: state.url, response: response, bytesReceived: 0))
         }
         guard state.authentication.challengesAnswered < AuthenticationChallenge.maximumAttempts else {
-            return .fail(TransportError(
-                .authenticationFailed, "the credential was refused \(state.authentication.challengesAnswered) times", url: state.url,
-                response: response, bytesReceived: 0))
+            return .fail(
+                TransportError(
+                    .authenticationFailed, "the credential was refused \(state.authentication.challengesAnswered) times", url: state.url,
+                    response: response, bytesReceived: 0))
         }
         let space = ProtectionSpace(
             scheme: state.scheme.isEmpty ? "http" : state.scheme, host: state.url.host ?? "",
@@ -64,15 +66,20 @@ enum ChallengeResponder {
         let response = challenge.failureResponse
         switch disposition {
         case .useCredential(let credential):
-            if challenge.proposedCredential != nil { state.authentication.failedCredentialCount += 1 } else { state.authentication.failedCredentialCount = 1 }
+            if challenge.proposedCredential != nil {
+                state.authentication.failedCredentialCount += 1
+            } else {
+                state.authentication.failedCredentialCount = 1
+            }
             state.authentication.challengesAnswered += 1
             state.authentication.credential = (challenge.protectionSpace, credential)
             return .retry
         case .performDefaultHandling:
             return .fail(TransportError(.httpStatus, "the server answered 401", url: state.url, response: response, bytesReceived: 0))
         case .cancel:
-            return .fail(TransportError(
-                .cancelled, "the challenge handler cancelled", url: state.url, response: response, bytesReceived: 0))
+            return .fail(
+                TransportError(
+                    .cancelled, "the challenge handler cancelled", url: state.url, response: response, bytesReceived: 0))
         case .rejectProtectionSpace:
             state.authentication.rejectedMethods.append(challenge.protectionSpace.method)
             return .askAgain

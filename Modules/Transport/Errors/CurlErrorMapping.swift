@@ -82,8 +82,8 @@ enum CurlErrorMapping {
         case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
             return make(.serverTrustFailed, trust: ServerTrustError(.pinMismatch, detail, host: context.url?.host))
         case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE,
-             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
-             CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
+            CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
+            CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
             return make(.tlsFailure)
         default:
             return make(.other)
@@ -97,9 +97,9 @@ enum CurlErrorMapping {
 
     static func trustCode(verifyResult: Int) -> ServerTrustError.Code {
         switch verifyResult {
-        case 9, 10, 11, 12:          // not yet valid, expired, CRL not yet valid / expired
+        case 9, 10, 11, 12:  // not yet valid, expired, CRL not yet valid / expired
             .expired
-        case 62, 64:                 // hostname mismatch, IP address mismatch
+        case 62, 64:  // hostname mismatch, IP address mismatch
             .hostMismatch
         case 2, 18, 19, 20, 21, 27:  // unknown issuer, self-signed, untrusted
             .untrustedChain

@@ -1,5 +1,5 @@
-import Foundation
 import CLibCurl
+import Foundation
 import WebImageCore
 
 /// Connection slots: a hop enters libcurl when its lane (origin) has a free slot, and
@@ -51,7 +51,8 @@ extension CurlEventLoop {
     private func lane(for state: TransferState, origin: String) -> AdmissionControl<TransferState>.Lane? {
         let scheme = state.scheme
         guard scheme == "http" || scheme == "https" else { return nil }
-        let multiplexed = scheme == "https" && environment.configuration.multiplexesHTTP2
+        let multiplexed =
+            scheme == "https" && environment.configuration.multiplexesHTTP2
             && state.request.preferredHTTPVersion != .http1_1
         return .init(origin: origin, multiplexed: multiplexed)
     }

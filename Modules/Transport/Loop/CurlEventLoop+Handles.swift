@@ -1,6 +1,6 @@
-import Foundation
 import CLibCurl
 import CWebImageTransport
+import Foundation
 import WebImageCore
 
 /// Easy handles: a hop gets one (its own from the last hop, a pooled one, or a fresh

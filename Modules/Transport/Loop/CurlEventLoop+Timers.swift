@@ -28,8 +28,9 @@ extension CurlEventLoop {
                 if let expiry {
                     if let easy = state.easy {
                         let response = state.currentResponse()
-                        state.transactions.append(TransactionMetricsReader.read(
-                            easy, url: state.url, statusCode: response?.statusCode, httpVersion: response?.httpVersion))
+                        state.transactions.append(
+                            TransactionMetricsReader.read(
+                                easy, url: state.url, statusCode: response?.statusCode, httpVersion: response?.httpVersion))
                     }
                     expired.append((state, expiry))
                 }

@@ -177,8 +177,11 @@ final class CurlEventLoop: @unchecked Sendable {
         case "data":
             complete(state, DataURLServer.serve(state))
         default:
-            complete(state, .failure(TransportError(
-                .invalidURL, "the scheme \(state.url.scheme ?? "(none)") is not supported", url: state.url)))
+            complete(
+                state,
+                .failure(
+                    TransportError(
+                        .invalidURL, "the scheme \(state.url.scheme ?? "(none)") is not supported", url: state.url)))
         }
     }
 
@@ -204,8 +207,12 @@ final class CurlEventLoop: @unchecked Sendable {
                 complete(state, .success(response))
             case .httpError(let response):
                 if response.statusCode == 401 { credentials.forget(origin: Self.origin(of: state)) }
-                complete(state, .failure(TransportError(
-                    .httpStatus, "the server answered \(response.statusCode)", url: state.url, response: response, bytesReceived: 0)))
+                complete(
+                    state,
+                    .failure(
+                        TransportError(
+                            .httpStatus, "the server answered \(response.statusCode)", url: state.url, response: response, bytesReceived: 0)
+                    ))
             case .redirect(.failure(var error), let response):
                 error.response = response
                 error.bytesReceived = 0

@@ -21,9 +21,9 @@ package enum CurlLibrary {
         var candidates: [String] = []
         if let configured = wi_curl_default_ca_bundle() { candidates.append(String(cString: configured)) }
         candidates += [
-            "/etc/ssl/certs/ca-certificates.crt",   // Debian, Ubuntu, Alpine, Arch
-            "/etc/pki/tls/certs/ca-bundle.crt",     // Fedora, RHEL
-            "/etc/ssl/ca-bundle.pem",               // openSUSE
+            "/etc/ssl/certs/ca-certificates.crt",  // Debian, Ubuntu, Alpine, Arch
+            "/etc/pki/tls/certs/ca-bundle.crt",  // Fedora, RHEL
+            "/etc/ssl/ca-bundle.pem",  // openSUSE
             "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
             "/etc/ssl/cert.pem",
         ]

@@ -1,6 +1,6 @@
-import Foundation
 import CLibCurl
 import CWebImageTransport
+import Foundation
 import WebImageCore
 
 /// How a hop libcurl reported done ended, read from its easy handle and its transfer:
@@ -12,8 +12,9 @@ enum HopOutcome {
 
     static func read(_ state: TransferState, _ easy: UnsafeMutableRawPointer, _ code: CURLcode) -> HopOutcome {
         let response = state.currentResponse()
-        state.transactions.append(TransactionMetricsReader.read(
-            easy, url: state.url, statusCode: response?.statusCode, httpVersion: response?.httpVersion))
+        state.transactions.append(
+            TransactionMetricsReader.read(
+                easy, url: state.url, statusCode: response?.statusCode, httpVersion: response?.httpVersion))
         if state.task.isCancelled {
             return .failed(state.error(.cancelled, "cancelled"))
         }
@@ -21,8 +22,9 @@ enum HopOutcome {
             return .failed(failure)
         }
         if let trustFailure = state.trustFailure {
-            return .failed(TransportError(
-                .serverTrustFailed, trustFailure.message, url: state.url, trustFailure: trustFailure, underlyingError: CurlError(code)))
+            return .failed(
+                TransportError(
+                    .serverTrustFailed, trustFailure.message, url: state.url, trustFailure: trustFailure, underlyingError: CurlError(code)))
         }
         // A dropped body cut off at the discard limit ends in libcurl's write error; the
         // head still says what happened.
@@ -34,9 +36,12 @@ enum HopOutcome {
             wi_easy_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verifyResult)
             let connected = connectTime > 0 || state.transactions.last?.reusedConnection == true || response != nil
             let head = state.delivered ?? response
-            return .failed(CurlErrorMapping.error(for: code, .init(
-                url: state.url, detail: state.errorDetail, connected: connected, verifyResult: verifyResult,
-                response: head, bytesReceived: head == nil ? nil : state.bodyBytes)))
+            return .failed(
+                CurlErrorMapping.error(
+                    for: code,
+                    .init(
+                        url: state.url, detail: state.errorDetail, connected: connected, verifyResult: verifyResult,
+                        response: head, bytesReceived: head == nil ? nil : state.bodyBytes)))
         }
         guard let response else {
             return .failed(TransportError(.malformedResponse, "no response head", url: state.url))

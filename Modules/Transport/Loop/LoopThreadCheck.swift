@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The event loop's thread, for debug assertions on loop-only state (as swift-nio's

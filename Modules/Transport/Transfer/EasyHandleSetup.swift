@@ -41,8 +41,10 @@ enum EasyHandleSetup {
 
         guard scheme == "http" || scheme == "https" else { return nil }
 
-        wi_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(
-            request.preferredHTTPVersion == .http1_1 ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS))
+        wi_easy_setopt_long(
+            easy, CURLOPT_HTTP_VERSION,
+            Int(
+                request.preferredHTTPVersion == .http1_1 ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS))
         if scheme == "https", environment.configuration.multiplexesHTTP2 { wi_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1) }
         if request.acceptsCompressedResponses { setString(easy, CURLOPT_ACCEPT_ENCODING, "") }
         switch request.proxy {
@@ -100,7 +102,9 @@ enum EasyHandleSetup {
         return list
     }
 
-    private static func configureTLS(_ easy: UnsafeMutableRawPointer, for state: TransferState, context: UnsafeMutableRawPointer) -> TransportError? {
+    private static func configureTLS(_ easy: UnsafeMutableRawPointer, for state: TransferState, context: UnsafeMutableRawPointer)
+        -> TransportError?
+    {
         let environment = state.environment
         if let bundle = environment.systemBundle { setString(easy, CURLOPT_CAINFO, bundle) }
         let host = state.url.host ?? ""

@@ -25,7 +25,7 @@ enum OriginKey {
     private static func authority(_ bytes: UnsafeBufferPointer<UInt8>, schemeLength: Int) -> (Range<Int>, Int?)? {
         var index = schemeLength
         guard index + 3 <= bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
-              bytes[index + 2] == UInt8(ascii: "/")
+            bytes[index + 2] == UInt8(ascii: "/")
         else { return nil }
         index += 3
         var end = index

@@ -27,8 +27,8 @@ public enum RedirectPlanner {
     ) -> Result<Hop, TransportError>? {
         guard redirectStatuses.contains(statusCode), policy.maximum > 0 else { return nil }
         guard let location, !location.isEmpty,
-              let target = URL(string: location, relativeTo: url)?.absoluteURL,
-              let scheme = target.scheme?.lowercased()
+            let target = URL(string: location, relativeTo: url)?.absoluteURL,
+            let scheme = target.scheme?.lowercased()
         else {
             return .failure(TransportError(.badRedirect, "a \(statusCode) without a usable Location", url: url))
         }

@@ -83,13 +83,14 @@ public struct ResponseHeadParser {
     /// "HTTP/1.1 200 OK", "HTTP/2 404".
     static func statusLine(_ line: UnsafeRawBufferPointer) -> Head? {
         guard let space = line.firstIndex(of: 0x20) else { return nil }
-        let version: NegotiatedHTTPVersion? = switch String(decoding: line[0..<space], as: UTF8.self) {
-        case "HTTP/1.0": .http1_0
-        case "HTTP/1.1": .http1_1
-        case "HTTP/2", "HTTP/2.0": .http2
-        case "HTTP/3": .http3
-        default: nil
-        }
+        let version: NegotiatedHTTPVersion? =
+            switch String(decoding: line[0..<space], as: UTF8.self) {
+            case "HTTP/1.0": .http1_0
+            case "HTTP/1.1": .http1_1
+            case "HTTP/2", "HTTP/2.0": .http2
+            case "HTTP/3": .http3
+            default: nil
+            }
         var code = 0
         var digits = 0
         var index = space + 1

@@ -5,7 +5,9 @@ import WebImageCore
 
 /// Reads one hop's timings and sizes from its easy handle, once the hop is done.
 enum TransactionMetricsReader {
-    static func read(_ easy: UnsafeMutableRawPointer, url: URL, statusCode: Int?, httpVersion: NegotiatedHTTPVersion?) -> TransferMetrics.Transaction {
+    static func read(_ easy: UnsafeMutableRawPointer, url: URL, statusCode: Int?, httpVersion: NegotiatedHTTPVersion?)
+        -> TransferMetrics.Transaction
+    {
         func time(_ info: CURLINFO) -> Duration {
             var microseconds: curl_off_t = 0
             wi_easy_getinfo_off(easy, info, &microseconds)

@@ -178,14 +178,17 @@ final class TransferState: @unchecked Sendable {
             policy: request.redirects, redirectsSoFar: redirectCount)
         {
             if case .success = hop, (parser.lastComplete ?? parser.current)?.locationHasRawBytes == true {
-                return .redirect(.failure(TransportError(
-                    .badRedirect, "the Location header holds raw non-ASCII bytes; not followed", url: url, response: response)), response)
+                return .redirect(
+                    .failure(
+                        TransportError(
+                            .badRedirect, "the Location header holds raw non-ASCII bytes; not followed", url: url, response: response)),
+                    response)
             }
             return .redirect(hop, response)
         }
         if response.statusCode == 401,
-           environment.configuration.challengeHandler != nil || (authentication.mayOfferRequestCredential && request.credential != nil),
-           response.headers.contains("WWW-Authenticate")
+            environment.configuration.challengeHandler != nil || (authentication.mayOfferRequestCredential && request.credential != nil),
+            response.headers.contains("WWW-Authenticate")
         {
             return .challenge(response)
         }

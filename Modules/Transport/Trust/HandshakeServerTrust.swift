@@ -22,11 +22,12 @@ struct HandshakeServerTrust: ServerTrust {
     }
 
     func validate(anchors: TrustAnchors, host: String?) -> ServerTrustError? {
-        let (useSystem, custom): (Bool, [Certificate]) = switch anchors {
-        case .system: (true, [])
-        case .custom(let certificates): (false, certificates)
-        case .systemAnd(let certificates): (true, certificates)
-        }
+        let (useSystem, custom): (Bool, [Certificate]) =
+            switch anchors {
+            case .system: (true, [])
+            case .custom(let certificates): (false, certificates)
+            case .systemAnd(let certificates): (true, certificates)
+            }
         var message = [CChar](repeating: 0, count: 256)
         let result: Int32 = withDERPointers(custom) { pointers, lengths in
             wi_trust_verify(
@@ -57,7 +58,7 @@ struct HandshakeServerTrust: ServerTrust {
             _ = buffer.initialize(from: certificate.derBytes)
             return buffer
         }
-        defer { buffers.forEach { $0.deallocate() } }
+        defer { for buffer in buffers { buffer.deallocate() } }
         let pointers: [UnsafePointer<UInt8>?] = buffers.map { UnsafePointer($0.baseAddress) }
         let lengths = certificates.map { Int32($0.derBytes.count) }
         return pointers.withUnsafeBufferPointer { p in

@@ -1,10 +1,11 @@
 import Foundation
-import WebImageTestSupport
 import Synchronization
 import Testing
+import WebImageTestSupport
+
 @testable import WebImageCache
-@testable import WebImageCore
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 @Suite("Disk cache: entries, metadata and the API forms")
 struct DiskCacheBasicsTests {
@@ -55,9 +56,11 @@ struct DiskCacheBasicsTests {
         #expect(DiskCache.testCache(in: directory).response(forKey: "nothing") == nil)
     }
 
-    @Test("keys with slashes and dots name files inside the namespace directory", arguments: [
-        "../../etc/passwd", "/etc/passwd", "a/b/../../../c", "..", ".", "", "%2e%2e/%2f", "ключ/🙂",
-    ])
+    @Test(
+        "keys with slashes and dots name files inside the namespace directory",
+        arguments: [
+            "../../etc/passwd", "/etc/passwd", "a/b/../../../c", "..", ".", "", "%2e%2e/%2f", "ключ/🙂",
+        ])
     func keysStayInside(key: String) throws {
         let directory = try TemporaryDirectory()
         let cache = DiskCache.testCache(in: directory)
@@ -94,7 +97,9 @@ struct DiskCacheBasicsTests {
     func removal() throws {
         let directory = try TemporaryDirectory()
         let cache = DiskCache.testCache(in: directory)
-        for index in 0..<5 { try cache.store(Data(repeating: UInt8(index), count: 1_000), metadata: metadata, forKey: CacheKey("k\(index)")) }
+        for index in 0..<5 {
+            try cache.store(Data(repeating: UInt8(index), count: 1_000), metadata: metadata, forKey: CacheKey("k\(index)"))
+        }
         #expect(cache.count == 5)
         cache.removeResponse(forKey: "k2")
         #expect(cache.response(forKey: "k2") == nil)
@@ -161,7 +166,10 @@ struct DiskCacheBasicsTests {
             for index in 0..<20 {
                 cache.store(Data([UInt8(index)]), metadata: metadata, forKey: "ordered") { _ in }
                 cache.response(forKey: "ordered") { response in
-                    let done = collected.withLock { $0.append(response?.data); return $0.count == 20 ? $0 : nil }
+                    let done = collected.withLock {
+                        $0.append(response?.data)
+                        return $0.count == 20 ? $0 : nil
+                    }
                     if let done { continuation.resume(returning: done) }
                 }
             }
@@ -191,7 +199,8 @@ struct DiskCacheBasicsTests {
                 group.addTask {
                     for index in 0..<40 {
                         let key = "k\(index % 20)"
-                        try? await cache.store(payload(tag: "t", key: key, minimum: 1_000, spread: 5_000), metadata: metadata, forKey: CacheKey(key))
+                        try? await cache.store(
+                            payload(tag: "t", key: key, minimum: 1_000, spread: 5_000), metadata: metadata, forKey: CacheKey(key))
                         if let hit = await cache.response(forKey: CacheKey("k\((index + worker) % 20)")) {
                             #expect(hit.data == payload(tag: "t", key: "k\((index + worker) % 20)", minimum: 1_000, spread: 5_000))
                         }

@@ -1,10 +1,11 @@
 import Foundation
-import WebImageTestSupport
 import Testing
 import WebImageCache
 import WebImageCore
+import WebImageTestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Disk cache: damaged, foreign and stray files")
@@ -70,7 +71,7 @@ struct DiskCacheDamageTests {
         try FileManager.default.createDirectory(atPath: cache.entryPath("dir"), withIntermediateDirectories: true)
         #expect(cache.response(forKey: "dir") == nil)
         #expect(throws: CacheError.self) { try cache.store(Data("x".utf8), metadata: metadata, forKey: "dir") }
-        #expect(filesUnder(directory.path).isEmpty) // the temporary file did not stay
+        #expect(filesUnder(directory.path).isEmpty)  // the temporary file did not stay
     }
 
     @Test("files not named like entries are left alone and not counted")
@@ -96,7 +97,7 @@ struct DiskCacheDamageTests {
         let deadPID = try #require((1..<100).lazy.map { Int32(4_194_304 - $0) }.first { kill($0, 0) != 0 && errno == ESRCH })
         let dead = "\(root)/.tmp-\(deadPID)-1-ab"
         let live = "\(root)/.tmp-\(getpid())-999-cd"
-        let old = "\(root)/.tmp-1-5-ef" // pid 1 is alive, but the file is two hours old
+        let old = "\(root)/.tmp-1-5-ef"  // pid 1 is alive, but the file is two hours old
         for path in [dead, live, old] { try Data("partial".utf8).write(to: URL(fileURLWithPath: path)) }
         var twoHoursAgo = [timespec(tv_sec: time(nil) - 7_200, tv_nsec: 0), timespec(tv_sec: time(nil) - 7_200, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, old, &twoHoursAgo, 0) == 0)

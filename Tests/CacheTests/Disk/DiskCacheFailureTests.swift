@@ -1,10 +1,11 @@
 import Foundation
-import WebImageTestSupport
 import Testing
 import WebImageCache
 import WebImageCore
+import WebImageTestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Disk cache: unwritable directories and full disks")
@@ -51,7 +52,7 @@ struct DiskCacheFailureTests {
             }
             #expect(cache.response(forKey: "kept")?.data == Data("kept".utf8))
         }
-        #expect(filesUnder(root).count == 1) // only "kept": no temporary file stayed
+        #expect(filesUnder(root).count == 1)  // only "kept": no temporary file stayed
     }
 
     @Test("a write past the process's file-size limit throws diskFull, leaves no file, and earlier entries stay")
@@ -65,7 +66,9 @@ struct DiskCacheFailureTests {
 
     @Test(
         "on a full file system the store throws diskFull, leaves no temporary file, and the cache keeps serving",
-        .enabled("needs root and a mountable tmpfs (the file-size-limit test covers the failure path otherwise)") { SmallFileSystem.isAvailable }
+        .enabled("needs root and a mountable tmpfs (the file-size-limit test covers the failure path otherwise)") {
+            SmallFileSystem.isAvailable
+        }
     )
     func fullDisk() throws {
         let fileSystem = try SmallFileSystem(size: "256k")
@@ -76,7 +79,8 @@ struct DiskCacheFailureTests {
         var failure: CacheError?
         for index in 0..<100 {
             do {
-                try cache.store(payload(tag: "full", key: "k\(index)", minimum: 30_000, spread: 1), metadata: metadata, forKey: CacheKey("k\(index)"))
+                try cache.store(
+                    payload(tag: "full", key: "k\(index)", minimum: 30_000, spread: 1), metadata: metadata, forKey: CacheKey("k\(index)"))
                 stored.append("k\(index)")
             } catch {
                 failure = error

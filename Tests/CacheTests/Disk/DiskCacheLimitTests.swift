@@ -1,8 +1,8 @@
 import Foundation
-import WebImageTestSupport
 import Testing
 import WebImageCache
 import WebImageCore
+import WebImageTestSupport
 
 @Suite("Disk cache: size limit, eviction order and expiry")
 struct DiskCacheLimitTests {
@@ -31,7 +31,7 @@ struct DiskCacheLimitTests {
             try cache.store(body, metadata: metadata, forKey: CacheKey("k\(index)"))
             clock.advance(100)
         }
-        #expect(cache.response(forKey: "k0") != nil) // k0 is now the most recent
+        #expect(cache.response(forKey: "k0") != nil)  // k0 is now the most recent
         clock.advance(100)
         try cache.store(body, metadata: metadata, forKey: "k5")
         // Six entries are over the limit; 90 % of it holds four: k1 and k2 go.

@@ -1,10 +1,11 @@
 import Foundation
-import WebImageTestSupport
 import Testing
 import WebImageCache
 import WebImageCore
+import WebImageTestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Disk cache: other processes on the same directory")

@@ -1,11 +1,13 @@
 import Foundation
-import WebImageTestSupport
 import Synchronization
+import WebImageTestSupport
+
 @testable import WebImageCache
 @testable import WebImageCore
+
 #if canImport(Glibc)
-import Glibc
-@testable import WebImageConcurrency
+    import Glibc
+    @testable import WebImageConcurrency
 #endif
 
 /// A clock the test moves by hand, so that dates and eviction orders are exact.

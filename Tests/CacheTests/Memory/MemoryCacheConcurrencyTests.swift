@@ -1,6 +1,7 @@
 import Testing
-@testable import WebImageCache
 import WebImageCore
+
+@testable import WebImageCache
 
 @Suite("MemoryCache: many threads at once")
 struct MemoryCacheConcurrencyTests {
@@ -13,7 +14,7 @@ struct MemoryCacheConcurrencyTests {
                 group.addTask {
                     var state = UInt64(worker + 1) &* 0x9E37_79B9_7F4A_7C15
                     for step in 0..<20_000 {
-                        state = state &* 6364136223846793005 &+ 1442695040888963407
+                        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                         let index = Int((state >> 33) % UInt64(keys.count))
                         switch step % 10 {
                         case 0...5: _ = cache.value(forKey: keys[index])

@@ -16,7 +16,7 @@ struct MemoryCacheIndexTests {
         var reference: [CollidingKey: Int] = [:]
         var state: UInt64 = 42
         for step in 0..<6_000 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let key = CollidingKey(number: Int((state >> 33) % 200))
             if step % 3 == 2 {
                 #expect(cache.removeValue(forKey: key) == reference.removeValue(forKey: key))

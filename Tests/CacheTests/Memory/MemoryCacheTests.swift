@@ -1,8 +1,9 @@
 import Synchronization
 import Testing
+
 @testable import WebImageCache
-@testable import WebImageCore
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// A clock the tests move by hand, for time to live.
 final class ManualClock: Sendable {
@@ -21,9 +22,12 @@ final class Token: Sendable {
 }
 
 /// One shard, so that LRU order is global and exact.
-func singleShardCache(costLimit: Int = .max, countLimit: Int = .max, timeToLive: Duration? = nil, clock: ManualClock = ManualClock()) -> MemoryCache<String, Int> {
-    MemoryCache(configuration: .init(costLimit: costLimit, countLimit: countLimit, timeToLive: timeToLive, shardCount: 1),
-                clock: { clock.now })
+func singleShardCache(costLimit: Int = .max, countLimit: Int = .max, timeToLive: Duration? = nil, clock: ManualClock = ManualClock())
+    -> MemoryCache<String, Int>
+{
+    MemoryCache(
+        configuration: .init(costLimit: costLimit, countLimit: countLimit, timeToLive: timeToLive, shardCount: 1),
+        clock: { clock.now })
 }
 
 func keysByRecency<Value>(_ cache: MemoryCache<String, Value>) -> [String] {
@@ -48,7 +52,7 @@ struct MemoryCacheLimitTests {
         cache.setValue(1, forKey: "a", cost: 10)
         cache.setValue(2, forKey: "b", cost: 10)
         cache.setValue(3, forKey: "c", cost: 10)
-        _ = cache.value(forKey: "a") // a is now the most recent; b the least
+        _ = cache.value(forKey: "a")  // a is now the most recent; b the least
         cache.setValue(4, forKey: "d", cost: 10)
         #expect(keysByRecency(cache) == ["d", "a", "c"])
         #expect(cache.value(forKey: "b") == nil)
@@ -162,14 +166,15 @@ struct MemoryCacheLimitTests {
         weak var replaced: Token?
         weak var cleared: Token?
         do {
-            let first = Token("first"), second = Token("second")
+            let first = Token("first")
+            let second = Token("second")
             evicted = first
             replaced = second
             cache.setValue(first, forKey: "a", cost: 10)
             cache.setValue(second, forKey: "b", cost: 10)
         }
-        cache.setValue(Token("third"), forKey: "b", cost: 10) // replaces second
-        cache.setValue(Token("fourth"), forKey: "c", cost: 10) // evicts first
+        cache.setValue(Token("third"), forKey: "b", cost: 10)  // replaces second
+        cache.setValue(Token("fourth"), forKey: "c", cost: 10)  // evicts first
         #expect(evicted == nil)
         #expect(replaced == nil)
         do {
@@ -200,7 +205,7 @@ struct MemoryCacheTimeToLiveTests {
         clock.advance(by: .seconds(6))
         cache.setValue(2, forKey: "b", cost: 5)
         #expect(cache.value(forKey: "a") == 1)
-        clock.advance(by: .seconds(5)) // a is 11 s old, b 5 s
+        clock.advance(by: .seconds(5))  // a is 11 s old, b 5 s
         #expect(cache.value(forKey: "a") == nil)
         #expect(cache.value(forKey: "b") == 2)
         #expect(cache.count == 1)
@@ -275,7 +280,7 @@ struct MemoryCacheKeyTests {
         }
         #expect(cache.count <= 80)
         #expect(cache.totalCost <= 8_000)
-        #expect(cache.count >= 70) // every shard got keys and filled to its share
+        #expect(cache.count >= 70)  // every shard got keys and filled to its share
     }
 
     @Test("a value costlier than a shard's share is not stored")

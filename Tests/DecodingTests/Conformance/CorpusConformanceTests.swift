@@ -25,8 +25,9 @@ struct CorpusConformanceTests {
         CorpusExpectation.check(entry, result: result, expectedFrames: entry.format == "gif" ? nil : Self.expectedFrames(entry))
     }
 
-    @Test("fed in random slices, every valid file ends equal to its whole-file decode",
-          arguments: Corpus.manifest.filter { $0.expected == .valid })
+    @Test(
+        "fed in random slices, every valid file ends equal to its whole-file decode",
+        arguments: Corpus.manifest.filter { $0.expected == .valid })
     func slicedEqualsWhole(entry: CorpusEntry) throws {
         let data = try Corpus.data(entry.file)
         let whole = try Self.registry.decode(data)

@@ -7,7 +7,9 @@ import WebImageFixtures
 struct GIFFixtureEncoderTests {
     /// A simple RGB palette of `count` distinct colours.
     private func palette(_ count: Int, offset: Int = 0) -> [UInt8] {
-        (0..<count).flatMap { i in [UInt8(truncatingIfNeeded: i * 40 + offset), UInt8(truncatingIfNeeded: 255 - i * 30), UInt8(truncatingIfNeeded: i * 7)] }
+        (0..<count).flatMap { i in
+            [UInt8(truncatingIfNeeded: i * 40 + offset), UInt8(truncatingIfNeeded: 255 - i * 30), UInt8(truncatingIfNeeded: i * 7)]
+        }
     }
 
     private func pattern(_ width: Int, _ height: Int, colours: Int) -> [UInt8] {
@@ -60,7 +62,8 @@ struct GIFFixtureEncoderTests {
         let read = try GiflibReadback(try GIFFixtureEncoder().encode(animation))
         try #require(read.frames.count == 4)
         for (frame, expected) in zip(read.frames, frames) {
-            #expect([frame.left, frame.top, frame.width, frame.height] as [Int] == [expected.x, expected.y, expected.width, expected.height])
+            #expect(
+                [frame.left, frame.top, frame.width, frame.height] as [Int] == [expected.x, expected.y, expected.width, expected.height])
             #expect(frame.indices == expected.indices)
             #expect(frame.interlaced == expected.interlaced)
         }
@@ -92,13 +95,19 @@ struct GIFFixtureEncoderTests {
         #expect(read.frames[0].localPalette != read.frames[1].localPalette)
     }
 
-    @Test("inconsistent input is a typed encodingFailed error", arguments: [
-        GIFFixtureAnimation(width: 2, height: 2, globalPalette: [1, 2, 3], frames: [GIFFixtureFrame(indices: [0, 0, 0], width: 2, height: 2)]),
-        GIFFixtureAnimation(width: 2, height: 2, globalPalette: [], frames: [GIFFixtureFrame(indices: [0, 0, 0, 0], width: 2, height: 2)]),
-        GIFFixtureAnimation(width: 2, height: 2, globalPalette: [1, 2], frames: [GIFFixtureFrame(indices: [0, 0, 0, 0], width: 2, height: 2)]),
-        GIFFixtureAnimation(width: 2, height: 2, globalPalette: nil, frames: [GIFFixtureFrame(indices: [0, 0, 0, 0], width: 2, height: 2)]),
-        GIFFixtureAnimation(width: 70_000, height: 2, globalPalette: [1, 2, 3], frames: []),
-    ])
+    @Test(
+        "inconsistent input is a typed encodingFailed error",
+        arguments: [
+            GIFFixtureAnimation(
+                width: 2, height: 2, globalPalette: [1, 2, 3], frames: [GIFFixtureFrame(indices: [0, 0, 0], width: 2, height: 2)]),
+            GIFFixtureAnimation(
+                width: 2, height: 2, globalPalette: [], frames: [GIFFixtureFrame(indices: [0, 0, 0, 0], width: 2, height: 2)]),
+            GIFFixtureAnimation(
+                width: 2, height: 2, globalPalette: [1, 2], frames: [GIFFixtureFrame(indices: [0, 0, 0, 0], width: 2, height: 2)]),
+            GIFFixtureAnimation(
+                width: 2, height: 2, globalPalette: nil, frames: [GIFFixtureFrame(indices: [0, 0, 0, 0], width: 2, height: 2)]),
+            GIFFixtureAnimation(width: 70_000, height: 2, globalPalette: [1, 2, 3], frames: []),
+        ])
     func rejectsBadInput(_ animation: GIFFixtureAnimation) {
         let error = #expect(throws: ImageDecodingError.self) { try GIFFixtureEncoder().encode(animation) }
         #expect(error?.code == .encodingFailed)

@@ -33,11 +33,12 @@ struct JPEGFixtureEncoderTests {
     func subsampling(_ subsampling: JPEGFixtureEncoder.Subsampling) throws {
         let photo = try SyntheticImage.photo(width: 50, height: 34, seed: 5)
         let info = try JPEGInspection(try JPEGFixtureEncoder(subsampling: subsampling).encode(photo))
-        let expected: (Int, Int) = switch subsampling {
-        case .s444: (1, 1)
-        case .s422: (2, 1)
-        case .s420: (2, 2)
-        }
+        let expected: (Int, Int) =
+            switch subsampling {
+            case .s444: (1, 1)
+            case .s422: (2, 1)
+            case .s420: (2, 2)
+            }
         #expect(info.width == 50 && info.height == 34 && info.components == 3)
         #expect(info.samplingFactors.map(\.horizontal) == [expected.0, 1, 1])
         #expect(info.samplingFactors.map(\.vertical) == [expected.1, 1, 1])

@@ -1,6 +1,6 @@
-import Foundation
 import CGIFLib
 import CLibPNG
+import Foundation
 
 /// Reads fixtures back with the system libraries directly (libpng's simplified API,
 /// giflib's DGifSlurp), independent of WebImageDecoding's decoders.
@@ -67,7 +67,8 @@ struct GiflibReadback {
             guard let gif, let buffer, let user = gif.pointee.UserData else { return 0 }
             let cursor = Unmanaged<Cursor>.fromOpaque(user).takeUnretainedValue()
             let count = Swift.min(Int(length), cursor.data.count - cursor.offset)
-            cursor.data.copyBytes(to: buffer, from: (cursor.data.startIndex + cursor.offset)..<(cursor.data.startIndex + cursor.offset + count))
+            cursor.data.copyBytes(
+                to: buffer, from: (cursor.data.startIndex + cursor.offset)..<(cursor.data.startIndex + cursor.offset + count))
             cursor.offset += count
             return Int32(count)
         }

@@ -32,7 +32,9 @@ struct PNGEncoderTests {
 
     @Test("row padding is skipped, not written")
     func paddedRows() throws {
-        let width = 5, height = 4, stride = width * 4 + 12
+        let width = 5
+        let height = 4
+        let stride = width * 4 + 12
         let storage = try #require(PixelStorage(uninitializedByteCount: stride * height))
         storage.withUnsafeMutableBytes { bytes in
             for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 37) }

@@ -12,7 +12,8 @@ struct SyntheticImageTests {
         let c = try SyntheticImage.photo(width: 64, height: 40, seed: 43)
         #expect(a == b)
         #expect(a != c)
-        #expect(try SyntheticImage.translucent(width: 30, height: 30, seed: 1) == SyntheticImage.translucent(width: 30, height: 30, seed: 1))
+        #expect(
+            try SyntheticImage.translucent(width: 30, height: 30, seed: 1) == SyntheticImage.translucent(width: 30, height: 30, seed: 1))
     }
 
     @Test("photos are opaque and use a wide range of values")

@@ -49,9 +49,10 @@ struct GIFAnimationTests {
         #expect(all.count > 800)
         #expect(all.filter(\.comparable).count > all.count - 10)
         let excluded = Set(Self.pillowFrames.filter { $0.value.contains { !$0.comparable } }.keys)
-        #expect(excluded == [
-            "gif/pillow/dispose_bgnd.gif", "gif/pillow/background_outside_palette.gif", "gif/pillow/test_extents.gif",
-        ])
+        #expect(
+            excluded == [
+                "gif/pillow/dispose_bgnd.gif", "gif/pillow/background_outside_palette.gif", "gif/pillow/test_extents.gif",
+            ])
     }
 
     @Test("fire.gif: 33 frames of 50 ms, looping forever")

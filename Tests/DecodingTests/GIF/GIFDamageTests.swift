@@ -42,7 +42,9 @@ struct GIFDamageTests {
         let whole = file.data
         let secondFrame = file.descriptorOffset(ofFrame: 1)
         for end in [secondFrame + 3, secondFrame + 12, whole.count - 6] {
-            #expect(Self.code { () throws(ImageDecodingError) in _ = try GIFDecoder().decode(whole.prefix(end)) } == .truncated, "cut at \(end)")
+            #expect(
+                Self.code { () throws(ImageDecodingError) in _ = try GIFDecoder().decode(whole.prefix(end)) } == .truncated, "cut at \(end)"
+            )
         }
         // The frame reader yields the whole frame first, then reports the cut.
         let reader = try GIFDecoder().makeFrameReader(for: whole.prefix(whole.count - 6), options: .default)
@@ -55,7 +57,9 @@ struct GIFDamageTests {
     func truncatedBeforeFrames() {
         let whole = Self.twoFrames.data
         for end in [5, 13, 20, Self.twoFrames.descriptorOffset(ofFrame: 0)] {
-            #expect(Self.code { () throws(ImageDecodingError) in _ = try GIFDecoder().decode(whole.prefix(end)) } == .truncated, "cut at \(end)")
+            #expect(
+                Self.code { () throws(ImageDecodingError) in _ = try GIFDecoder().decode(whole.prefix(end)) } == .truncated, "cut at \(end)"
+            )
         }
     }
 
@@ -94,7 +98,8 @@ struct GIFDamageTests {
         let data = Self.twoFrames.data
         let options = DecodeOptions(maxPixelCount: 12)
         #expect(Self.code { () throws(ImageDecodingError) in _ = try GIFDecoder().decode(data, options: options) } == .tooLarge)
-        #expect(Self.code { () throws(ImageDecodingError) in _ = try GIFDecoder().makeFrameReader(for: data, options: options) } == .tooLarge)
+        #expect(
+            Self.code { () throws(ImageDecodingError) in _ = try GIFDecoder().makeFrameReader(for: data, options: options) } == .tooLarge)
         let first = try GIFDecoder().decode(data, options: DecodeOptions(maxPixelCount: 12, firstFrameOnly: true))
         #expect(first.frames.count == 1)
         #expect(try GIFDecoder().decode(data, options: DecodeOptions(maxPixelCount: 16)).frames.count == 2)

@@ -13,10 +13,12 @@ struct GIFFrameReaderTests {
         return frames
     }
 
-    @Test("the reader yields the frames decode returns", arguments: [
-        "gif/giflib/fire.gif", "gif/pillow/dispose_prev.gif", "gif/pillow/dispose_bgnd_transparency.gif",
-        "gif/image-gif/samples/moon_impact.gif",
-    ])
+    @Test(
+        "the reader yields the frames decode returns",
+        arguments: [
+            "gif/giflib/fire.gif", "gif/pillow/dispose_prev.gif", "gif/pillow/dispose_bgnd_transparency.gif",
+            "gif/image-gif/samples/moon_impact.gif",
+        ])
     func sameAsDecode(_ path: String) throws {
         let data = try Corpus.data(path)
         let image = try GIFDecoder().decode(data)

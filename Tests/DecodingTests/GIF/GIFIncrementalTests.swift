@@ -7,17 +7,21 @@ import WebImageTestSupport
 /// Feeding a GIF as it arrives: partial first frames, then the one-shot result.
 @Suite("GIF incremental", .enabled(if: Corpus.isAvailable, Corpus.missingMessage))
 struct GIFIncrementalTests {
-    @Test("random small slices: full-size partial images, then the one-shot image", arguments: [
-        "gif/giflib/treescap-interlaced.gif", "gif/giflib/welcome2.gif", "gif/giflib/porsche.gif",
-        "gif/image-gif/samples/interlaced.gif", "gif/pillow/transparent.gif",
-    ])
+    @Test(
+        "random small slices: full-size partial images, then the one-shot image",
+        arguments: [
+            "gif/giflib/treescap-interlaced.gif", "gif/giflib/welcome2.gif", "gif/giflib/porsche.gif",
+            "gif/image-gif/samples/interlaced.gif", "gif/pillow/transparent.gif",
+        ])
     func randomSlices(_ path: String) throws {
         let data = try Corpus.data(path)
         let expected = try GIFDecoder().decode(data)
         let decoder = GIFDecoder().makeIncrementalDecoder(options: .default)
         #expect(decoder.info == nil)
         #expect(try decoder.partialImage() == nil)
-        var offset = 0, lastRevision = 0, partials = 0
+        var offset = 0
+        var lastRevision = 0
+        var partials = 0
         for slice in data.randomSlices(maxSlice: max(1, data.count / 12), seed: UInt64(data.count)) {
             try decoder.append(slice)
             offset += slice.count
@@ -48,7 +52,8 @@ struct GIFIncrementalTests {
         try decoder.append(data.prefix(data.count / 2))
         let partial = try #require(try decoder.partialImage()).bitmap
         let rowBytes = partial.packedRowBytes
-        let pixels = partial.packedBytes, reference = full.packedBytes
+        let pixels = partial.packedBytes
+        let reference = full.packedBytes
         #expect(pixels[0..<rowBytes] == reference[0..<rowBytes], "the first row is final")
         let lastRow = pixels[(pixels.count - rowBytes)...]
         #expect(lastRow.allSatisfy { $0 == 0 }, "the last row has not arrived")

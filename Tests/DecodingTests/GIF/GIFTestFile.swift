@@ -28,13 +28,15 @@ struct GIFTestFile {
 
     var data: Data {
         var out = Data("GIF89a".utf8)
-        out.append(word(width)); out.append(word(height))
+        out.append(word(width))
+        out.append(word(height))
         out.append(tableFlags(globalTable) | 0x70)
         out.append(contentsOf: [0, 0])
         out.append(table(globalTable))
         if let loopCount {
             out.append(contentsOf: [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1])
-            out.append(word(Int(loopCount))); out.append(0)
+            out.append(word(Int(loopCount)))
+            out.append(0)
         }
         for frame in frames {
             if frame.writesControl {
@@ -44,8 +46,10 @@ struct GIFTestFile {
                 out.append(contentsOf: [frame.transparentIndex ?? 0, 0])
             }
             out.append(0x2C)
-            out.append(word(frame.left)); out.append(word(frame.top))
-            out.append(word(frame.width)); out.append(word(frame.height))
+            out.append(word(frame.left))
+            out.append(word(frame.top))
+            out.append(word(frame.width))
+            out.append(word(frame.height))
             out.append(tableFlags(frame.localTable) | (frame.interlaced ? 0x40 : 0))
             out.append(table(frame.localTable))
             out.append(lzw(interlacedOrder(frame)))
@@ -74,9 +78,13 @@ struct GIFTestFile {
     /// Code size 8 (so any index 0...255 is a literal), a clear code before each pixel,
     /// then the end code, in sub-blocks of at most 255 bytes.
     private func lzw(_ pixels: [UInt8]) -> Data {
-        let codeSize = 8, clear = 1 << codeSize, end = clear + 1, bits = codeSize + 1
+        let codeSize = 8
+        let clear = 1 << codeSize
+        let end = clear + 1
+        let bits = codeSize + 1
         var stream: [UInt8] = []
-        var accumulator = 0, filled = 0
+        var accumulator = 0
+        var filled = 0
         func emit(_ code: Int) {
             accumulator |= code << filled
             filled += bits

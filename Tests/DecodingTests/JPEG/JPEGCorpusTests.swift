@@ -9,8 +9,9 @@ import WebImageTestSupport
 struct JPEGCorpusTests {
     let decoder = JPEGDecoder()
 
-    @Test("each valid file decodes to the stated size and djpeg's exact pixels",
-          arguments: JPEGTestData.entries.filter { $0.expected == .valid })
+    @Test(
+        "each valid file decodes to the stated size and djpeg's exact pixels",
+        arguments: JPEGTestData.entries.filter { $0.expected == .valid })
     func validFileMatchesReference(_ entry: CorpusEntry) throws {
         let image = try decoder.decode(try Corpus.data(entry.file))
         #expect(image.format == .jpeg)
@@ -29,8 +30,9 @@ struct JPEGCorpusTests {
         #expect(throws: ImageDecodingError.self) { try decoder.decode(data) }
     }
 
-    @Test("each either file gives an error or an image of the stated size",
-          arguments: JPEGTestData.entries.filter { $0.expected == .either })
+    @Test(
+        "each either file gives an error or an image of the stated size",
+        arguments: JPEGTestData.entries.filter { $0.expected == .either })
     func eitherFileDoesNotCrash(_ entry: CorpusEntry) throws {
         let data = try Corpus.data(entry.file)
         do {

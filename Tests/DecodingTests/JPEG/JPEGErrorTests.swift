@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import WebImageCore
 import WebImageDecoding
-import WebImageTestSupport
 import WebImageFixtures
+import WebImageTestSupport
 
 /// Bad input gives a specific, typed error, quickly, and never a crash.
 @Suite("JPEG errors and limits", .enabled(if: Corpus.isAvailable, Corpus.missingMessage))
@@ -50,8 +50,9 @@ struct JPEGErrorTests {
         #expect(noEOI.bitmap == complete.bitmap)
     }
 
-    @Test("cutting a baseline or progressive file anywhere in its scans is .truncated",
-          arguments: ["jpeg/libjpeg-turbo/testorig.jpg", "jpeg/libjpeg-turbo/testimgp.jpg", "jpeg/libjpeg-turbo/testprog.jpg"])
+    @Test(
+        "cutting a baseline or progressive file anywhere in its scans is .truncated",
+        arguments: ["jpeg/libjpeg-turbo/testorig.jpg", "jpeg/libjpeg-turbo/testimgp.jpg", "jpeg/libjpeg-turbo/testprog.jpg"])
     func cutFilesAreTruncated(_ file: String) throws {
         let data = try Corpus.data(file)
         for fraction in [0.2, 0.4, 0.6, 0.8, 0.95] {
@@ -85,13 +86,16 @@ struct JPEGErrorTests {
         #expect(error?.code == .tooLarge)
     }
 
-    @Test("randomly damaged files decode or throw, never crash", arguments: [
-        "jpeg/libjpeg-turbo/testorig.jpg", "jpeg/libjpeg-turbo/testimgp.jpg", "jpeg/pillow/pil_sample_cmyk.jpg",
-    ])
+    @Test(
+        "randomly damaged files decode or throw, never crash",
+        arguments: [
+            "jpeg/libjpeg-turbo/testorig.jpg", "jpeg/libjpeg-turbo/testimgp.jpg", "jpeg/pillow/pil_sample_cmyk.jpg",
+        ])
     func damagedFilesNeverCrash(_ file: String) throws {
         let original = [UInt8](try Corpus.data(file))
         var generator = SeededGenerator(seed: 0x5EED)
-        var decoded = 0, failed = 0
+        var decoded = 0
+        var failed = 0
         for _ in 0..<150 {
             var bytes = original
             for _ in 0..<Int.random(in: 1...8, using: &generator) {

@@ -10,8 +10,9 @@ import WebImageTestSupport
 struct JPEGIncrementalTests {
     let decoder = JPEGDecoder()
 
-    @Test("a baseline file shows the rows so far, grey below, then the full image",
-          arguments: [("jpeg/libjpeg-turbo/testorig.jpg", 200), ("jpeg/exif-orientation/Landscape_1.jpg", 8192)])
+    @Test(
+        "a baseline file shows the rows so far, grey below, then the full image",
+        arguments: [("jpeg/libjpeg-turbo/testorig.jpg", 200), ("jpeg/exif-orientation/Landscape_1.jpg", 8192)])
     func baseline(_ file: String, maxSlice: Int) throws {
         let data = try Corpus.data(file)
         let oneShot = try decoder.decode(data)
@@ -52,8 +53,9 @@ struct JPEGIncrementalTests {
         }
     }
 
-    @Test("a progressive file gives a full-size partial image per scan, coarse first",
-          arguments: ["jpeg/libjpeg-turbo/testimgp.jpg", "jpeg/libjpeg-turbo/testprog.jpg"])
+    @Test(
+        "a progressive file gives a full-size partial image per scan, coarse first",
+        arguments: ["jpeg/libjpeg-turbo/testimgp.jpg", "jpeg/libjpeg-turbo/testprog.jpg"])
     func progressive(_ file: String) throws {
         let data = try Corpus.data(file)
         let oneShot = try decoder.decode(data)
@@ -89,12 +91,14 @@ struct JPEGIncrementalTests {
         _ = try incremental.finish()
     }
 
-    @Test("options apply to the incremental result as to the one-shot decode", arguments: [
-        ("jpeg/exif-orientation/Landscape_6.jpg", DecodeOptions(maxPixelSize: 300, appliesOrientation: true)),
-        ("jpeg/pillow/pil_sample_cmyk.jpg", DecodeOptions(pixelFormat: .gray8)),
-        ("jpeg/libjpeg-turbo/testimgp.jpg", DecodeOptions(maxPixelSize: 100)),
-        ("jpeg/libjpeg-turbo/testimgari.jpg", DecodeOptions.default),
-    ])
+    @Test(
+        "options apply to the incremental result as to the one-shot decode",
+        arguments: [
+            ("jpeg/exif-orientation/Landscape_6.jpg", DecodeOptions(maxPixelSize: 300, appliesOrientation: true)),
+            ("jpeg/pillow/pil_sample_cmyk.jpg", DecodeOptions(pixelFormat: .gray8)),
+            ("jpeg/libjpeg-turbo/testimgp.jpg", DecodeOptions(maxPixelSize: 100)),
+            ("jpeg/libjpeg-turbo/testimgari.jpg", DecodeOptions.default),
+        ])
     func optionsMatchOneShot(_ file: String, _ options: DecodeOptions) throws {
         let data = try Corpus.data(file)
         let oneShot = try decoder.decode(data, options: options)
@@ -105,8 +109,9 @@ struct JPEGIncrementalTests {
         #expect(partials.allSatisfy { $0.size == oneShot.size })
     }
 
-    @Test("data that stops early shows a partial image, then finish() throws .truncated",
-          arguments: ["jpeg/libjpeg-turbo/testorig.jpg", "jpeg/libjpeg-turbo/testimgp.jpg"])
+    @Test(
+        "data that stops early shows a partial image, then finish() throws .truncated",
+        arguments: ["jpeg/libjpeg-turbo/testorig.jpg", "jpeg/libjpeg-turbo/testimgp.jpg"])
     func truncatedStream(_ file: String) throws {
         let data = try Corpus.data(file)
         let incremental = decoder.makeIncrementalDecoder(options: .default)

@@ -35,8 +35,9 @@ struct JPEGOrientationTests {
         #expect(image.sourceSize == PixelSize(width: w, height: h))
     }
 
-    @Test("every Landscape_N and Portrait_N, turned upright, shows the same picture as _1",
-          arguments: ["Landscape", "Portrait"])
+    @Test(
+        "every Landscape_N and Portrait_N, turned upright, shows the same picture as _1",
+        arguments: ["Landscape", "Portrait"])
     func uprightImagesAgree(_ set: String) throws {
         let options = DecodeOptions(maxPixelSize: 240, appliesOrientation: true)
         let reference = try decoder.decode(try Corpus.data("jpeg/exif-orientation/\(set)_1.jpg"), options: options)

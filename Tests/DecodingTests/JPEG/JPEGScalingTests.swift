@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WebImageCore
-@testable import WebImageDecoding
 import WebImageTestSupport
+
+@testable import WebImageDecoding
 
 /// Downsampling in the DCT domain, then exactly; gray output.
 @Suite("JPEG downsampling and pixel formats", .enabled(if: Corpus.isAvailable, Corpus.missingMessage))
@@ -33,12 +34,15 @@ struct JPEGScalingTests {
         #expect(error?.code == .tooLarge)
     }
 
-    @Test("the scale is the smallest M/8 that still covers the target", arguments: [
-        (4000, 3000, 500, 1), (4000, 3000, 501, 2), (1800, 1200, 300, 2), (1800, 1200, 225, 1),
-        (1800, 1200, 1000, 5), (227, 149, 226, 8), (227, 149, 227, 8), (4, 4, 4, 8), (4, 4, 3, 5),
-    ])
+    @Test(
+        "the scale is the smallest M/8 that still covers the target",
+        arguments: [
+            (4000, 3000, 500, 1), (4000, 3000, 501, 2), (1800, 1200, 300, 2), (1800, 1200, 225, 1),
+            (1800, 1200, 1000, 5), (227, 149, 226, 8), (227, 149, 227, 8), (4, 4, 4, 8), (4, 4, 3, 5),
+        ])
     func scaleChoice(width: Int, height: Int, maxPixelSize: Int, eighths: Int) throws {
-        let header = JPEGHeader(size: PixelSize(width: width, height: height), colorModel: .yCbCr, isProgressive: false, hasMultipleScans: false)
+        let header = JPEGHeader(
+            size: PixelSize(width: width, height: height), colorModel: .yCbCr, isProgressive: false, hasMultipleScans: false)
         let plan = try JPEGScalePlan(header: header, options: DecodeOptions(maxPixelSize: maxPixelSize))
         #expect(plan.scaleEighths == eighths)
         let scaled = JPEGScalePlan.scaled(header.size, eighths: plan.scaleEighths)
@@ -62,9 +66,11 @@ struct JPEGScalingTests {
         #expect(gray.bitmap.packedBytes == stride(from: 0, to: rgba.bitmap.packedBytes.count, by: 4).map { rgba.bitmap.packedBytes[$0] })
     }
 
-    @Test("gray8 from colour (YCbCr, RGB, CMYK) is close to the luminance of the RGBA decode", arguments: [
-        "jpeg/libjpeg-turbo/testorig.jpg", "jpeg/pillow/rgb.jpg", "jpeg/pillow/pil_sample_cmyk.jpg",
-    ])
+    @Test(
+        "gray8 from colour (YCbCr, RGB, CMYK) is close to the luminance of the RGBA decode",
+        arguments: [
+            "jpeg/libjpeg-turbo/testorig.jpg", "jpeg/pillow/rgb.jpg", "jpeg/pillow/pil_sample_cmyk.jpg",
+        ])
     func grayFromColour(_ file: String) throws {
         let data = try Corpus.data(file)
         let gray = try decoder.decode(data, options: DecodeOptions(pixelFormat: .gray8))

@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
-import WebImageTestSupport
 import WebImageFixtures
+import WebImageTestSupport
 
 enum JPEGTestData {
     /// The corpus JPEG rows of the manifest.
@@ -15,7 +15,8 @@ enum JPEGTestData {
 /// Mean absolute difference per channel byte of two same-sized, same-format bitmaps.
 func meanAbsoluteDifference(_ a: ImageBitmap, _ b: ImageBitmap) -> Double {
     precondition(a.size == b.size && a.pixelFormat == b.pixelFormat)
-    let x = a.packedBytes, y = b.packedBytes
+    let x = a.packedBytes
+    let y = b.packedBytes
     var total = 0
     for index in x.indices { total += abs(Int(x[index]) - Int(y[index])) }
     return x.isEmpty ? 0 : Double(total) / Double(x.count)

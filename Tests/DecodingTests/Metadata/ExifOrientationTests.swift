@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import WebImageCore
-@testable import WebImageDecoding
 import WebImageTestSupport
+
+@testable import WebImageDecoding
 
 /// The EXIF parser behind JPEG APP1 and PNG eXIf orientation, on hand-made blocks.
 @Suite("EXIF orientation parsing")
@@ -37,7 +38,8 @@ struct ExifOrientationTests {
     @Test("a LONG-typed orientation, as some writers store it, reads too", arguments: [false, true])
     func longType(_ bigEndian: Bool) {
         #expect(Self.orientation(Self.tiff(bigEndian: bigEndian, entries: [(0x0112, 8)], type: 4)) == .left)
-        #expect(Self.orientation(Self.tiff(bigEndian: bigEndian, entries: [(0x0112, 8)], type: 7)) == .up, "UNDEFINED is not an orientation")
+        #expect(
+            Self.orientation(Self.tiff(bigEndian: bigEndian, entries: [(0x0112, 8)], type: 7)) == .up, "UNDEFINED is not an orientation")
     }
 
     @Test("no tag, a bad header or any truncation reads as .up, never a crash")
@@ -52,13 +54,18 @@ struct ExifOrientationTests {
         }
         // IFD offset far past the end, and an entry count larger than the data.
         var farOffset = good
-        farOffset[4] = 0xFF; farOffset[5] = 0xFF; farOffset[6] = 0xFF; farOffset[7] = 0x7F
+        farOffset[4] = 0xFF
+        farOffset[5] = 0xFF
+        farOffset[6] = 0xFF
+        farOffset[7] = 0x7F
         #expect(Self.orientation(farOffset) == .up)
         var hugeCount = Self.tiff(bigEndian: false, entries: [(0x0112, 6)])
-        hugeCount[8] = 0xFF; hugeCount[9] = 0xFF
+        hugeCount[8] = 0xFF
+        hugeCount[9] = 0xFF
         #expect(Self.orientation(hugeCount) == .right)
         hugeCount = Self.tiff(bigEndian: false, entries: [(0x0100, 1)])
-        hugeCount[8] = 0xFF; hugeCount[9] = 0xFF
+        hugeCount[8] = 0xFF
+        hugeCount[9] = 0xFF
         #expect(Self.orientation(hugeCount) == .up)
     }
 }

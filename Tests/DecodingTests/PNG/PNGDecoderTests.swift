@@ -72,7 +72,8 @@ struct PNGDecoderTests {
     func exifOrientation() throws {
         let base = try Corpus.data("png/pngsuite/basn2c08.png")
         for littleEndian in [false, true] {
-            let data = PNGChunks.inserting(PNGChunks.chunk("eXIf", PNGChunks.exifOrientation(6, littleEndian: littleEndian)), beforeIENDOf: base)
+            let data = PNGChunks.inserting(
+                PNGChunks.chunk("eXIf", PNGChunks.exifOrientation(6, littleEndian: littleEndian)), beforeIENDOf: base)
             let exposed = try PNGDecoder().decode(data)
             #expect(exposed.orientation == .right)
             #expect(exposed.bitmap == (try PNGDecoder().decode(base)).bitmap, "pixels stay as stored")
@@ -81,7 +82,8 @@ struct PNGDecoderTests {
             #expect(applied.orientation == .up)
             // Orientation 6: turned 90 degrees clockwise, so the stored bottom-left
             // pixel is displayed top-left.
-            let stored = exposed.bitmap.packedBytes, shown = applied.bitmap.packedBytes
+            let stored = exposed.bitmap.packedBytes
+            let shown = applied.bitmap.packedBytes
             #expect(Array(shown[0..<4]) == Array(stored[(31 * 32) * 4..<(31 * 32) * 4 + 4]))
         }
     }

@@ -38,8 +38,9 @@ struct PNGEndOfDataTests {
         for slices in [nil, 1, 13, 4096] {
             switch outcome(data, slices: slices) {
             case .success(let image):
-                #expect(code == nil, "got an image, expected \(String(describing: code)) (slices \(String(describing: slices)))",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    code == nil, "got an image, expected \(String(describing: code)) (slices \(String(describing: slices)))",
+                    sourceLocation: sourceLocation)
                 #expect(image.size == size, sourceLocation: sourceLocation)
             case .failure(let error):
                 #expect(error.code == code, "\(error) (slices \(String(describing: slices)))", sourceLocation: sourceLocation)
@@ -54,7 +55,8 @@ struct PNGEndOfDataTests {
         Self.expect(whole.prefix(whole.count - 12), nil)
         Self.expect(whole.prefix(whole.count - 5), nil)
         // Pixels match the whole file's.
-        #expect((try? PNGDecoder().decode(whole.prefix(whole.count - 12)))?.bitmap.packedBytes
+        #expect(
+            (try? PNGDecoder().decode(whole.prefix(whole.count - 12)))?.bitmap.packedBytes
                 == (try? PNGDecoder().decode(whole))?.bitmap.packedBytes)
     }
 

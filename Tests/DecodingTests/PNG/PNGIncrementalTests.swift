@@ -22,8 +22,9 @@ struct PNGIncrementalTests {
         return (partials, try decoder.finish())
     }
 
-    @Test("a plain PNG fed in small slices shows its rows as they arrive and ends equal to a whole decode",
-          arguments: ["png/pngsuite/basn2c08.png", "png/pngsuite/basn6a16.png", "png/pillow/hopper.png"])
+    @Test(
+        "a plain PNG fed in small slices shows its rows as they arrive and ends equal to a whole decode",
+        arguments: ["png/pngsuite/basn2c08.png", "png/pngsuite/basn6a16.png", "png/pillow/hopper.png"])
     func plainRowsArrive(file: String) throws {
         let data = try Corpus.data(file)
         let (partials, final) = try Self.feed(data, seed: 7)
@@ -37,8 +38,9 @@ struct PNGIncrementalTests {
         #expect(partials.contains { $0.isPartial })
     }
 
-    @Test("an interlaced PNG shows the whole picture after each Adam7 pass",
-          arguments: ["png/pngsuite/basi2c08.png", "png/pngsuite/basi6a08.png", "png/pngsuite/basi0g01.png"])
+    @Test(
+        "an interlaced PNG shows the whole picture after each Adam7 pass",
+        arguments: ["png/pngsuite/basi2c08.png", "png/pngsuite/basi6a08.png", "png/pngsuite/basi0g01.png"])
     func interlacedPasses(file: String) throws {
         let data = try Corpus.data(file)
         let decoder = PNGDecoder().makeIncrementalDecoder(options: .default)

@@ -1,5 +1,6 @@
 import Testing
 import WebImageCore
+
 @testable import WebImageDecoding
 
 @Suite("Gray conversion")

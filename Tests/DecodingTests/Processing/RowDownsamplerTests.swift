@@ -1,5 +1,6 @@
 import Testing
 import WebImageCore
+
 @testable import WebImageDecoding
 
 @Suite("Area-averaging downsampler")
@@ -10,10 +11,13 @@ struct RowDownsamplerTests {
 
     @Test("halving averages each 2x2 block")
     func halving() throws {
-        let source = try Self.gray([0, 100, 10, 10,
-                                    200, 100, 30, 50,
-                                    255, 255, 0, 0,
-                                    255, 255, 0, 4], width: 4)
+        let source = try Self.gray(
+            [
+                0, 100, 10, 10,
+                200, 100, 30, 50,
+                255, 255, 0, 0,
+                255, 255, 0, 4,
+            ], width: 4)
         let half = try RowDownsampler.downsample(source, to: PixelSize(width: 2, height: 2))
         #expect(half.packedBytes == [100, 25, 255, 1])
     }
@@ -29,11 +33,17 @@ struct RowDownsamplerTests {
     @Test("a flat image stays flat at any size", arguments: [(97, 13), (50, 50), (1, 1), (99, 1)])
     func flat(width: Int, height: Int) throws {
         let source = try ImageBitmap(width: 99, height: 51, pixelFormat: .rgba8) { bytes, _ in
-            for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i] = 12; bytes[i + 1] = 34; bytes[i + 2] = 56; bytes[i + 3] = 200 }
+            for i in stride(from: 0, to: bytes.count, by: 4) {
+                bytes[i] = 12
+                bytes[i + 1] = 34
+                bytes[i + 2] = 56
+                bytes[i + 3] = 200
+            }
         }
         let scaled = try RowDownsampler.downsample(source, to: PixelSize(width: width, height: height))
         #expect(scaled.size == PixelSize(width: width, height: height))
-        #expect(Set(stride(from: 0, to: scaled.packedBytes.count, by: 4).map { Array(scaled.packedBytes[$0..<$0 + 4]) }) == [[12, 34, 56, 200]])
+        #expect(
+            Set(stride(from: 0, to: scaled.packedBytes.count, by: 4).map { Array(scaled.packedBytes[$0..<$0 + 4]) }) == [[12, 34, 56, 200]])
     }
 
     @Test("transparent pixels do not darken their neighbours")

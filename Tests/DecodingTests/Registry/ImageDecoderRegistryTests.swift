@@ -27,7 +27,10 @@ final class BufferingDecoder: IncrementalImageDecoding {
     let decoder: CheckerDecoder
     let options: DecodeOptions
     var data = Data()
-    init(decoder: CheckerDecoder, options: DecodeOptions) { self.decoder = decoder; self.options = options }
+    init(decoder: CheckerDecoder, options: DecodeOptions) {
+        self.decoder = decoder
+        self.options = options
+    }
     var format: ImageFormat { decoder.format }
     var info: ImageInfo? { nil }
     var revision: Int { 0 }

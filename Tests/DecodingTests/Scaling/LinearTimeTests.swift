@@ -14,7 +14,8 @@ enum ScalingFiles {
 
     /// A flat gray image of `mcus` 8x8 MCUs in one row band, a restart marker after each.
     static func restartMarkers(mcus: Int) -> Data {
-        let width = 8 * min(mcus, 1000), height = 8 * max(1, mcus / 1000)
+        let width = 8 * min(mcus, 1000)
+        let height = 8 * max(1, mcus / 1000)
         let bitmap = try! ImageBitmap(width: width, height: height, pixelFormat: .gray8) { pixels, _ in
             pixels.initializeMemory(as: UInt8.self, repeating: 128)
         }
@@ -51,9 +52,11 @@ struct LinearTimeTests {
 
     // MARK: JPEG
 
-    @Test("JPEG: a photo behind empty APPn and COM segments", arguments: [
-        RepeatedStructures.JPEGSegment.emptyApp(1), .emptyApp(0), .emptyApp(2), .emptyApp(14), .emptyComment, .exif,
-    ])
+    @Test(
+        "JPEG: a photo behind empty APPn and COM segments",
+        arguments: [
+            RepeatedStructures.JPEGSegment.emptyApp(1), .emptyApp(0), .emptyApp(2), .emptyApp(14), .emptyComment, .exif,
+        ])
     func jpegSegments(_ segment: RepeatedStructures.JPEGSegment) {
         Probe.expectLinear(
             "\(segment)",
@@ -73,9 +76,11 @@ struct LinearTimeTests {
         )
     }
 
-    @Test("JPEG: quantization and Huffman tables defined again and again", arguments: [
-        RepeatedStructures.JPEGSegment.quantizationTables, .huffmanTables,
-    ])
+    @Test(
+        "JPEG: quantization and Huffman tables defined again and again",
+        arguments: [
+            RepeatedStructures.JPEGSegment.quantizationTables, .huffmanTables,
+        ])
     func jpegTables(_ segment: RepeatedStructures.JPEGSegment) {
         Probe.expectLinear(
             "\(segment)",
@@ -132,9 +137,11 @@ struct LinearTimeTests {
 
     // MARK: PNG
 
-    @Test("PNG: text, compressed text and unknown chunks before IDAT", arguments: [
-        RepeatedStructures.PNGChunk.text, .compressedText, .unknown,
-    ])
+    @Test(
+        "PNG: text, compressed text and unknown chunks before IDAT",
+        arguments: [
+            RepeatedStructures.PNGChunk.text, .compressedText, .unknown,
+        ])
     func pngChunks(_ chunk: RepeatedStructures.PNGChunk) {
         Probe.expectLinear(
             "\(chunk)",
@@ -161,7 +168,8 @@ struct LinearTimeTests {
         #expect(large.count >= 100_000 * 13, "at least 100,000 IDAT chunks of 13 bytes")
         Probe.expectLinear(
             "1-byte IDAT", small: small, large: large,
-            decode: Probe.oneShot(PNGDecoder()), check: { result in
+            decode: Probe.oneShot(PNGDecoder()),
+            check: { result in
                 #expect((try? result.get())?.size == smallSize || (try? result.get())?.size == largeSize)
             }
         )
@@ -169,9 +177,11 @@ struct LinearTimeTests {
 
     // MARK: GIF
 
-    @Test("GIF: comment, application and graphic control extensions before the image", arguments: [
-        RepeatedStructures.GIFExtensionKind.comment, .application, .graphicControl,
-    ])
+    @Test(
+        "GIF: comment, application and graphic control extensions before the image",
+        arguments: [
+            RepeatedStructures.GIFExtensionKind.comment, .application, .graphicControl,
+        ])
     func gifExtensions(_ kind: RepeatedStructures.GIFExtensionKind) {
         Probe.expectLinear(
             "\(kind)",
@@ -212,7 +222,8 @@ struct LinearTimeTests {
             "1x1 frames to the limit",
             small: RepeatedStructures.gif(onePixelFrames: Self.small),
             large: RepeatedStructures.gif(onePixelFrames: limit),
-            decode: Probe.oneShot(GIFDecoder()), check: { result in
+            decode: Probe.oneShot(GIFDecoder()),
+            check: { result in
                 let frames = (try? result.get())?.frames.count
                 #expect(frames == Self.small || frames == limit)
             }

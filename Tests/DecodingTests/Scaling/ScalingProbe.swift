@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import WebImageCore
 import WebImageDecoding
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Measures whether a decoder's work per input byte stays flat as one structure of the
@@ -90,7 +91,8 @@ enum ScalingProbe {
 
     /// A check that the file decodes to `size`.
     static func decodes(to size: PixelSize, frames: Int = 1, sourceLocation: SourceLocation = #_sourceLocation)
-        -> (Result<DecodedImage, ImageDecodingError>) -> Void {
+        -> (Result<DecodedImage, ImageDecodingError>) -> Void
+    {
         { result in
             switch result {
             case .success(let image):
@@ -103,7 +105,8 @@ enum ScalingProbe {
 
     /// A check that the file is refused with `code`.
     static func fails(with code: ImageDecodingError.Code, sourceLocation: SourceLocation = #_sourceLocation)
-        -> (Result<DecodedImage, ImageDecodingError>) -> Void {
+        -> (Result<DecodedImage, ImageDecodingError>) -> Void
+    {
         { result in
             switch result {
             case .success(let image):

@@ -2,10 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 import WebImage
-@testable import WebImageCore
 import WebImageTestServer
 import WebImageTestSupport
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// The pipeline through the whole default composition (libcurl, the downloader, the disk
 /// cache) against the loopback server: one test of each kind that the scripted tests
@@ -128,8 +129,9 @@ struct LoopbackPipelineTests {
         }
     }
 
-    @Test("a body that is not an image keeps the response it came with: a 200 with HTML, a 204, a 304 nobody asked for",
-          arguments: [("/html", 200), ("/status/204", 204), ("/status/304", 304)])
+    @Test(
+        "a body that is not an image keeps the response it came with: a 200 with HTML, a 204, a 304 nobody asked for",
+        arguments: [("/html", 200), ("/status/204", 204), ("/status/304", 304)])
     func undecodableBodyKeepsItsResponse(path: String, status: Int) async throws {
         try await withFixture { fixture in
             let manager = fixture.manager()

@@ -36,9 +36,10 @@ struct LoadOptionsTests {
 
     @Test("memoryCacheOnly writes nothing to disk; waitForCacheStore has the entry there on completion")
     func diskOrNot() async throws {
-        let fixture = ScriptedFixture(ScriptedDownloader { request in
-            .body(Pictures.byName[request.url.lastPathComponent]!, headers: ["ETag": "\"1\"", "Cache-Control": "max-age=3600"])
-        })
+        let fixture = ScriptedFixture(
+            ScriptedDownloader { request in
+                .body(Pictures.byName[request.url.lastPathComponent]!, headers: ["ETag": "\"1\"", "Cache-Control": "max-age=3600"])
+            })
         let manager = fixture.manager()
         let memoryOnly = ImageRequest(url: fixture.url("badge.png"), options: [.memoryCacheOnly])
         _ = try await manager.response(for: memoryOnly)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImage
 import WebImageTestSupport
+
 @testable import WebImageConcurrency
 
 @Suite("Manager: sharing work between loads", .timeLimit(.minutes(1)))

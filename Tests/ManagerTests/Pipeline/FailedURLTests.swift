@@ -2,9 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 import WebImage
+import WebImageTestSupport
+
 @testable import WebImageConcurrency
 @testable import WebImageManager
-import WebImageTestSupport
 
 @Suite("Manager: the failed-URL set", .timeLimit(.minutes(1)))
 struct FailedURLTests {

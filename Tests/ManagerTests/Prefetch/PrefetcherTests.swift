@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 import WebImage
-@testable import WebImageCore
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 @Suite("Prefetcher", .timeLimit(.minutes(1)))
 struct PrefetcherTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import WebImageCore
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// A disk cache that keeps its entries in memory and tells when one is stored: the
 /// manager's cache logic without files, and a write-behind the test can await instead of

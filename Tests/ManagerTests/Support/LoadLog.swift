@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import WebImage
-@testable import WebImageCore
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// Everything one callback load saw, in order.
 final class LoadLog: Sendable {

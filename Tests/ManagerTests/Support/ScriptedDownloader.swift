@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import WebImageCore
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// A downloader whose downloads the test answers by hand, for the manager's own logic:
 /// no network, no transport, no clock. Every call of `download` is one ``Download``

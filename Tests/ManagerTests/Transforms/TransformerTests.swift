@@ -11,7 +11,8 @@ struct TransformerTests {
     @Test("fit keeps the aspect ratio inside the box; fill cuts the centre to the box")
     func resize() throws {
         #expect(try ResizeTransformer(width: 100, height: 100, mode: .fit).transform(Self.image).size == PixelSize(width: 100, height: 50))
-        #expect(try ResizeTransformer(width: 100, height: 100, mode: .fill).transform(Self.image).size == PixelSize(width: 100, height: 100))
+        #expect(
+            try ResizeTransformer(width: 100, height: 100, mode: .fill).transform(Self.image).size == PixelSize(width: 100, height: 100))
         let plan = ResizeTransformer(width: 100, height: 100, mode: .fill).plan(for: Self.image.size)
         #expect(plan.region == PixelRect(x: 100, y: 0, width: 200, height: 200))
     }
@@ -28,9 +29,11 @@ struct TransformerTests {
     func crop() throws {
         let cropped = try CropTransformer(PixelRect(x: 10, y: 20, width: 30, height: 40)).transform(Self.image)
         #expect(cropped.size == PixelSize(width: 30, height: 40))
-        let source = Self.image.bitmap.packedBytes, result = cropped.bitmap.packedBytes
+        let source = Self.image.bitmap.packedBytes
+        let result = cropped.bitmap.packedBytes
         for (y, x) in [(0, 0), (39, 29), (17, 3)] {
-            let from = ((20 + y) * 400 + 10 + x) * 4, to = (y * 30 + x) * 4
+            let from = ((20 + y) * 400 + 10 + x) * 4
+            let to = (y * 30 + x) * 4
             #expect(Array(source[from..<(from + 4)]) == Array(result[to..<(to + 4)]))
         }
         #expect(throws: ImageDecodingError.self) {
@@ -40,7 +43,9 @@ struct TransformerTests {
 
     @Test("a composition applies each in turn, and its identifier names them all")
     func composition() throws {
-        let chain = ComposedTransformer([CropTransformer(PixelRect(x: 0, y: 0, width: 200, height: 200)), ResizeTransformer(width: 50, height: 50)])
+        let chain = ComposedTransformer([
+            CropTransformer(PixelRect(x: 0, y: 0, width: 200, height: 200)), ResizeTransformer(width: 50, height: 50),
+        ])
         #expect(try chain.transform(Self.image).size == PixelSize(width: 50, height: 50))
         #expect(chain.identifier == "crop(200x200+0+0)|resize(fit,50x50)")
     }
@@ -56,7 +61,9 @@ struct TransformerTests {
         #expect(plain.imageKey == plain.dataKey)
         #expect(Set([plain, fit, fill, thumbnail, first].map(\.imageKey)).count == 5)
         #expect(Set([plain, fit, fill, thumbnail, first].map(\.dataKey)) == [CacheKey("https://example.com/a.jpg")])
-        #expect(ImageRequest(url: url, options: [.highPriority, .refreshCached]).imageKey == plain.imageKey, "priority and refresh do not change the image")
+        #expect(
+            ImageRequest(url: url, options: [.highPriority, .refreshCached]).imageKey == plain.imageKey,
+            "priority and refresh do not change the image")
     }
 
     @Test("through the manager: a transformed image is cached under its own key, beside the original, from one download")
@@ -74,7 +81,8 @@ struct TransformerTests {
         #expect(again.source == .memory)
         #expect(fixture.downloader.downloads.count == 1, "the original came from the bytes waiting for the disk")
 
-        let impossible = ImageRequest(url: url, context: .init(transformers: [CropTransformer(PixelRect(x: 0, y: 0, width: 999, height: 10))]))
+        let impossible = ImageRequest(
+            url: url, context: .init(transformers: [CropTransformer(PixelRect(x: 0, y: 0, width: 999, height: 10))]))
         let result = await outcome { () async throws(ImageLoadError) in try await manager.image(for: impossible) }
         guard case .transform? = result.error else {
             Issue.record("expected a transform error, got \(result)")
@@ -90,7 +98,8 @@ struct TransformerTests {
             $0.cacheKeyFilter = { url in url.absoluteString.components(separatedBy: "?")[0] }
         }
         _ = try await manager.image(for: URL(string: fixture.url("badge.png").absoluteString + "?signature=1")!)
-        let second = try await manager.response(for: ImageRequest(url: URL(string: fixture.url("badge.png").absoluteString + "?signature=2")!))
+        let second = try await manager.response(
+            for: ImageRequest(url: URL(string: fixture.url("badge.png").absoluteString + "?signature=2")!))
         #expect(second.source == .memory)
         #expect(fixture.downloader.downloads.count == 1)
     }

@@ -28,11 +28,15 @@ struct DownloadKeyTests {
         #expect(base != key { $0.headers = ["Accept": "image/png"] })
         #expect(base != key { $0.headers = ["Range": "bytes=0-99"] })
         #expect(base != key { $0.credential = Credential(user: "ann", password: "x") })
-        #expect(key { $0.credential = Credential(user: "ann", password: "x") } != key { $0.credential = Credential(user: "ann", password: "y") })
-        #expect(base != key {
-            $0.options = [.revalidate]
-            $0.validators = .init(etag: "\"1\"")
-        })
+        #expect(
+            key { $0.credential = Credential(user: "ann", password: "x") } != key { $0.credential = Credential(user: "ann", password: "y") }
+        )
+        #expect(
+            base
+                != key {
+                    $0.options = [.revalidate]
+                    $0.validators = .init(etag: "\"1\"")
+                })
         #expect(base != key { $0.options = [.allowInvalidCertificates] })
         #expect(base != key { $0.options = [.progressive] })
         #expect(base != ImageDownloader.key(for: DownloadRequest(url: URL(string: "https://example.com/b.png")!)))

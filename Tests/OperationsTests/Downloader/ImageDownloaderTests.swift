@@ -43,7 +43,8 @@ struct ImageDownloaderTests {
     @Test("cancelling one subscriber leaves the others their transfer; the last one leaving stops it")
     func cancellation() async {
         let downloader = downloader()
-        let leaving = DownloadLog(), staying = DownloadLog()
+        let leaving = DownloadLog()
+        let staying = DownloadLog()
         let token = downloader.download(DownloadRequest(url: url), handler: leaving.handler)
         let other = downloader.download(DownloadRequest(url: url), handler: staying.handler)
         token.cancel()
@@ -111,10 +112,12 @@ struct ImageDownloaderTests {
         let downloader = downloader(.init(timeout: .seconds(3), maximumBodySize: 1000))
         let credential = Credential(user: "ann", password: "secret")
         downloader.download(
-            DownloadRequest(url: url, options: [.revalidate, .allowInvalidCertificates], credential: credential, validators: .init(etag: "\"e\"")),
+            DownloadRequest(
+                url: url, options: [.revalidate, .allowInvalidCertificates], credential: credential, validators: .init(etag: "\"e\"")),
             handler: { _ in })
         downloader.download(DownloadRequest(url: URL(string: "https://images.example/b.png")!, timeout: .seconds(1)), handler: { _ in })
-        let first = transport.transfers[0].request, second = transport.transfers[1].request
+        let first = transport.transfers[0].request
+        let second = transport.transfers[1].request
         #expect(first.timeouts.total == .seconds(3))
         #expect(first.maximumBodySize == 1000)
         #expect(first.allowsInvalidCertificates)
@@ -128,12 +131,13 @@ struct ImageDownloaderTests {
 
     @Test("an async request modifier may change the request before it is sent")
     func requestModifierChanges() async {
-        let downloader = downloader(.init(requestModifier: { request in
-            await Task.yield()  // it suspends, as a token refresh would
-            var signed = request
-            signed.url = URL(string: request.url.absoluteString + "?sig=abc")!
-            return signed
-        }))
+        let downloader = downloader(
+            .init(requestModifier: { request in
+                await Task.yield()  // it suspends, as a token refresh would
+                var signed = request
+                signed.url = URL(string: request.url.absoluteString + "?sig=abc")!
+                return signed
+            }))
         let log = DownloadLog()
         downloader.download(DownloadRequest(url: url), handler: log.handler)
         await transport.waitForTransfers(1)
@@ -162,7 +166,8 @@ struct ImageDownloaderTests {
     @Test("a response modifier can refuse a body that is not an image")
     func responseModifier() async {
         let downloader = downloader(.init(responseModifier: ResponseModifiers.requireImageContentType))
-        let html = DownloadLog(), png = DownloadLog()
+        let html = DownloadLog()
+        let png = DownloadLog()
         downloader.download(DownloadRequest(url: url), handler: html.handler)
         downloader.download(DownloadRequest(url: URL(string: "https://images.example/b.png")!), handler: png.handler)
         transport.respond(transport.transfers[0].task, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8))
@@ -179,7 +184,8 @@ struct ImageDownloaderTests {
     @Test("HTTP errors and transport failures arrive typed")
     func typedFailures() async {
         let downloader = downloader()
-        let notFound = DownloadLog(), refused = DownloadLog()
+        let notFound = DownloadLog()
+        let refused = DownloadLog()
         downloader.download(DownloadRequest(url: url), handler: notFound.handler)
         downloader.download(DownloadRequest(url: URL(string: "https://images.example/b.png")!), handler: refused.handler)
         transport.respond(transport.transfers[0].task, status: 404, body: Data())
@@ -201,7 +207,11 @@ struct ImageDownloaderTests {
         cancelled.cancel()
         let result = await cancelled.result
         #expect((try? result.get()) == nil)
-        if case .failure(let error as DownloadError) = result { #expect(error.isCancelled) } else { Issue.record("expected a DownloadError") }
+        if case .failure(let error as DownloadError) = result {
+            #expect(error.isCancelled)
+        } else {
+            Issue.record("expected a DownloadError")
+        }
         #expect(transport.cancelledCount == 1)
     }
 }

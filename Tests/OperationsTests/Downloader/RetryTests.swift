@@ -2,10 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCallbackRegistry
+import WebImageTestSupport
+
+@testable import WebImageConcurrency
 @testable import WebImageCore
 @testable import WebImageOperations
-import WebImageTestSupport
-@testable import WebImageConcurrency
 
 @Suite("ImageDownloader retries (scripted transport, manual clock)")
 struct DownloaderRetryTests {
@@ -88,13 +89,16 @@ struct DownloaderRetryTests {
         let transport = ScriptedTransport(autoAnswer: { _ in (503, Data()) })
         let downloader = downloader(transport)
         let own = DownloadLog()
-        downloader.download(DownloadRequest(url: url, retryPolicy: .init(maximumRetries: 1, baseDelay: .milliseconds(1), jitter: 0)), handler: own.handler)
+        downloader.download(
+            DownloadRequest(url: url, retryPolicy: .init(maximumRetries: 1, baseDelay: .milliseconds(1), jitter: 0)), handler: own.handler)
         await letWaitsRunOut(1)
         #expect(await own.result().error?.statusCode == 503)
         #expect(transport.transfers.count == 2)
 
         let optedIn = DownloadLog()
-        downloader.download(DownloadRequest(url: URL(string: "https://images.example/b.png")!, options: [.retryTransientFailures]), handler: optedIn.handler)
+        downloader.download(
+            DownloadRequest(url: URL(string: "https://images.example/b.png")!, options: [.retryTransientFailures]), handler: optedIn.handler
+        )
         await letWaitsRunOut(RetryPolicy.default.maximumRetries)
         #expect(await optedIn.result().error?.statusCode == 503)
         #expect(transport.transfers.count == 2 + 1 + RetryPolicy.default.maximumRetries, "the default policy applies")

@@ -2,11 +2,12 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCallbackRegistry
-@testable import WebImageCore
 import WebImageOperations
 import WebImageTestServer
 import WebImageTransport
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 @Suite("Stress: 10,000 subscribers over 100 URLs with random cancellation")
 struct CoalescingStressTests {
@@ -44,7 +45,8 @@ struct CoalescingStressTests {
                 for lane in 0..<4 {
                     group.addTask {
                         for subscriber in subscribers where subscriber.index % 4 == lane {
-                            let url = server.url("/drip?bytes=\(1000 + subscriber.index % 100)&chunk=500&interval_ms=50&u=\(subscriber.index % 100)")
+                            let url = server.url(
+                                "/drip?bytes=\(1000 + subscriber.index % 100)&chunk=500&interval_ms=50&u=\(subscriber.index % 100)")
                             let token = downloader.download(DownloadRequest(url: url)) { event in
                                 if subscriber.completions.load(ordering: .acquiring) > 0 {
                                     subscriber.eventsAfterCompletion.add(1, ordering: .relaxed)
@@ -52,7 +54,9 @@ struct CoalescingStressTests {
                                 guard case .completed(let result) = event else { return }
                                 subscriber.outcome.withLock { $0 = result.map(\.data.count) }
                                 subscriber.completions.add(1, ordering: .releasing)
-                                if book.remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { book.done.continuation.yield() }
+                                if book.remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                                    book.done.continuation.yield()
+                                }
                             }
                             book.tokens.withLock { $0[subscriber.index] = token }
                         }
@@ -71,7 +75,8 @@ struct CoalescingStressTests {
             }
             if book.remaining.load(ordering: .acquiring) > 0 { for await _ in book.done.stream { break } }
 
-            var cancelledByUs = 0, lostRace = 0
+            var cancelledByUs = 0
+            var lostRace = 0
             for subscriber in subscribers {
                 #expect(subscriber.completions.load(ordering: .acquiring) == 1, "subscriber \(subscriber.index)")
                 #expect(subscriber.eventsAfterCompletion.load(ordering: .relaxed) == 0)

@@ -2,14 +2,15 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageCallbackRegistry
-@testable import WebImageCore
 import WebImageDecoding
 import WebImageFixtures
-@testable import WebImageOperations
 import WebImageTestServer
 import WebImageTestSupport
 import WebImageTransport
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
+@testable import WebImageOperations
 
 @Suite("ImageDownloader on the real transport, against the loopback server")
 struct DownloaderIntegrationTests {
@@ -35,7 +36,8 @@ struct DownloaderIntegrationTests {
         try await withServer { server in
             let downloader = downloader()
             let url = server.url("/headers")
-            let a = DownloadLog(), b = DownloadLog()
+            let a = DownloadLog()
+            let b = DownloadLog()
             downloader.download(DownloadRequest(url: url, headers: ["Authorization": "Bearer a"]), handler: a.handler)
             downloader.download(DownloadRequest(url: url, headers: ["Authorization": "Bearer b"]), handler: b.handler)
             let seenA = String(decoding: try await a.result().get().data, as: UTF8.self)
@@ -78,7 +80,9 @@ struct DownloaderIntegrationTests {
                 #expect(String(decoding: result.data, as: UTF8.self) == "authenticated ann", "\(path)")
             }
             let wrong = DownloadLog()
-            downloader.download(DownloadRequest(url: server.url("/basic-auth/ann/secret"), credential: Credential(user: "ann", password: "no")), handler: wrong.handler)
+            downloader.download(
+                DownloadRequest(url: server.url("/basic-auth/ann/secret"), credential: Credential(user: "ann", password: "no")),
+                handler: wrong.handler)
             #expect(await wrong.result().error?.statusCode == 401)
             // Never remembered for requests without it.
             let none = DownloadLog()

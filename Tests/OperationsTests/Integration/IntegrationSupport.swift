@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
-@testable import WebImageCore
 import WebImageTestServer
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// A loopback server for one test, shut down when the test's scope ends.
 func withServer<R>(
@@ -28,7 +29,10 @@ final class LifecycleMonitor: DownloadEventMonitor {
             return counts.finished == counts.queued
         }
         guard allFinished else { return }
-        for waiter in finishWaiters.withLock({ waiters in defer { waiters.removeAll() }; return waiters }) { waiter.resume() }
+        for waiter in finishWaiters.withLock({ waiters in
+            defer { waiters.removeAll() }
+            return waiters
+        }) { waiter.resume() }
     }
 
     /// Returns once every download queued so far has finished: a download tells the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebImageCore
 @testable import WebImageOperations
 
@@ -138,7 +139,8 @@ struct DownloadLifecycleTests {
     @Test("without a request modifier: queued, slot granted, transferring, success ends it and frees the slot")
     func plainSuccess() {
         var driver = LifecycleDriver()
-        let entry = driver.entry(), transfer = driver.transfer()
+        let entry = driver.entry()
+        let transfer = driver.transfer()
         _ = driver.start()
         #expect(driver.enqueued(entry) == .none)
         #expect(driver.granted(entry) == .startTransfer(driver.url, attempt: 1))
@@ -210,7 +212,8 @@ struct DownloadLifecycleTests {
     @Test("after the wait, attempt 2 is queued at the current priority and its result counts both attempts")
     func retry() {
         var driver = LifecycleDriver()
-        let first = driver.entry(), second = driver.entry()
+        let first = driver.entry()
+        let second = driver.entry()
         driver.transferring(first, driver.transfer())
         _ = driver.completed(driver.unavailable(), retryDelay: .seconds(1))
         #expect(driver.waitStarted(driver.task()) == .none)
@@ -299,7 +302,8 @@ struct DownloadLifecycleTests {
     @Test("stop while modifying cancels the modifier and frees the slot; a modifier stored later is cancelled")
     func stopModifying() {
         var driver = LifecycleDriver(modifiesRequests: true)
-        let entry = driver.entry(), modifier = driver.task()
+        let entry = driver.entry()
+        let modifier = driver.task()
         _ = driver.start()
         _ = driver.granted(entry)
         _ = driver.modifierStarted(modifier)
@@ -307,7 +311,8 @@ struct DownloadLifecycleTests {
         #expect(driver.modifierFinished(.success(driver.request)) == .none, "its answer comes too late")
 
         var early = LifecycleDriver(modifiesRequests: true)
-        let held = early.entry(), late = early.task()
+        let held = early.entry()
+        let late = early.task()
         _ = early.start()
         _ = early.granted(held)
         #expect(early.stop() == .endStopped(release: .cancelModifier(nil, freeing: held)))
@@ -317,7 +322,8 @@ struct DownloadLifecycleTests {
     @Test("stop while transferring cancels the transfer; its completion, whatever it says, ends it as stopped")
     func stopTransferring() {
         var driver = LifecycleDriver()
-        let entry = driver.entry(), transfer = driver.transfer()
+        let entry = driver.entry()
+        let transfer = driver.transfer()
         driver.transferring(entry, transfer)
         #expect(driver.stop() == .cancelTransfer(transfer))
         #expect(driver.phase == .cancellingTransfer)
@@ -329,7 +335,8 @@ struct DownloadLifecycleTests {
     @Test("stop before the transfer's handle arrived: the handle is cancelled when it does")
     func stopBeforeTransferHandle() {
         var driver = LifecycleDriver()
-        let entry = driver.entry(), transfer = driver.transfer()
+        let entry = driver.entry()
+        let transfer = driver.transfer()
         _ = driver.start()
         _ = driver.granted(entry)
         #expect(driver.stop() == .none)
@@ -360,8 +367,10 @@ struct DownloadLifecycleTests {
     @Test("after the end every event is stale: it changes nothing and releases only what it brought")
     func lateEvents() {
         var driver = LifecycleDriver()
-        let entry = driver.entry(), late = driver.entry()
-        let modifier = driver.task(), wait = driver.task()
+        let entry = driver.entry()
+        let late = driver.entry()
+        let modifier = driver.task()
+        let wait = driver.task()
         driver.transferring(entry, driver.transfer())
         _ = driver.completed(driver.success(attempts: 1))
         #expect(driver.phase == .finished)
@@ -382,7 +391,9 @@ struct DownloadLifecycleTests {
     @Test("events of an earlier attempt change nothing")
     func staleAttempt() {
         var driver = LifecycleDriver()
-        let first = driver.entry(), second = driver.entry(), transfer = driver.transfer()
+        let first = driver.entry()
+        let second = driver.entry()
+        let transfer = driver.transfer()
         driver.transferring(first, transfer)
         _ = driver.completed(driver.unavailable(), retryDelay: .seconds(1))
         _ = driver.waitEnded()

@@ -8,7 +8,9 @@ struct RetryBackoffTests {
     let url = URL(string: "https://example.com/a.png")!
 
     func status(_ code: Int, headers: HTTPHeaderFields = [:]) -> TransportError {
-        TransportError(.httpStatus, "status", url: url, response: TransportResponse(url: url, statusCode: code, headers: headers, httpVersion: .http1_1))
+        TransportError(
+            .httpStatus, "status", url: url,
+            response: TransportResponse(url: url, statusCode: code, headers: headers, httpVersion: .http1_1))
     }
 
     @Test("timeouts, stalls, resets and 408, 429, 500, 502, 503, 504 are transient; the rest are not")
@@ -48,8 +50,12 @@ struct RetryBackoffTests {
         #expect(policy.delay(beforeRetry: 1, after: status(503, headers: ["Retry-After": "60"]), method: .get, random: 0) == nil)
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let date = "Tue, 14 Nov 2023 22:13:25 GMT"  // now + 5 s
-        #expect(policy.delay(beforeRetry: 1, after: status(503, headers: ["Retry-After": date]), method: .get, random: 0, now: now) == .seconds(5))
+        #expect(
+            policy.delay(beforeRetry: 1, after: status(503, headers: ["Retry-After": date]), method: .get, random: 0, now: now)
+                == .seconds(5))
         // An unreadable value falls back to the backoff.
-        #expect(policy.delay(beforeRetry: 1, after: status(503, headers: ["Retry-After": "soon"]), method: .get, random: 0) == .milliseconds(500))
+        #expect(
+            policy.delay(beforeRetry: 1, after: status(503, headers: ["Retry-After": "soon"]), method: .get, random: 0)
+                == .milliseconds(500))
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WebImageCore
 import WebImageOperations
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// Records the order operations start in; each holds its slot until released.
 final class StartLog: Sendable {
@@ -23,7 +24,10 @@ final class StartLog: Sendable {
     }
 
     func finishAll() {
-        for operation in held.withLock({ held in defer { held.removeAll() }; return Array(held.values) }) { operation.finish() }
+        for operation in held.withLock({ held in
+            defer { held.removeAll() }
+            return Array(held.values)
+        }) { operation.finish() }
     }
 }
 

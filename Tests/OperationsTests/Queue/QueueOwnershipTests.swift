@@ -1,8 +1,9 @@
 import Synchronization
 import Testing
-@testable import WebImageCore
 import WebImageOperations
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// Something a queued operation's work holds, to see when the work is freed.
 private final class Payload: Sendable {}

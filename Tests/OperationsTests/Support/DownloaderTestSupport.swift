@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 import WebImageCallbackRegistry
-@testable import WebImageCore
 import WebImageOperations
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 typealias DownloadRegistry = CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>
 

@@ -1,6 +1,7 @@
 import Synchronization
-@testable import WebImageCore
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// A clock that moves only when the test moves it: a timer (a task waiting on the clock)
 /// fires when ``advance(by:)`` passes its deadline, so waits between attempts take no

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import WebImageCore
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// A transport whose transfers the test completes by hand: for the downloader's logic
 /// alone. The integration tests use the real transport.
@@ -53,7 +54,8 @@ final class ScriptedTransport: Transporting {
         transfer.delegate.transfer(task, didReceive: response)
         guard !task.isCancelled else { return }
         body.withUnsafeBytes { bytes in
-            transfer.delegate.transfer(task, didReceive: bytes, progress: TransferProgress(received: Int64(body.count), expected: Int64(body.count)))
+            transfer.delegate.transfer(
+                task, didReceive: bytes, progress: TransferProgress(received: Int64(body.count), expected: Int64(body.count)))
         }
         complete(transfer, .success(response))
     }
@@ -71,6 +73,9 @@ final class ScriptedTransport: Transporting {
     }
 
     private func complete(_ transfer: Transfer, _ result: Result<TransportResponse, TransportError>) {
-        transfer.delegate.transfer(transfer.task, didComplete: TransferCompletion(result: result, metrics: TransferMetrics(transactions: [], totalDuration: .zero, redirectCount: 0)))
+        transfer.delegate.transfer(
+            transfer.task,
+            didComplete: TransferCompletion(
+                result: result, metrics: TransferMetrics(transactions: [], totalDuration: .zero, redirectCount: 0)))
     }
 }

@@ -26,9 +26,11 @@ struct TransferFaultTests {
 
     @Test("a body that stops arriving ends at the downloader's timeout, not never")
     func stalledBody() async throws {
-        try await expectFault(at: "/stall?bytes=100000&after=1000", configure: { $0.downloader.timeout = .seconds(2) }) { error, _, _ in
-            #expect(error?.transport?.code == .timedOut, "\(String(describing: error))")
-        }
+        try await expectFault(
+            at: "/stall?bytes=100000&after=1000", configure: { $0.downloader.timeout = .seconds(2) },
+            { error, _, _ in
+                #expect(error?.transport?.code == .timedOut, "\(String(describing: error))")
+            })
     }
 
     @Test("a redirect loop is tooManyRedirects")
@@ -38,14 +40,18 @@ struct TransferFaultTests {
         }
     }
 
-    @Test("a body over the size limit is bodyTooLarge, declared or growing", arguments: [
-        "/bytes/400000",  // declared in Content-Length: refused before the body is read
-        "/gzip?bytes=400000",  // compressed, so the length on the wire says nothing: stopped as it grows
-    ])
+    @Test(
+        "a body over the size limit is bodyTooLarge, declared or growing",
+        arguments: [
+            "/bytes/400000",  // declared in Content-Length: refused before the body is read
+            "/gzip?bytes=400000",  // compressed, so the length on the wire says nothing: stopped as it grows
+        ])
     func overSizeLimit(path: String) async throws {
-        try await expectFault(at: path, configure: { $0.downloader.maximumBodySize = 50_000 }) { error, _, _ in
-            #expect(error?.transport?.code == .bodyTooLarge, "\(String(describing: error))")
-        }
+        try await expectFault(
+            at: path, configure: { $0.downloader.maximumBodySize = 50_000 },
+            { error, _, _ in
+                #expect(error?.transport?.code == .bodyTooLarge, "\(String(describing: error))")
+            })
     }
 
     @Test("a 5xx is an httpStatus error carrying the status, and is not remembered as failed")

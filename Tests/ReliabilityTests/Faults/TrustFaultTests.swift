@@ -64,7 +64,8 @@ struct TrustFaultTests {
     @Test("a public key that is not pinned is pinMismatch")
     func pinMismatch() async throws {
         let other = try ca.issue()
-        let pinning = PublicKeyPinningTrustEvaluator(pins: [try PublicKeyPin(other.publicKeySHA256Base64)], performsDefaultValidation: false)
+        let pinning = PublicKeyPinningTrustEvaluator(
+            pins: [try PublicKeyPin(other.publicKeySHA256Base64)], performsDefaultValidation: false)
         try await expectRefused(try ca.issue(), as: .pinMismatch, evaluator: pinning)
     }
 }

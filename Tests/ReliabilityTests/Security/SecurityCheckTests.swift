@@ -33,7 +33,7 @@ struct SecurityCheckTests {
             try await withServedImages(.init(tls: ca.issue())) { secure in
                 let pipeline = InspectablePipeline(cacheDirectory: secure.cacheDirectory) {
                     $0.transport.trustPolicy = ServerTrustManager(evaluators: [
-                        "127.0.0.1": AnchoredTrustEvaluator(anchors: [Certificate(derBytes: ca.certificateDER)]),
+                        "127.0.0.1": AnchoredTrustEvaluator(anchors: [Certificate(derBytes: ca.certificateDER)])
                     ])
                 }
                 let request = ImageRequest(url: redirect(from: secure.server, to: plain.url("photo.jpg")))
@@ -79,7 +79,9 @@ struct SecurityCheckTests {
                 let pipeline = InspectablePipeline(cacheDirectory: cacheDirectory) { $0.manager.cacheKeyFilter = { _ in key } }
                 let image = try await pipeline.manager.image(for: ImageRequest(url: served.url("photo.jpg"), options: .waitForCacheStore))
                 #expect(image.width == 160)
-                #expect(await pipeline.disk?.response(forKey: CacheKey(key))?.data == HostileImages.photo, "stored and found under \(key.prefix(40))")
+                #expect(
+                    await pipeline.disk?.response(forKey: CacheKey(key))?.data == HostileImages.photo,
+                    "stored and found under \(key.prefix(40))")
             }
         }
         // The only thing in the outer folder is the cache directory, and every file is

@@ -39,7 +39,10 @@ enum HostileImages {
     static let gifBomb: Data = {
         var bytes = [UInt8](animation)
         // "GIF89a", then the screen width and height, little-endian.
-        bytes[6] = 0xFF; bytes[7] = 0xFF; bytes[8] = 0xFF; bytes[9] = 0xFF
+        bytes[6] = 0xFF
+        bytes[7] = 0xFF
+        bytes[8] = 0xFF
+        bytes[9] = 0xFF
         return Data(bytes)
     }()
 

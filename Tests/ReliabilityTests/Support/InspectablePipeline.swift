@@ -2,10 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 @_spi(Tooling) import WebImage
-@testable import WebImageCore
 import WebImageTestServer
 import WebImageTestSupport
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// The default composition (libcurl transport, downloader, both registries, memory and
 /// disk caches, the manager) with its parts kept, so that a test can look inside after a
@@ -56,7 +57,9 @@ final class InspectablePipeline: Sendable {
             downloader.activeDownloadCount == 0 && downloader.currentDownloadCount == 0
                 && downloads.keyCount == 0 && loads.keyCount == 0
         }
-        #expect(quiet, "left: \(downloader.activeDownloadCount) downloads, \(downloads.keyCount) download keys, \(loads.keyCount) load keys", sourceLocation: sourceLocation)
+        #expect(
+            quiet, "left: \(downloader.activeDownloadCount) downloads, \(downloads.keyCount) download keys, \(loads.keyCount) load keys",
+            sourceLocation: sourceLocation)
         #expect(manager.cachedImage(for: request) == nil, "nothing in memory", sourceLocation: sourceLocation)
         await manager.flushPendingWrites()
         if let disk {

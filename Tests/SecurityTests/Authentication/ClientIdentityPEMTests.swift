@@ -18,11 +18,14 @@ struct ClientIdentityPEMTests {
         }
     }
 
-    @Test("certificate chain and key from two files; text outside the blocks is dropped", arguments: ["PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY"])
+    @Test(
+        "certificate chain and key from two files; text outside the blocks is dropped",
+        arguments: ["PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY"])
     func twoFiles(_ keyLabel: String) throws {
         let directory = try TemporaryDirectory()
         let key = PEM.block(keyLabel, PEM.keyBytes)
-        let certificateFile = try directory.write("client.crt", "Bag Attributes\n    friendlyName: client\n" + leaf + "subject=intermediate\n" + intermediate)
+        let certificateFile = try directory.write(
+            "client.crt", "Bag Attributes\n    friendlyName: client\n" + leaf + "subject=intermediate\n" + intermediate)
         let keyFile = try directory.write("client.key", "# the key\n" + key)
         let identity = try ClientIdentity.load(certificateFile: certificateFile, privateKeyFile: keyFile, passphrase: nil)
         #expect(identity.certificateChainPEM == leaf + intermediate)
@@ -44,7 +47,8 @@ struct ClientIdentityPEMTests {
     @Test("an encrypted key needs a passphrase; its headers are kept")
     func encrypted() throws {
         let pkcs8 = PEM.block("ENCRYPTED PRIVATE KEY", PEM.keyBytes)
-        let legacy = PEM.block("RSA PRIVATE KEY", PEM.keyBytes, headers: ["Proc-Type: 4,ENCRYPTED", "DEK-Info: AES-128-CBC,3F17F5316E2BAC89"])
+        let legacy = PEM.block(
+            "RSA PRIVATE KEY", PEM.keyBytes, headers: ["Proc-Type: 4,ENCRYPTED", "DEK-Info: AES-128-CBC,3F17F5316E2BAC89"])
         for key in [pkcs8, legacy] {
             #expect(code { try ClientIdentity.fromPEM(certificateChain: leaf, privateKey: key) } == .passphraseRequired)
             let identity = try ClientIdentity.fromPEM(certificateChain: leaf, privateKey: key, passphrase: "secret")
@@ -67,11 +71,12 @@ struct ClientIdentityPEMTests {
             (leaf, PEM.block("PUBLIC KEY", PEM.keyBytes), .invalidPrivateKey),
             (leaf, key + PEM.block("EC PRIVATE KEY", PEM.keyBytes), .invalidPrivateKey),
             (leaf, "-----BEGIN PRIVATE KEY-----\nAAAA=A\n-----END PRIVATE KEY-----\n", .invalidPrivateKey),
-            (leaf, "-----BEGIN PRIVATE KEY-----\n" + "MIIE\n", .invalidPrivateKey),   // never ends
+            (leaf, "-----BEGIN PRIVATE KEY-----\n" + "MIIE\n", .invalidPrivateKey),  // never ends
             (leaf, "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n", .invalidPrivateKey),
         ]
         for item in cases {
-            #expect(code { try ClientIdentity.fromPEM(certificateChain: item.certificate, privateKey: item.key) } == item.expected, "\(item)")
+            #expect(
+                code { try ClientIdentity.fromPEM(certificateChain: item.certificate, privateKey: item.key) } == item.expected, "\(item)")
         }
     }
 

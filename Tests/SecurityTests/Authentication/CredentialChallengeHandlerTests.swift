@@ -1,21 +1,25 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WebImageCore
 import WebImageSecurity
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 @Suite("CredentialChallengeHandler: which answer to a 401")
 struct CredentialChallengeHandlerTests {
     let alice = Credential(user: "alice", password: "a")
     let bob = Credential(user: "bob", password: "b")
 
-    func challenge(_ method: AuthenticationMethod = .basic, host: String = "images.example.com", failures: Int = 0, proposed: Credential? = nil) -> AuthenticationChallenge {
+    func challenge(
+        _ method: AuthenticationMethod = .basic, host: String = "images.example.com", failures: Int = 0, proposed: Credential? = nil
+    ) -> AuthenticationChallenge {
         let url = URL(string: "https://\(host)/photo.jpg")!
         return AuthenticationChallenge(
             protectionSpace: ProtectionSpace(scheme: "https", host: host, port: 443, realm: "photos", method: method),
             previousFailureCount: failures,
-            failureResponse: TransportResponse(url: url, statusCode: 401, headers: ["WWW-Authenticate": "\(method) realm=\"photos\""], httpVersion: .http1_1),
+            failureResponse: TransportResponse(
+                url: url, statusCode: 401, headers: ["WWW-Authenticate": "\(method) realm=\"photos\""], httpVersion: .http1_1),
             proposedCredential: proposed
         )
     }
@@ -72,7 +76,9 @@ struct CredentialChallengeHandlerTests {
             }
         }
         #expect(await handler.handle(challenge(host: "cancel.example.com")) == .cancel)
-        #expect(await handler.handle(challenge(.other("Bearer"), host: "bearer.example.com")) == .useCredential(Credential(user: "", password: "token")))
+        #expect(
+            await handler.handle(challenge(.other("Bearer"), host: "bearer.example.com"))
+                == .useCredential(Credential(user: "", password: "token")))
         #expect(await handler.handle(challenge(host: "images.example.com")) == .useCredential(alice))
         #expect(await handler.handle(challenge(host: "images.example.com", failures: 1)) == .performDefaultHandling)
         #expect(asked.withLock { $0 } == 4)
@@ -86,7 +92,9 @@ struct CredentialChallengeHandlerTests {
         #expect(handler.clientIdentity(forHost: "mtls.example.com", port: 443) == mtls)
         #expect(handler.clientIdentity(forHost: "mtls.EXAMPLE.com", port: 8443) == mtls)
         #expect(handler.clientIdentity(forHost: "images.example.com", port: 443) == fallback)
-        #expect(CredentialChallengeHandler(clientIdentities: ["mtls.example.com": mtls]).clientIdentity(forHost: "images.example.com", port: 443) == nil)
+        #expect(
+            CredentialChallengeHandler(clientIdentities: ["mtls.example.com": mtls]).clientIdentity(
+                forHost: "images.example.com", port: 443) == nil)
         #expect(CredentialChallengeHandler().clientIdentity(forHost: "mtls.example.com", port: 443) == nil)
     }
 

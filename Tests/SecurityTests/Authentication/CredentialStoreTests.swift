@@ -8,7 +8,10 @@ struct CredentialStoreTests {
     let bob = Credential(user: "bob", password: "b")
     let carol = Credential(user: "carol", password: "c")
 
-    func space(_ host: String = "images.example.com", port: Int = 443, realm: String? = "photos", method: AuthenticationMethod = .basic, scheme: String = "https") -> ProtectionSpace {
+    func space(
+        _ host: String = "images.example.com", port: Int = 443, realm: String? = "photos", method: AuthenticationMethod = .basic,
+        scheme: String = "https"
+    ) -> ProtectionSpace {
         ProtectionSpace(scheme: scheme, host: host, port: port, realm: realm, method: method)
     }
 
@@ -92,7 +95,8 @@ struct CredentialStoreTests {
                         switch step % 4 {
                         case 0: store.set(credentials[index], for: space)
                         case 1: store.setDefault(credentials[index], forHost: hosts[index], port: 443)
-                        case 2: if step % 100 == 2 { store.remove(for: space) } else { store.removeDefault(forHost: hosts[index], port: 443) }
+                        case 2:
+                            if step % 100 == 2 { store.remove(for: space) } else { store.removeDefault(forHost: hosts[index], port: 443) }
                         default:
                             if let found = store.credential(for: space), found != credentials[index] { wrong += 1 }
                         }
@@ -107,7 +111,9 @@ struct CredentialStoreTests {
             store.setDefault(credentials[index], forHost: host, port: 443)
         }
         for (index, host) in hosts.enumerated() {
-            #expect(store.credential(for: ProtectionSpace(scheme: "https", host: host, port: 443, realm: nil, method: .digest)) == credentials[index])
+            #expect(
+                store.credential(for: ProtectionSpace(scheme: "https", host: host, port: 443, realm: nil, method: .digest))
+                    == credentials[index])
         }
     }
 }

@@ -9,7 +9,8 @@ struct SecurityPolicyTests {
     @Test("the default validates the chain against the system's authorities, and the host")
     func defaultPolicy() {
         let policy = SecurityPolicy.default
-        #expect(policy == SecurityPolicy(pinning: .none, pinnedCertificates: [], allowsInvalidCertificates: false, validatesDomainName: true))
+        #expect(
+            policy == SecurityPolicy(pinning: .none, pinnedCertificates: [], allowsInvalidCertificates: false, validatesDomainName: true))
         #expect(policy.evaluator is DefaultTrustEvaluator)
         #expect(trustError { try policy.evaluate(FakeServerTrust()) } == nil)
         #expect(trustError { try policy.evaluate(selfSignedTrust()) }?.code == .untrustedChain)
@@ -48,7 +49,9 @@ struct SecurityPolicyTests {
         #expect(evaluator?.validateHost == true)
         #expect(trustError { try policy.evaluate(FakeServerTrust()) } == nil)
         #expect(trustError { try policy.evaluate(FakeServerTrust(host: "other.example.com")) }?.code == .hostMismatch)
-        #expect(trustError { try SecurityPolicy.pinningCertificates([TestPKI.rekeyedLeaf.certificate]).evaluate(FakeServerTrust()) }?.code == .pinMismatch)
+        #expect(
+            trustError { try SecurityPolicy.pinningCertificates([TestPKI.rekeyedLeaf.certificate]).evaluate(FakeServerTrust()) }?.code
+                == .pinMismatch)
         // A pinned self-signed certificate is its own anchor.
         #expect(trustError { try SecurityPolicy.pinningCertificates([TestPKI.selfSigned.certificate]).evaluate(selfSignedTrust()) } == nil)
     }
@@ -61,20 +64,27 @@ struct SecurityPolicyTests {
         #expect(evaluator?.pins == [PublicKeyPin(publicKeyOf: TestPKI.leaf.certificate)])
         #expect(evaluator?.performsDefaultValidation == true)
         #expect(trustError { try policy.evaluate(FakeServerTrust(presenting: [TestPKI.renewedLeaf, TestPKI.intermediate])) } == nil)
-        #expect(trustError { try policy.evaluate(FakeServerTrust(presenting: [TestPKI.rekeyedLeaf, TestPKI.intermediate])) }?.code == .pinMismatch)
+        #expect(
+            trustError { try policy.evaluate(FakeServerTrust(presenting: [TestPKI.rekeyedLeaf, TestPKI.intermediate])) }?.code
+                == .pinMismatch)
     }
 
-    @Test("allowing invalid certificates skips chain validation, but the pin must still match", arguments: [SecurityPolicy.PinningMode.certificate, .publicKey])
+    @Test(
+        "allowing invalid certificates skips chain validation, but the pin must still match",
+        arguments: [SecurityPolicy.PinningMode.certificate, .publicKey])
     func allowsInvalidWithPins(_ mode: SecurityPolicy.PinningMode) {
         let policy = SecurityPolicy(pinning: mode, pinnedCertificates: [TestPKI.selfSigned.certificate], allowsInvalidCertificates: true)
         let trust = FakeServerTrust(host: "dev.local", presenting: [TestPKI.selfSigned])
         #expect(trustError { try policy.evaluate(trust) } == nil)
         #expect(trust.validations.isEmpty)
         // Another self-signed server is refused.
-        #expect(trustError { try policy.evaluate(FakeServerTrust(host: "dev.local", presenting: [TestPKI.privateRoot])) }?.code == .pinMismatch)
+        #expect(
+            trustError { try policy.evaluate(FakeServerTrust(host: "dev.local", presenting: [TestPKI.privateRoot])) }?.code == .pinMismatch)
     }
 
-    @Test("pinning with no pinned certificate fails every evaluation with pinMismatch", arguments: [SecurityPolicy.PinningMode.certificate, .publicKey])
+    @Test(
+        "pinning with no pinned certificate fails every evaluation with pinMismatch",
+        arguments: [SecurityPolicy.PinningMode.certificate, .publicKey])
     func pinningNothing(_ mode: SecurityPolicy.PinningMode) {
         for allowsInvalid in [false, true] {
             let policy = SecurityPolicy(pinning: mode, allowsInvalidCertificates: allowsInvalid)

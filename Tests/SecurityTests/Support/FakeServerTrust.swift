@@ -1,6 +1,7 @@
 import Synchronization
-@testable import WebImageCore
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 /// A `ServerTrust` with the rules of a real one, on ``TestCertificate``s: a chain is
 /// valid when a presented certificate is an anchor or was issued by one, and none has
@@ -29,11 +30,12 @@ final class FakeServerTrust: ServerTrust {
 
     func validate(anchors: TrustAnchors, host: String?) -> ServerTrustError? {
         validations.append((anchors, host))
-        let trusted: [Certificate] = switch anchors {
-        case .system: systemAnchors
-        case .custom(let custom): custom
-        case .systemAnd(let custom): systemAnchors + custom
-        }
+        let trusted: [Certificate] =
+            switch anchors {
+            case .system: systemAnchors
+            case .custom(let custom): custom
+            case .systemAnd(let custom): systemAnchors + custom
+            }
         let chain = certificates.compactMap(TestCertificate.init)
         guard let leaf = chain.first, chain.count == certificates.count else {
             return ServerTrustError(.invalidCertificate, "unreadable chain")

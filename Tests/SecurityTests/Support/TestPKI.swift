@@ -15,7 +15,8 @@ struct TestCertificate: Hashable {
     var serial = 1
 
     var certificate: Certificate {
-        let text = "subject=\(subject);issuer=\(issuer);key=\(key);names=\(names.joined(separator: ","));expired=\(expired);serial=\(serial)"
+        let text =
+            "subject=\(subject);issuer=\(issuer);key=\(key);names=\(names.joined(separator: ","));expired=\(expired);serial=\(serial)"
         let body = Array(text.utf8)
         return Certificate(derBytes: [0x30, 0x82, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body)
     }
@@ -61,17 +62,23 @@ enum TestPKI {
     /// One of the system's authorities.
     static let systemRoot = TestCertificate(subject: "System Root CA", issuer: "System Root CA", key: "k-system-root")
     static let intermediate = TestCertificate(subject: "Example Intermediate", issuer: "System Root CA", key: "k-intermediate")
-    static let leaf = TestCertificate(subject: "images.example.com", issuer: "Example Intermediate", key: "k-leaf", names: ["images.example.com"])
+    static let leaf = TestCertificate(
+        subject: "images.example.com", issuer: "Example Intermediate", key: "k-leaf", names: ["images.example.com"])
     /// The leaf renewed: a new certificate with the same key.
-    static let renewedLeaf = TestCertificate(subject: "images.example.com", issuer: "Example Intermediate", key: "k-leaf", names: ["images.example.com"], serial: 2)
+    static let renewedLeaf = TestCertificate(
+        subject: "images.example.com", issuer: "Example Intermediate", key: "k-leaf", names: ["images.example.com"], serial: 2)
     /// The leaf re-keyed: a new certificate with a new key.
-    static let rekeyedLeaf = TestCertificate(subject: "images.example.com", issuer: "Example Intermediate", key: "k-leaf-2", names: ["images.example.com"], serial: 3)
-    static let expiredLeaf = TestCertificate(subject: "images.example.com", issuer: "Example Intermediate", key: "k-leaf", names: ["images.example.com"], expired: true, serial: 4)
+    static let rekeyedLeaf = TestCertificate(
+        subject: "images.example.com", issuer: "Example Intermediate", key: "k-leaf-2", names: ["images.example.com"], serial: 3)
+    static let expiredLeaf = TestCertificate(
+        subject: "images.example.com", issuer: "Example Intermediate", key: "k-leaf", names: ["images.example.com"], expired: true,
+        serial: 4)
     /// A self-signed server certificate that no authority vouches for.
     static let selfSigned = TestCertificate(subject: "dev.local", issuer: "dev.local", key: "k-dev", names: ["dev.local"])
     /// A private authority, and a server certificate it issued.
     static let privateRoot = TestCertificate(subject: "Private Root", issuer: "Private Root", key: "k-private-root")
-    static let privateLeaf = TestCertificate(subject: "intranet.example", issuer: "Private Root", key: "k-private-leaf", names: ["intranet.example"])
+    static let privateLeaf = TestCertificate(
+        subject: "intranet.example", issuer: "Private Root", key: "k-private-leaf", names: ["intranet.example"])
 
     /// What images.example.com presents: leaf, then intermediate.
     static let chain = [leaf.certificate, intermediate.certificate]

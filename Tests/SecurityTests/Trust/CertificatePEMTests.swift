@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+
 @testable import WebImageSecurity
 
 /// `Certificate.fromPEM` and `Certificate.load(contentsOf:)`, which this module's anchors
@@ -25,16 +26,19 @@ struct CertificatePEMTests {
 
     @Test("Windows line ends and indented lines are read")
     func lineEnds() throws {
-        let pem = PEM.certificates([first, second]).replacing("\n", with: "\r\n").split(separator: "\r\n").map { "  " + $0 }.joined(separator: "\r\n")
+        let pem = PEM.certificates([first, second]).replacing("\n", with: "\r\n").split(separator: "\r\n").map { "  " + $0 }.joined(
+            separator: "\r\n")
         #expect(try Certificate.fromPEM(pem) == [first, second])
     }
 
-    @Test("no certificate, or only other blocks, throws invalidCertificate", arguments: [
-        "",
-        "just some text",
-        PEM.block("PRIVATE KEY", PEM.keyBytes),
-        "-----BEGIN CERTIFICATE-----\nMIIB\n",   // never ends
-    ])
+    @Test(
+        "no certificate, or only other blocks, throws invalidCertificate",
+        arguments: [
+            "",
+            "just some text",
+            PEM.block("PRIVATE KEY", PEM.keyBytes),
+            "-----BEGIN CERTIFICATE-----\nMIIB\n",  // never ends
+        ])
     func none(_ pem: String) {
         #expect {
             try Certificate.fromPEM(pem)

@@ -45,7 +45,9 @@ struct CertificatePinningTrustEvaluatorTests {
     @Test("the default validation runs first: an expired pinned certificate, or the wrong host, is refused")
     func validationFirst() {
         let evaluator = CertificatePinningTrustEvaluator(certificates: [TestPKI.expiredLeaf.certificate])
-        #expect(trustError { try evaluator.evaluate(FakeServerTrust(presenting: [TestPKI.expiredLeaf, TestPKI.intermediate])) }?.code == .expired)
+        #expect(
+            trustError { try evaluator.evaluate(FakeServerTrust(presenting: [TestPKI.expiredLeaf, TestPKI.intermediate])) }?.code
+                == .expired)
         let pinned = CertificatePinningTrustEvaluator(certificates: [TestPKI.leaf.certificate])
         let wrongHost = trustError { try pinned.evaluate(FakeServerTrust(host: "other.example.com")) }
         #expect(wrongHost?.code == .hostMismatch)
@@ -60,7 +62,8 @@ struct CertificatePinningTrustEvaluatorTests {
         let trust = FakeServerTrust(host: "wrong.example", presenting: [TestPKI.expiredLeaf])
         #expect(trustError { try evaluator.evaluate(trust) } == nil)
         #expect(trust.validations.isEmpty)
-        #expect(trustError { try evaluator.evaluate(FakeServerTrust(host: "wrong.example", presenting: [TestPKI.leaf])) }?.code == .pinMismatch)
+        #expect(
+            trustError { try evaluator.evaluate(FakeServerTrust(host: "wrong.example", presenting: [TestPKI.leaf])) }?.code == .pinMismatch)
     }
 
     @Test("no pinned certificate, or no presented one, never matches")
@@ -119,9 +122,13 @@ struct PublicKeyPinningTrustEvaluatorTests {
 
     @Test("a mismatch names every presented key's fate and gives the leaf's pin")
     func mismatchMessage() {
-        let evaluator = PublicKeyPinningTrustEvaluator(pins: [PublicKeyPin(publicKeyOf: TestPKI.rekeyedLeaf.certificate), PublicKeyPin(publicKeyOf: TestPKI.selfSigned.certificate)])
+        let evaluator = PublicKeyPinningTrustEvaluator(pins: [
+            PublicKeyPin(publicKeyOf: TestPKI.rekeyedLeaf.certificate), PublicKeyPin(publicKeyOf: TestPKI.selfSigned.certificate),
+        ])
         let error = trustError { try evaluator.evaluate(FakeServerTrust()) }
-        #expect(error?.message == "none of the 2 public keys presented matches any of the 2 pinned public keys; the leaf's is \(TestPKI.leaf.curlPin)")
+        #expect(
+            error?.message
+                == "none of the 2 public keys presented matches any of the 2 pinned public keys; the leaf's is \(TestPKI.leaf.curlPin)")
     }
 
     @Test("a pinned certificate whose key cannot be read fails every evaluation")

@@ -42,15 +42,17 @@ struct PublicKeyPinTests {
         #expect(throws: SecurityError.self) { try PublicKeyPin.list("sha256//\(Self.base64);sha256//nope!") }
     }
 
-    @Test("bad input throws invalidPin", arguments: [
-        "",
-        "sha256//",
-        "not base64 at all!",
-        "sha256//" + String(repeating: "A", count: 43) + "$",
-        Data(repeating: 1, count: 20).base64EncodedString(),   // SHA-1 sized
-        Data(repeating: 1, count: 64).base64EncodedString(),
-        "sha1//" + Self.base64,
-    ])
+    @Test(
+        "bad input throws invalidPin",
+        arguments: [
+            "",
+            "sha256//",
+            "not base64 at all!",
+            "sha256//" + String(repeating: "A", count: 43) + "$",
+            Data(repeating: 1, count: 20).base64EncodedString(),  // SHA-1 sized
+            Data(repeating: 1, count: 64).base64EncodedString(),
+            "sha1//" + Self.base64,
+        ])
     func badText(_ text: String) {
         #expect {
             try PublicKeyPin(text)

@@ -61,7 +61,8 @@ struct ServerTrustManagerTests {
 
     @Test("a * that is not a whole first label is compared as written")
     func literalStar() throws {
-        let manager = ServerTrustManager(allHostsMustBeEvaluated: false, evaluators: ["img*.example.com": Named(name: "star"), "*": Named(name: "all")])
+        let manager = ServerTrustManager(
+            allHostsMustBeEvaluated: false, evaluators: ["img*.example.com": Named(name: "star"), "*": Named(name: "all")])
         #expect(try manager.evaluator(forHost: "img1.example.com") == nil)
         #expect(try manager.evaluator(forHost: "anything") == nil)
     }
@@ -91,7 +92,9 @@ struct ServerTrustManagerTests {
 
     @Test("the chosen evaluator is the one given, and it evaluates")
     func chosenEvaluatorEvaluates() throws {
-        let manager = ServerTrustManager(evaluators: ["images.example.com": CertificatePinningTrustEvaluator(certificates: [TestPKI.rekeyedLeaf.certificate])])
+        let manager = ServerTrustManager(evaluators: [
+            "images.example.com": CertificatePinningTrustEvaluator(certificates: [TestPKI.rekeyedLeaf.certificate])
+        ])
         let evaluator = try #require(try manager.evaluator(forHost: "images.example.com"))
         #expect(throws: ServerTrustError.self) { try evaluator.evaluate(FakeServerTrust()) }
     }

@@ -16,13 +16,17 @@ struct DefaultTrustEvaluatorTests {
 
     @Test("validation errors pass through, with the host set")
     func failures() {
-        let selfSigned = trustError { try DefaultTrustEvaluator().evaluate(FakeServerTrust(host: "dev.local", presenting: [TestPKI.selfSigned])) }
+        let selfSigned = trustError {
+            try DefaultTrustEvaluator().evaluate(FakeServerTrust(host: "dev.local", presenting: [TestPKI.selfSigned]))
+        }
         #expect(selfSigned?.code == .untrustedChain)
         #expect(selfSigned?.host == "dev.local")
         let wrongHost = trustError { try DefaultTrustEvaluator().evaluate(FakeServerTrust(host: "other.example.com")) }
         #expect(wrongHost?.code == .hostMismatch)
         #expect(wrongHost?.host == "other.example.com")
-        let expired = trustError { try DefaultTrustEvaluator().evaluate(FakeServerTrust(presenting: [TestPKI.expiredLeaf, TestPKI.intermediate])) }
+        let expired = trustError {
+            try DefaultTrustEvaluator().evaluate(FakeServerTrust(presenting: [TestPKI.expiredLeaf, TestPKI.intermediate]))
+        }
         #expect(expired?.code == .expired)
     }
 
@@ -111,7 +115,9 @@ struct CompositeTrustEvaluatorTests {
     @Test("every evaluator runs, in order, when all pass")
     func allPass() {
         let log = RecordingEvaluator.Log()
-        let composite = CompositeTrustEvaluator([RecordingEvaluator("a", log: log), RecordingEvaluator("b", log: log), RecordingEvaluator("c", log: log)])
+        let composite = CompositeTrustEvaluator([
+            RecordingEvaluator("a", log: log), RecordingEvaluator("b", log: log), RecordingEvaluator("c", log: log),
+        ])
         #expect(trustError { try composite.evaluate(FakeServerTrust()) } == nil)
         #expect(log.names == ["a", "b", "c"])
     }
@@ -137,7 +143,9 @@ struct CompositeTrustEvaluatorTests {
             PublicKeyPinningTrustEvaluator(pins: [PublicKeyPin(publicKeyOf: TestPKI.leaf.certificate)], performsDefaultValidation: false),
         ])
         #expect(trustError { try composite.evaluate(FakeServerTrust()) } == nil)
-        #expect(trustError { try composite.evaluate(FakeServerTrust(presenting: [TestPKI.rekeyedLeaf, TestPKI.intermediate])) }?.code == .pinMismatch)
+        #expect(
+            trustError { try composite.evaluate(FakeServerTrust(presenting: [TestPKI.rekeyedLeaf, TestPKI.intermediate])) }?.code
+                == .pinMismatch)
         #expect(trustError { try composite.evaluate(FakeServerTrust(host: "other.example.com")) }?.code == .hostMismatch)
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WebImageCore
 import WebImageSecurity
 import WebImageTestServer
 import WebImageTransport
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
 
 @Suite("Authentication challenges")
 struct AuthenticationTests {

@@ -19,20 +19,23 @@ struct ConditionalRequestTests {
             let etag = try #require(first.response.headers["ETag"])
             let lastModified = try #require(first.response.headers["Last-Modified"])
 
-            let byETag = try await transport.data(for: TransportRequest(
-                url: server.url("/files/cat.png"), validators: .init(etag: etag)))
+            let byETag = try await transport.data(
+                for: TransportRequest(
+                    url: server.url("/files/cat.png"), validators: .init(etag: etag)))
             #expect(byETag.response.isNotModified)
             #expect(byETag.data.isEmpty)
             #expect(server.requests[1].header("If-None-Match") == etag)
 
-            let byDate = try await transport.data(for: TransportRequest(
-                url: server.url("/files/cat.png"),
-                validators: .init(CachedResponseMetadata(lastModified: lastModified))))
+            let byDate = try await transport.data(
+                for: TransportRequest(
+                    url: server.url("/files/cat.png"),
+                    validators: .init(CachedResponseMetadata(lastModified: lastModified))))
             #expect(byDate.response.isNotModified)
             #expect(server.requests[2].header("If-Modified-Since") == lastModified)
 
-            let stale = try await transport.data(for: TransportRequest(
-                url: server.url("/files/cat.png"), validators: .init(etag: "\"something-else\"")))
+            let stale = try await transport.data(
+                for: TransportRequest(
+                    url: server.url("/files/cat.png"), validators: .init(etag: "\"something-else\"")))
             #expect(stale.response.statusCode == 200)
             #expect(stale.data.count == 4096)
         }

@@ -71,7 +71,11 @@ struct ConnectionLimitTests {
                 try await Task.sleep(for: .milliseconds(50))
                 task.cancel()
                 let completion = await cancelled.completion()
-                if case .failure(let error) = completion.result { #expect(error.code == .cancelled) } else { Issue.record("expected cancelled") }
+                if case .failure(let error) = completion.result {
+                    #expect(error.code == .cancelled)
+                } else {
+                    Issue.record("expected cancelled")
+                }
             }
             // The held slot is free now: the transfer behind the cancelled one gets it.
             let fetched = try await #require(behind).value

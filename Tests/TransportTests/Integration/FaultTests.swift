@@ -17,7 +17,8 @@ struct FaultTests {
     @Test("fewer bytes than Content-Length is truncatedBody")
     func lengthMismatch() async throws {
         try await withServer { server in
-            let error = await transferError(CurlTransport(), TransportRequest(url: server.url("/length-mismatch?declared=5000&actual=1000")))
+            let error = await transferError(
+                CurlTransport(), TransportRequest(url: server.url("/length-mismatch?declared=5000&actual=1000")))
             #expect(error?.code == .truncatedBody)
         }
     }
@@ -58,7 +59,8 @@ struct FaultTests {
     @Test("a dripping body inside the limits arrives whole")
     func drip() async throws {
         try await withServer { server in
-            let fetched = try await CurlTransport().data(for: TransportRequest(url: server.url("/drip?bytes=4000&chunk=1000&interval_ms=50")))
+            let fetched = try await CurlTransport().data(
+                for: TransportRequest(url: server.url("/drip?bytes=4000&chunk=1000&interval_ms=50")))
             #expect(fetched.data == patternBytes(4000))
         }
     }
@@ -83,7 +85,11 @@ struct CancellationTests {
             // The drip would take minutes more. Measured where the completion arrived, so a
             // busy test pool cannot stretch it.
             #expect(recorder.snapshot.completedAt! - started < .seconds(10))
-            if case .failure(let error) = completion.result { #expect(error.code == .cancelled) } else { Issue.record("expected cancelled") }
+            if case .failure(let error) = completion.result {
+                #expect(error.code == .cancelled)
+            } else {
+                Issue.record("expected cancelled")
+            }
             #expect(recorder.snapshot.body.count == bytesAtCancel)
             #expect(recorder.snapshot.completions == 1)
             task.cancel()  // a second cancel is harmless

@@ -84,7 +84,8 @@ struct RedirectTests {
         try await withServer { first in
             try await withServer { second in
                 let target = second.url("/headers").absoluteString
-                var request = TransportRequest(url: first.url("/redirect-to?url=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"))
+                var request = TransportRequest(
+                    url: first.url("/redirect-to?url=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"))
                 request.headers = ["Authorization": "Bearer secret"]
                 let fetched = try await CurlTransport().data(for: request)
                 #expect(first.requests[0].header("Authorization") == "Bearer secret")

@@ -17,9 +17,10 @@ struct ServerTrustTests {
     private var anchors: [WebImageCore.Certificate] { [WebImageCore.Certificate(derBytes: ca.certificateDER)] }
 
     private func transport(_ evaluator: any ServerTrustEvaluating, monitor: RecordingMonitor? = nil) -> CurlTransport {
-        CurlTransport(configuration: .init(
-            trustPolicy: ServerTrustManager(evaluators: ["127.0.0.1": evaluator]),
-            eventMonitors: monitor.map { [$0] } ?? []))
+        CurlTransport(
+            configuration: .init(
+                trustPolicy: ServerTrustManager(evaluators: ["127.0.0.1": evaluator]),
+                eventMonitors: monitor.map { [$0] } ?? []))
     }
 
     @Test("a server of the test CA is trusted with the CA as anchor, over HTTP/2")
@@ -109,7 +110,8 @@ struct ServerTrustTests {
     func pinMismatch() async throws {
         let other = try TestCertificateAuthority.selfSigned()
         try await withServer(.init(tls: ca.issue())) { server in
-            let evaluator = PublicKeyPinningTrustEvaluator(pins: [try PublicKeyPin(other.publicKeySHA256Base64)], performsDefaultValidation: false)
+            let evaluator = PublicKeyPinningTrustEvaluator(
+                pins: [try PublicKeyPin(other.publicKeySHA256Base64)], performsDefaultValidation: false)
             let monitor = RecordingMonitor()
             let error = await transferError(transport(evaluator, monitor: monitor), TransportRequest(url: server.url("/bytes/10")))
             #expect(error?.code == .serverTrustFailed)
@@ -144,8 +146,9 @@ struct ServerTrustTests {
     @Test("when every host must be evaluated, a host without an evaluator fails before connecting")
     func allHostsMustBeEvaluated() async throws {
         try await withServer(.init(tls: ca.issue())) { server in
-            let transport = CurlTransport(configuration: .init(
-                trustPolicy: ServerTrustManager(evaluators: ["images.example.com": DefaultTrustEvaluator()])))
+            let transport = CurlTransport(
+                configuration: .init(
+                    trustPolicy: ServerTrustManager(evaluators: ["images.example.com": DefaultTrustEvaluator()])))
             let error = await transferError(transport, TransportRequest(url: server.url("/bytes/1")))
             #expect(error?.code == .serverTrustFailed)
             #expect(error?.trustFailure?.code == .noEvaluator)
@@ -165,8 +168,9 @@ struct ServerTrustTests {
             #expect(server.requests.isEmpty)
 
             let identity = ClientIdentity(certificateChainPEM: client.certificatePEM, privateKeyPEM: client.privateKeyPEM)
-            let with = CurlTransport(configuration: .init(
-                trustPolicy: trust, challengeHandler: CredentialChallengeHandler(defaultClientIdentity: identity)))
+            let with = CurlTransport(
+                configuration: .init(
+                    trustPolicy: trust, challengeHandler: CredentialChallengeHandler(defaultClientIdentity: identity)))
             let fetched = try await with.data(for: TransportRequest(url: server.url("/client-cert")))
             #expect(String(decoding: fetched.data, as: UTF8.self).contains("reader-7"))
         }
@@ -182,7 +186,9 @@ struct HTTP2Tests {
             let transport = CurlTransport(configuration: .init(certificateAuthorityBundle: try caFile(ca)))
             let versions = try await withThrowingTaskGroup(of: NegotiatedHTTPVersion?.self) { group in
                 for index in 0..<40 {
-                    group.addTask { try await transport.data(for: TransportRequest(url: server.url("/bytes/\(1000 + index)"))).response.httpVersion }
+                    group.addTask {
+                        try await transport.data(for: TransportRequest(url: server.url("/bytes/\(1000 + index)"))).response.httpVersion
+                    }
                 }
                 var seen: [NegotiatedHTTPVersion?] = []
                 for try await version in group { seen.append(version) }

@@ -1,12 +1,14 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
-@testable import WebImageCore
 import WebImageTestServer
 import WebImageTransport
+
 @testable import WebImageConcurrency
+@testable import WebImageCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A loopback server for one test, shut down when the test's scope ends.
 func withServer<R>(

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebImageTransport
 
 @Suite("Admission: which transfers go to libcurl now, which wait")

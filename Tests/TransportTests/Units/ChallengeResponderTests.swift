@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+
 @testable import WebImageTransport
 
 /// The 401 decisions and the per-origin credential cache, driven with plain values:
@@ -33,8 +34,9 @@ struct ChallengeResponderTests {
     @Test("the request's own credential answers the first challenge, once, without the handler")
     func requestCredentialFirst() throws {
         let state = transfer { $0.credential = alice }
-        guard case .answer(let challenge, .useCredential(alice)) = ChallengeResponder.step(
-            for: state, unauthorized("Basic realm=\"r\""), handler: Handler())
+        guard
+            case .answer(let challenge, .useCredential(alice)) = ChallengeResponder.step(
+                for: state, unauthorized("Basic realm=\"r\""), handler: Handler())
         else {
             Issue.record("expected the request's credential")
             return
@@ -108,12 +110,13 @@ struct ChallengeResponderTests {
     @Test("cancel and default handling end the transfer with the 401 kept")
     func endingAnswers() {
         let state = transfer()
-        guard case .ask(let challenge, _) = ChallengeResponder.step(for: state, unauthorized("Basic realm=\"r\""), handler: Handler()) else {
+        guard case .ask(let challenge, _) = ChallengeResponder.step(for: state, unauthorized("Basic realm=\"r\""), handler: Handler())
+        else {
             Issue.record("expected a question")
             return
         }
         guard case .fail(let cancelled) = ChallengeResponder.apply(.cancel, to: challenge, of: state),
-              case .fail(let declined) = ChallengeResponder.apply(.performDefaultHandling, to: challenge, of: state)
+            case .fail(let declined) = ChallengeResponder.apply(.performDefaultHandling, to: challenge, of: state)
         else {
             Issue.record("expected failures")
             return

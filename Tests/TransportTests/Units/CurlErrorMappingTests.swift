@@ -2,6 +2,7 @@ import CLibCurl
 import Foundation
 import Testing
 import WebImageCore
+
 @testable import WebImageTransport
 
 /// libcurl's codes as errors, told apart by what else is known (connected or not, the
@@ -12,14 +13,18 @@ struct CurlErrorMappingTests {
     let url = URL(string: "http://example.com/a.png")!
 
     private func error(_ code: CURLcode, _ detail: String, connected: Bool, response: TransportResponse? = nil) -> TransportError {
-        CurlErrorMapping.error(for: code, .init(
-            url: url, detail: detail, connected: connected, verifyResult: 0, response: response, bytesReceived: response == nil ? nil : 10))
+        CurlErrorMapping.error(
+            for: code,
+            .init(
+                url: url, detail: detail, connected: connected, verifyResult: 0, response: response,
+                bytesReceived: response == nil ? nil : 10))
     }
 
     @Test("an unsupported protocol is the status line once connected, the URL before")
     func unsupportedProtocol() {
         #expect(error(CURLE_UNSUPPORTED_PROTOCOL, "Received HTTP/0.9 when not allowed", connected: true).code == .malformedResponse)
-        #expect(error(CURLE_UNSUPPORTED_PROTOCOL, "Unsupported HTTP version (9.9) in response", connected: false).code == .malformedResponse)
+        #expect(
+            error(CURLE_UNSUPPORTED_PROTOCOL, "Unsupported HTTP version (9.9) in response", connected: false).code == .malformedResponse)
         #expect(error(CURLE_UNSUPPORTED_PROTOCOL, "Protocol \"gopher\" not supported", connected: false).code == .invalidURL)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Fuzzing) @testable import WebImageTransport
 
 @Suite("data: URLs")

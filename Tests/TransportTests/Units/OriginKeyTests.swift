@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebImageTransport
 
 @Suite("Origin keys: scheme, host and port, as the loop queues and remembers them")
@@ -41,7 +42,8 @@ struct OriginKeyTests {
 
     @Test("it agrees with Foundation's host and port on every URL the tests use")
     func agreesWithFoundation() throws {
-        for text in ["http://127.0.0.1:5000/redirect/3", "https://localhost:4443/x", "http://user@host.example:81/", "https://example.com"] {
+        for text in ["http://127.0.0.1:5000/redirect/3", "https://localhost:4443/x", "http://user@host.example:81/", "https://example.com"]
+        {
             let url = try #require(URL(string: text))
             let scheme = url.scheme!.lowercased()
             let expected = "\(scheme)://\(url.host!.lowercased()):\(url.port ?? (scheme == "https" ? 443 : 80))"

@@ -1,24 +1,32 @@
 import Foundation
 import Testing
-@_spi(Fuzzing) @testable import WebImageTransport
 import WebImageCore
+
+@_spi(Fuzzing) @testable import WebImageTransport
 
 @Suite("Redirect decisions")
 struct RedirectPlannerTests {
     let origin = URL(string: "https://images.example.com/a/b.png")!
 
-    private func plan(_ status: Int, _ location: String?, from url: URL? = nil, policy: TransportRequest.RedirectPolicy = .init(), sofar: Int = 0)
+    private func plan(
+        _ status: Int, _ location: String?, from url: URL? = nil, policy: TransportRequest.RedirectPolicy = .init(), sofar: Int = 0
+    )
         -> Result<RedirectPlanner.Hop, TransportError>?
     {
-        RedirectPlanner.nextHop(from: url ?? origin, method: .get, statusCode: status, location: location, policy: policy, redirectsSoFar: sofar)
+        RedirectPlanner.nextHop(
+            from: url ?? origin, method: .get, statusCode: status, location: location, policy: policy, redirectsSoFar: sofar)
     }
 
-    private func hop(_ status: Int, _ location: String?, policy: TransportRequest.RedirectPolicy = .init(), sofar: Int = 0) throws -> RedirectPlanner.Hop {
+    private func hop(_ status: Int, _ location: String?, policy: TransportRequest.RedirectPolicy = .init(), sofar: Int = 0) throws
+        -> RedirectPlanner.Hop
+    {
         let planned = try #require(plan(status, location, policy: policy, sofar: sofar))
         return try planned.get()
     }
 
-    private func failure(_ status: Int, _ location: String?, policy: TransportRequest.RedirectPolicy = .init(), sofar: Int = 0) -> TransportError.Code? {
+    private func failure(_ status: Int, _ location: String?, policy: TransportRequest.RedirectPolicy = .init(), sofar: Int = 0)
+        -> TransportError.Code?
+    {
         guard case .failure(let error) = plan(status, location, policy: policy, sofar: sofar) else { return nil }
         return error.code
     }

@@ -1,6 +1,7 @@
 import Testing
-@_spi(Fuzzing) @testable import WebImageTransport
 import WebImageCore
+
+@_spi(Fuzzing) @testable import WebImageTransport
 
 @Suite("Response heads from libcurl's header lines")
 struct ResponseHeadParserTests {
@@ -52,8 +53,11 @@ struct ResponseHeadParserTests {
 
     @Test("repeated fields keep every value in order")
     func repeated() throws {
-        let head = try #require(parse(["HTTP/1.1 401 No\r\n", "WWW-Authenticate: Basic realm=\"a\"\r\n",
-                                       "www-authenticate: Digest realm=\"b\"\r\n", "\r\n"]).lastComplete)
+        let head = try #require(
+            parse([
+                "HTTP/1.1 401 No\r\n", "WWW-Authenticate: Basic realm=\"a\"\r\n",
+                "www-authenticate: Digest realm=\"b\"\r\n", "\r\n",
+            ]).lastComplete)
         #expect(head.headers.values(for: "WWW-Authenticate") == ["Basic realm=\"a\"", "Digest realm=\"b\""])
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import WebImageCore
+
 @testable import WebImageTransport
 
 /// The transfer's lifecycle driven with plain values: a made-up clock, a string for the
@@ -209,9 +210,19 @@ struct TransferLifecycleTests {
     func wireReadOnlyWhenQuiet() {
         var lifecycle = running()
         var reads = 0
-        _ = lifecycle.checkTimers(now: at(100), activity: 1, wireBytes: { reads += 1; return 0 })
+        _ = lifecycle.checkTimers(
+            now: at(100), activity: 1,
+            wireBytes: {
+                reads += 1
+                return 0
+            })
         #expect(reads == 0)
-        _ = lifecycle.checkTimers(now: at(200), activity: 1, wireBytes: { reads += 1; return 0 })
+        _ = lifecycle.checkTimers(
+            now: at(200), activity: 1,
+            wireBytes: {
+                reads += 1
+                return 0
+            })
         #expect(reads == 1)
     }
 

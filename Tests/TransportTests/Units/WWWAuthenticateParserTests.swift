@@ -1,5 +1,6 @@
 import Testing
 import WebImageCore
+
 @_spi(Fuzzing) @testable import WebImageTransport
 
 /// The transport reads a 401's challenges with `AuthenticationChallengeParser`.
@@ -21,10 +22,11 @@ struct WWWAuthenticateParserTests {
     @Test("several challenges in one value, strongest first")
     func several() {
         let challenges = parse(#"Basic realm="b", Digest realm="a", qop="auth", nonce="x""#)
-        #expect(challenges == [
-            Challenge(method: .digest, parameters: ["realm": "a", "qop": "auth", "nonce": "x"]),
-            Challenge(method: .basic, parameters: ["realm": "b"]),
-        ])
+        #expect(
+            challenges == [
+                Challenge(method: .digest, parameters: ["realm": "a", "qop": "auth", "nonce": "x"]),
+                Challenge(method: .basic, parameters: ["realm": "b"]),
+            ])
         #expect(challenges.map(\.realm) == ["a", "b"])
     }
 
@@ -46,10 +48,11 @@ struct WWWAuthenticateParserTests {
     @Test("token68 values: Bearer tokens and Negotiate blobs")
     func token68() {
         #expect(parse("Bearer mF_9.B5f-4.1JqM") == [Challenge(method: .other("Bearer"), token68: "mF_9.B5f-4.1JqM")])
-        #expect(parse("Negotiate YIIBHgYGKwYBBQUCoIIBEjCCAQ6gMDAu==, Basic realm=\"x\"") == [
-            Challenge(method: .basic, parameters: ["realm": "x"]),
-            Challenge(method: .other("Negotiate"), token68: "YIIBHgYGKwYBBQUCoIIBEjCCAQ6gMDAu=="),
-        ])
+        #expect(
+            parse("Negotiate YIIBHgYGKwYBBQUCoIIBEjCCAQ6gMDAu==, Basic realm=\"x\"") == [
+                Challenge(method: .basic, parameters: ["realm": "x"]),
+                Challenge(method: .other("Negotiate"), token68: "YIIBHgYGKwYBBQUCoIIBEjCCAQ6gMDAu=="),
+            ])
         #expect(parse("Bearer abc=") == [Challenge(method: .other("Bearer"), token68: "abc=")])
     }
 
@@ -69,7 +72,8 @@ struct WWWAuthenticateParserTests {
     @Test("spaces around equals signs, tabs, unquoted values and empty list elements")
     func whitespace() {
         let challenges = parse(" ,  Digest   realm = \"a\" ,\tqop=auth-int ,, nonce=abc==, algorithm = MD5 ,")
-        #expect(challenges == [Challenge(method: .digest, parameters: ["realm": "a", "qop": "auth-int", "nonce": "abc==", "algorithm": "MD5"])])
+        #expect(
+            challenges == [Challenge(method: .digest, parameters: ["realm": "a", "qop": "auth-int", "nonce": "abc==", "algorithm": "MD5"])])
     }
 
     @Test("UTF-8 in quoted realms")
@@ -83,8 +87,12 @@ struct WWWAuthenticateParserTests {
         #expect(parse("   ") == [])
         #expect(parse(",,,") == [])
         #expect(parse(#"realm="orphan", Basic realm="b""#) == [Challenge(method: .basic, parameters: ["realm": "b"])])
-        #expect(parse(#"Basic realm="unterminated, qop=auth"#) == [Challenge(method: .basic, parameters: ["realm": "unterminated, qop=auth"])])
-        #expect(parse(#"Basic realm="a" junk here, charset="UTF-8""#) == [Challenge(method: .basic, parameters: ["realm": "a", "charset": "UTF-8"])])
+        #expect(
+            parse(#"Basic realm="unterminated, qop=auth"#) == [Challenge(method: .basic, parameters: ["realm": "unterminated, qop=auth"])])
+        #expect(
+            parse(#"Basic realm="a" junk here, charset="UTF-8""#) == [
+                Challenge(method: .basic, parameters: ["realm": "a", "charset": "UTF-8"])
+            ])
         #expect(parse(#"Basic realm="first", realm="second""#).first?.realm == "first")
         #expect(parse("\"quoted\", (comment), Basic realm=x") == [Challenge(method: .basic, parameters: ["realm": "x"])])
         #expect(parse(#"Basic realm="a\"#).first?.realm == #"a\"#)

@@ -1,6 +1,6 @@
+internal import CWebImageFixtures
 import Foundation
 import WebImageCore
-internal import CWebImageFixtures
 
 /// Runs one C fixture encoder and turns its buffer and message into `Data` or an
 /// ``ImageDecodingError``.

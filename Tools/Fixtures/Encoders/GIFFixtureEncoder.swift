@@ -1,6 +1,6 @@
+internal import CWebImageFixtures
 import Foundation
 import WebImageCore
-internal import CWebImageFixtures
 
 /// Writes GIF fixtures, still or animated, with giflib's EGif API.
 ///
@@ -74,7 +74,8 @@ public struct GIFFixtureEncoder: Sendable {
         try checkPalette(animation.globalPalette, "global")
         for (number, frame) in animation.frames.enumerated() {
             guard frame.x >= 0, frame.y >= 0, frame.width >= 0, frame.height >= 0,
-                  frame.x + frame.width <= 65_535, frame.y + frame.height <= 65_535 else {
+                frame.x + frame.width <= 65_535, frame.y + frame.height <= 65_535
+            else {
                 throw fail("frame \(number) rectangle does not fit GIF's 16-bit sizes")
             }
             guard frame.indices.count == frame.width * frame.height else {

@@ -1,6 +1,6 @@
+internal import CWebImageFixtures
 import Foundation
 import WebImageCore
-internal import CWebImageFixtures
 
 /// Writes JPEG fixtures with libjpeg's compress API, with the variations decoders
 /// must handle.
@@ -59,11 +59,12 @@ public struct JPEGFixtureEncoder: ImageEncoding {
         }
         var settings = wif_jpeg_settings()
         settings.quality = Int32(Swift.min(100, Swift.max(1, quality)))
-        settings.subsampling = switch subsampling {
-        case .s444: Int32(WIF_JPEG_444)
-        case .s422: Int32(WIF_JPEG_422)
-        case .s420: Int32(WIF_JPEG_420)
-        }
+        settings.subsampling =
+            switch subsampling {
+            case .s444: Int32(WIF_JPEG_444)
+            case .s422: Int32(WIF_JPEG_422)
+            case .s420: Int32(WIF_JPEG_420)
+            }
         settings.progressive = progressive ? 1 : 0
         settings.exif_orientation = Int32(exifOrientation?.rawValue ?? 0)
         settings.restart_interval = Int32(Swift.min(65_535, Swift.max(0, restartInterval)))

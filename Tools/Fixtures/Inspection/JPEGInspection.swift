@@ -1,6 +1,6 @@
+internal import CWebImageFixtures
 import Foundation
 import WebImageCore
-internal import CWebImageFixtures
 
 /// What libjpeg reports when it reads a file back in full: the check that a JPEG
 /// fixture is accepted by the system library and has the asked properties.
@@ -35,8 +35,9 @@ public struct JPEGInspection: Sendable {
             samples = [UInt8](repeating: 0, count: Int(facts.width) * Int(facts.height) * Int(facts.components))
             status = data.withUnsafeBytes { bytes in
                 samples.withUnsafeMutableBufferPointer { out in
-                    wif_jpeg_inspect(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &facts,
-                                     out.baseAddress, out.count, &message, message.count)
+                    wif_jpeg_inspect(
+                        bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &facts,
+                        out.baseAddress, out.count, &message, message.count)
                 }
             }
         }

@@ -23,13 +23,22 @@ public enum SampleImages {
             Sample(name: "photo-baseline.jpg", data: try JPEGFixtureEncoder(quality: 85).encode(photo)),
             Sample(name: "photo-progressive.jpg", data: try JPEGFixtureEncoder(quality: 85, progressive: true).encode(photo)),
             Sample(name: "photo-rotated.jpg", data: try JPEGFixtureEncoder(quality: 85, exifOrientation: .right).encode(smallPhoto)),
-            Sample(name: "photo-gray.jpg", data: try JPEGFixtureEncoder(quality: 90).encode(try SyntheticImage.grayPhoto(width: 800, height: 600, seed: seed))),
-            Sample(name: "translucent.png", data: try PNGFixtureEncoder().encode(try SyntheticImage.translucent(width: 512, height: 512, seed: seed))),
+            Sample(
+                name: "photo-gray.jpg",
+                data: try JPEGFixtureEncoder(quality: 90).encode(try SyntheticImage.grayPhoto(width: 800, height: 600, seed: seed))),
+            Sample(
+                name: "translucent.png",
+                data: try PNGFixtureEncoder().encode(try SyntheticImage.translucent(width: 512, height: 512, seed: seed))),
             Sample(name: "photo-interlaced.png", data: try PNGFixtureEncoder(interlaced: true, rgb: true).encode(smallPhoto)),
-            Sample(name: "animation.gif", data: try GIFFixtureEncoder().encode(SyntheticAnimation.make(width: 320, height: 240, frameCount: 30, seed: seed))),
-            Sample(name: "animation-local-palettes.gif", data: try GIFFixtureEncoder().encode(
-                SyntheticAnimation.make(width: 200, height: 150, frameCount: 12, localPalettes: true, delayCentiseconds: 8, loopCount: 3, seed: seed)
-            )),
+            Sample(
+                name: "animation.gif",
+                data: try GIFFixtureEncoder().encode(SyntheticAnimation.make(width: 320, height: 240, frameCount: 30, seed: seed))),
+            Sample(
+                name: "animation-local-palettes.gif",
+                data: try GIFFixtureEncoder().encode(
+                    SyntheticAnimation.make(
+                        width: 200, height: 150, frameCount: 12, localPalettes: true, delayCentiseconds: 8, loopCount: 3, seed: seed)
+                )),
         ]
     }
 }

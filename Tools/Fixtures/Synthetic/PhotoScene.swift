@@ -35,8 +35,8 @@ struct PhotoScene {
     private let height: Int
     private let seed: UInt64
     private var columnTerms: [Float] = []  // width x 3: base + horizontal wave
-    private var rowTerms: [Float] = []     // height x 3
-    private var diagonalTerms: [Float] = [] // (width + height) x 3
+    private var rowTerms: [Float] = []  // height x 3
+    private var diagonalTerms: [Float] = []  // (width + height) x 3
     private var shapes: [Shape] = []
     /// Peak luminance noise, in 8-bit steps.
     private let noise: Int32 = 7
@@ -142,7 +142,7 @@ struct PhotoScene {
                 }
                 let coverage = Swift.min(1, Swift.max(0, inside / shape.softness + 0.5)) * shape.opacity
                 guard coverage > 0 else { continue }
-                let across = dx / (2 * shape.radiusX) // -0.5...0.5
+                let across = dx / (2 * shape.radiusX)  // -0.5...0.5
                 var stripe: Float = 0
                 if shape.stripeStrength > 0 {
                     stripe = shape.stripeStrength * sin(2 * .pi * (Float(x) + 0.6 * Float(y)) / shape.stripePeriod)

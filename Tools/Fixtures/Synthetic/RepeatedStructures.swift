@@ -62,7 +62,8 @@ public enum RepeatedStructures {
     public static func jpeg(_ jpeg: Data, repeatingLastScan count: Int) -> Data {
         let bytes = [UInt8](jpeg)
         guard let sos = lastMarker(0xDA, in: bytes), bytes.count >= 2,
-              bytes[bytes.count - 2] == 0xFF, bytes[bytes.count - 1] == 0xD9 else { return jpeg }
+            bytes[bytes.count - 2] == 0xFF, bytes[bytes.count - 1] == 0xD9
+        else { return jpeg }
         let scan = bytes[sos..<(bytes.count - 2)]
         var out = [UInt8](bytes[..<(bytes.count - 2)])
         out.reserveCapacity(bytes.count + scan.count * count)

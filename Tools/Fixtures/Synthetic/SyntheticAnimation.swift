@@ -45,11 +45,12 @@ public enum SyntheticAnimation {
                         )
                     }
                 }
-                frames.append(GIFFixtureFrame(
-                    indices: indices, width: width, height: height,
-                    localPalette: localPalettes ? palette(tint: tint) : nil,
-                    delayCentiseconds: delayCentiseconds
-                ))
+                frames.append(
+                    GIFFixtureFrame(
+                        indices: indices, width: width, height: height,
+                        localPalette: localPalettes ? palette(tint: tint) : nil,
+                        delayCentiseconds: delayCentiseconds
+                    ))
             }
         }
         return GIFFixtureAnimation(

@@ -19,7 +19,8 @@ public enum SyntheticImage {
     /// - Throws: ``ImageDecodingError/Code/invalidDimensions`` for a negative side;
     ///   ``ImageDecodingError/Code/outOfMemory`` or ``ImageDecodingError/Code/tooLarge``
     ///   when the bitmap cannot be allocated.
-    public static func photo(width: Int, height: Int, seed: UInt64 = WebImageFixtures.defaultSeed) throws(ImageDecodingError) -> ImageBitmap {
+    public static func photo(width: Int, height: Int, seed: UInt64 = WebImageFixtures.defaultSeed) throws(ImageDecodingError) -> ImageBitmap
+    {
         try checkSize(width, height)
         let scene = PhotoScene(width: width, height: height, seed: seed)
         return try ImageBitmap(width: width, height: height, pixelFormat: .rgba8) { bytes, bytesPerRow in
@@ -31,7 +32,9 @@ public enum SyntheticImage {
     /// ``photo(width:height:seed:)`` in 8-bit gray (Rec. 601 luma).
     ///
     /// - Throws: as ``photo(width:height:seed:)``.
-    public static func grayPhoto(width: Int, height: Int, seed: UInt64 = WebImageFixtures.defaultSeed) throws(ImageDecodingError) -> ImageBitmap {
+    public static func grayPhoto(width: Int, height: Int, seed: UInt64 = WebImageFixtures.defaultSeed) throws(ImageDecodingError)
+        -> ImageBitmap
+    {
         let color = try photo(width: width, height: height, seed: seed)
         return try color.withUnsafeBytes { (source) throws(ImageDecodingError) -> ImageBitmap in
             try ImageBitmap(width: width, height: height, pixelFormat: .gray8) { dest, bytesPerRow in
@@ -51,25 +54,29 @@ public enum SyntheticImage {
     /// versus premultiplied, transparent pixels' colour) shows in the result.
     ///
     /// - Throws: as ``photo(width:height:seed:)``.
-    public static func translucent(width: Int, height: Int, seed: UInt64 = WebImageFixtures.defaultSeed) throws(ImageDecodingError) -> ImageBitmap {
+    public static func translucent(width: Int, height: Int, seed: UInt64 = WebImageFixtures.defaultSeed) throws(ImageDecodingError)
+        -> ImageBitmap
+    {
         try checkSize(width, height)
         let scene = PhotoScene(width: width, height: height, seed: seed)
         return try ImageBitmap(width: width, height: height, pixelFormat: .rgba8) { bytes, bytesPerRow in
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             scene.paint(into: base, bytesPerRow: bytesPerRow)
-            let centerX = Double(width) / 2, centerY = Double(height) / 2
+            let centerX = Double(width) / 2
+            let centerY = Double(height) / 2
             let radius = Swift.max(1, Double(Swift.min(width, height)) / 2)
             for y in 0..<height {
                 for x in 0..<width {
-                    let dx = (Double(x) + 0.5 - centerX) / radius, dy = (Double(y) + 0.5 - centerY) / radius
+                    let dx = (Double(x) + 0.5 - centerX) / radius
+                    let dy = (Double(y) + 0.5 - centerY) / radius
                     let distance = (dx * dx + dy * dy).squareRoot()
                     let alpha: UInt8
                     if distance < 0.35 {
-                        alpha = 255                               // opaque centre
+                        alpha = 255  // opaque centre
                     } else if distance > 1.1 {
-                        alpha = 0                                 // transparent corners
+                        alpha = 0  // transparent corners
                     } else if (x / 8 + y / 8) % 7 == 0 {
-                        alpha = 0                                 // scattered holes
+                        alpha = 0  // scattered holes
                     } else {
                         // Falls off with distance, banded so that every level appears.
                         alpha = UInt8(clamping: Int((1.1 - distance) / 0.75 * 255) ^ ((x >> 2) & 0x0F))

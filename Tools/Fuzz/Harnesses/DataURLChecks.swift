@@ -15,7 +15,8 @@ enum DataURLChecks {
             fuzzFailure("a written data URL does not read back: \(rebuilt.debugDescription)")
         }
         fuzzCheck(again.bytes == parsed.bytes, "bytes do not read back the same from \(rebuilt.debugDescription)")
-        fuzzCheck(again.mediaType == parsed.mediaType, "media type \(again.mediaType.debugDescription) vs \(parsed.mediaType.debugDescription)")
+        fuzzCheck(
+            again.mediaType == parsed.mediaType, "media type \(again.mediaType.debugDescription) vs \(parsed.mediaType.debugDescription)")
         return true
     }
 }

@@ -91,7 +91,7 @@ public enum IncrementalHarness {
         do {
             partial = try decoder.partialImage()
         } catch {
-            return // a partial image may fail like any decode; finish() reports it
+            return  // a partial image may fail like any decode; finish() reports it
         }
         guard let partial else { return }
         DecodedImageInvariants.check(partial, format: decoder.format, options: options, partial: true)
@@ -120,8 +120,11 @@ public enum IncrementalHarness {
         fuzzCheck(image.orientation == whole.orientation, "incremental orientation \(image.orientation), one-shot \(whole.orientation)")
         fuzzCheck(image.sourceSize == whole.sourceSize, "incremental source \(image.sourceSize), one-shot \(whole.sourceSize)")
         for index in image.frames.indices {
-            fuzzCheck(!pixels || image.frames[index].bitmap == whole.frames[index].bitmap, "frame \(index) pixels differ from the one-shot decode")
-            fuzzCheck(image.frames[index].duration == whole.frames[index].duration, "frame \(index) duration differs from the one-shot decode")
+            fuzzCheck(
+                !pixels || image.frames[index].bitmap == whole.frames[index].bitmap, "frame \(index) pixels differ from the one-shot decode"
+            )
+            fuzzCheck(
+                image.frames[index].duration == whole.frames[index].duration, "frame \(index) duration differs from the one-shot decode")
         }
     }
 }

@@ -71,23 +71,28 @@ public enum RepeatedStructureSeeds {
             filled("png-\(name)", "png") { RepeatedStructures.png(photo, repeating: chunk, count: $0) }
         }
         // 1-byte IDAT chunks (13 bytes of framing each) for the largest square that fits.
-        files.append(try largestSquare("png-idat1", "png") { (side) throws(ImageDecodingError) -> Data in
-            RepeatedStructures.png(try PNGFixtureEncoder().encode(SyntheticImage.photo(width: side, height: side)), splittingImageDataInto: 1)
-        })
+        files.append(
+            try largestSquare("png-idat1", "png") { (side) throws(ImageDecodingError) -> Data in
+                RepeatedStructures.png(
+                    try PNGFixtureEncoder().encode(SyntheticImage.photo(width: side, height: side)), splittingImageDataInto: 1)
+            })
         return files
     }
 
     private static func gif() throws(ImageDecodingError) -> [(name: String, bytes: Data)] {
         let still = try GIFFixtureEncoder().encode(SyntheticAnimation.make(width: 64, height: 48, frameCount: 1))
-        let kinds: [(String, RepeatedStructures.GIFExtensionKind)] = [("comment", .comment), ("application", .application), ("gce", .graphicControl)]
+        let kinds: [(String, RepeatedStructures.GIFExtensionKind)] = [
+            ("comment", .comment), ("application", .application), ("gce", .graphicControl),
+        ]
         var files = kinds.map { name, kind in
             filled("gif-\(name)", "gif") { RepeatedStructures.gif(still, repeating: kind, count: $0) }
         }
         files.append(filled("gif-frames1x1", "gif") { RepeatedStructures.gif(onePixelFrames: $0) })
-        files.append(try largestSquare("gif-subblock1", "gif") { (side) throws(ImageDecodingError) -> Data in
-            let gif = try GIFFixtureEncoder().encode(SyntheticAnimation.make(width: side, height: side, frameCount: 1))
-            return RepeatedStructures.gif(oneByteSubBlocks: gif)
-        })
+        files.append(
+            try largestSquare("gif-subblock1", "gif") { (side) throws(ImageDecodingError) -> Data in
+                let gif = try GIFFixtureEncoder().encode(SyntheticAnimation.make(width: side, height: side, frameCount: 1))
+                return RepeatedStructures.gif(oneByteSubBlocks: gif)
+            })
         return files
     }
 
