@@ -199,9 +199,11 @@ docs: deps
 # ships with the toolchain.
 SWIFT_SOURCES = $(shell git ls-files '*.swift')
 lint:
-	$(SWIFT) format lint --strict --parallel $(SWIFT_SOURCES)
+	@echo "swift format lint --strict: $(words $(SWIFT_SOURCES)) files"
+	@$(SWIFT) format lint --strict --parallel $(SWIFT_SOURCES)
 format:
-	$(SWIFT) format format --in-place --parallel $(SWIFT_SOURCES)
+	@echo "swift format format --in-place: $(words $(SWIFT_SOURCES)) files"
+	@$(SWIFT) format format --in-place --parallel $(SWIFT_SOURCES)
 
 # Every ```swift block of README.md and of the catalogs, each in a file of its own, built
 # against the library in a generated package (see Tools/DocsCheck/docs-check.py).
