@@ -4,7 +4,7 @@ import WebImageTestServer
 import WebImageTestSupport
 
 /// The loopback server, exercised with the curl program: what a real client sees.
-@Suite("LoopbackServer, as curl sees it")
+@Suite("LoopbackServer, as curl sees it", .timeLimit(.minutes(2)))
 struct LoopbackServerTests {
     @Test func plainHTTPBytesArePattern() async throws {
         let server = try await LoopbackServer.start()
@@ -137,7 +137,8 @@ struct LoopbackServerTests {
 
         let rejected = try await curl([server.url("/bytes/10").absoluteString], in: directory)
         #expect(rejected.exitCode == 60, "\(rejected.errorOutput)")
-        #expect(try await eventually { server.tlsHandshakeFailures == 1 })
+        await server.handshakeFailuresArrived(1)
+        #expect(server.tlsHandshakeFailures == 1)
         #expect(server.requests.isEmpty)
 
         let insecure = try await curl(
@@ -266,7 +267,8 @@ struct LoopbackServerTests {
         let strangerKey = try directory.write(stranger.privateKeyPEM, to: "stranger.key")
         let wrongCA = try await curl(["--cacert", caFile, "--cert", strangerCert, "--key", strangerKey, url], in: directory)
         #expect(wrongCA.exitCode != 0)
-        #expect(try await eventually { server.tlsHandshakeFailures == 2 })
+        await server.handshakeFailuresArrived(2)
+        #expect(server.tlsHandshakeFailures == 2)
         #expect(server.requests.count == 1)
     }
 

@@ -136,6 +136,33 @@ public final class LoopbackServer: Sendable {
     /// Every request that reached HTTP since start (or the last `resetRecords()`), in
     /// the order their heads arrived (empty when `recordsRequests` is off).
     public var requests: [RecordedRequest] { self.core.state.withLockedValue { $0.requests } }
+    /// Returns once `count` requests have been recorded since start (or the last
+    /// `resetRecords()`), so that a test awaits the server instead of polling it. Needs
+    /// `recordsRequests`; give the test a time limit.
+    public func requestsArrived(_ count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = self.core.state.withLockedValue { state -> Bool in
+                if state.requests.count >= count { return true }
+                state.requestWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Returns once `count` TLS handshakes have failed since start (or the last
+    /// `resetRecords()`): the server may notice a refused client after the client exits.
+    public func handshakeFailuresArrived(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = self.core.state.withLockedValue { state -> Bool in
+                if state.handshakeFailures >= count { return true }
+                state.handshakeWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
     /// TCP connections accepted, TLS handshake failures included.
     public var connectionCount: Int { self.core.state.withLockedValue { $0.connectionCount } }
     /// TLS connections that ended (error or close) before their handshake completed.

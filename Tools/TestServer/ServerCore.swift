@@ -16,6 +16,10 @@ final class ServerCore: Sendable {
         var connectionCount = 0
         var handshakeFailures = 0
         var nextConnectionID = 1
+        /// Tests awaiting a number of recorded requests (``LoopbackServer/requestsArrived(_:)``).
+        var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Tests awaiting a number of failed handshakes.
+        var handshakeWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     let scheme: String
@@ -59,11 +63,25 @@ final class ServerCore: Sendable {
     }
 
     func record(_ request: RecordedRequest) {
-        self.state.withLockedValue { $0.requests.append(request) }
+        let ready = self.state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            state.requests.append(request)
+            let count = state.requests.count
+            let ready = state.requestWaiters.filter { $0.count <= count }.map(\.continuation)
+            if !ready.isEmpty { state.requestWaiters.removeAll { $0.count <= count } }
+            return ready
+        }
+        for waiter in ready { waiter.resume() }
     }
 
     func handshakeFailed() {
-        self.state.withLockedValue { $0.handshakeFailures += 1 }
+        let ready = self.state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            state.handshakeFailures += 1
+            let count = state.handshakeFailures
+            let ready = state.handshakeWaiters.filter { $0.count <= count }.map(\.continuation)
+            if !ready.isEmpty { state.handshakeWaiters.removeAll { $0.count <= count } }
+            return ready
+        }
+        for waiter in ready { waiter.resume() }
     }
 
     /// Sets up a freshly accepted connection's pipeline.

@@ -15,7 +15,7 @@ struct ConnectionLimitTests {
         blocker.timeouts = .init(connect: nil, total: nil, stall: nil)
         let held = transport.start(blocker, delegate: StreamingRecorder())
         defer { held.cancel() }
-        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        await server.requestsArrived()
         try await body(transport)
     }
 
@@ -23,14 +23,15 @@ struct ConnectionLimitTests {
     func fifoWithinTheLimit() async throws {
         try await withServer { server in
             let transport = CurlTransport(configuration: .init(maximumConnectionsPerHost: 2))
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<12 {
-                    let request = TransportRequest(url: server.url("/slow-first-byte?ms=20&i=\(index)"))
-                    group.addTask { _ = try await transport.data(for: request) }
-                    // Started in this order, from one task, before any can finish.
-                    try await Task.sleep(for: .milliseconds(1))
-                }
-                try await group.waitForAll()
+            // Started in this order from one task: `start` queues each before it returns.
+            let recorders = (0..<12).map { index in
+                let recorder = StreamingRecorder()
+                transport.start(TransportRequest(url: server.url("/slow-first-byte?ms=20&i=\(index)")), delegate: recorder)
+                return recorder
+            }
+            for recorder in recorders {
+                let completion = await recorder.completion()
+                #expect((try? completion.result.get())?.statusCode == 200, "\(completion.result)")
             }
             #expect(server.connectionCount <= 2)
             let arrival = server.requests.map(\.uri)
@@ -39,7 +40,9 @@ struct ConnectionLimitTests {
             // With two slots, transfer k can start only after k-2 (or one before it) has
             // finished, so the server saw k-2 first.
             for index in 2..<12 {
-                #expect(try #require(position(index - 2)) < #require(position(index)), "transfer \(index)")
+                let earlier = try #require(position(index - 2))
+                let later = try #require(position(index))
+                #expect(earlier < later, "transfer \(index)")
             }
         }
     }
@@ -63,12 +66,13 @@ struct ConnectionLimitTests {
     @Test("cancelling a waiting transfer ends it at once; the slot's next user is the one behind it")
     func cancelWhileWaiting() async throws {
         try await withServer { server in
-            var behind: Task<FetchedData, any Error>?
+            let behind = StreamingRecorder()
             try await withHeldSlot(server) { transport in
                 let cancelled = StreamingRecorder()
+                // Both wait for the held slot, in this order: `start` queues each before it
+                // returns, and the cancel is queued after them.
                 let task = transport.start(TransportRequest(url: server.url("/bytes/100?cancelled=1")), delegate: cancelled)
-                behind = Task { try await transport.data(for: TransportRequest(url: server.url("/bytes/100?behind=1"))) }
-                try await Task.sleep(for: .milliseconds(50))
+                transport.start(TransportRequest(url: server.url("/bytes/100?behind=1")), delegate: behind)
                 task.cancel()
                 let completion = await cancelled.completion()
                 if case .failure(let error) = completion.result {
@@ -78,8 +82,9 @@ struct ConnectionLimitTests {
                 }
             }
             // The held slot is free now: the transfer behind the cancelled one gets it.
-            let fetched = try await #require(behind).value
-            #expect(fetched.data == patternBytes(100))
+            let behindCompletion = await behind.completion()
+            #expect((try? behindCompletion.result.get())?.statusCode == 200, "\(behindCompletion.result)")
+            #expect(behind.snapshot.body == patternBytes(100))
             #expect(!server.requests.contains { $0.uri.contains("cancelled=1") })
         }
     }
@@ -107,7 +112,7 @@ struct ConnectionWaitBudgetTests {
             first.timeouts = .init(connect: nil, total: nil, stall: nil)
             let holder = StreamingRecorder()
             transport.start(first, delegate: holder)
-            while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            await server.requestsArrived()
             // Waits about 500 ms for the slot, then needs about 1000 ms of its 1500 ms:
             // counted from the start, the budget would run out 500 ms early.
             var second = TransportRequest(url: server.url("/slow-first-byte?ms=1000&second=1"))

@@ -66,7 +66,7 @@ struct FaultTests {
     }
 }
 
-@Suite("Cancellation")
+@Suite("Cancellation", .timeLimit(.minutes(2)))
 struct CancellationTests {
     @Test("cancel() from another thread ends the transfer at once with cancelled; no bytes after")
     func cancelTask() async throws {
@@ -77,7 +77,7 @@ struct CancellationTests {
             var request = TransportRequest(url: server.url("/drip?bytes=1000000&chunk=1000&interval_ms=300"))
             request.timeouts = .init(connect: nil, total: nil, stall: nil)
             let task = CurlTransport().start(request, delegate: recorder)
-            while recorder.snapshot.body.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            await recorder.firstBytes()
             task.cancel()
             let bytesAtCancel = recorder.snapshot.body.count
             let started = ContinuousClock.now
@@ -104,7 +104,7 @@ struct CancellationTests {
             var request = TransportRequest(url: server.url("/slow-first-byte?ms=300000"))
             request.timeouts = .init(connect: nil, total: nil, stall: nil)
             let fetch = Task { try await transport.data(for: request) }
-            try await Task.sleep(for: .milliseconds(100))
+            await server.requestsArrived()
             let started = ContinuousClock.now
             fetch.cancel()
             let result = await fetch.result
@@ -133,27 +133,35 @@ struct CancellationTests {
     }
 }
 
-@Suite("Lifetimes")
+@Suite("Lifetimes", .timeLimit(.minutes(2)))
 struct LifetimeTests {
+    /// Tells the test that its completion was delivered, and holds nothing of the test.
     final class Probe: TransferDelegate {
-        func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {}
+        let completed: AsyncStream<Void>.Continuation
+
+        init(_ completed: AsyncStream<Void>.Continuation) { self.completed = completed }
+
+        func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) { completed.yield() }
     }
 
     @Test("nothing of a transfer outlives its completion: the delegate is released")
     func delegateReleased() async throws {
         try await withServer { server in
             let transport = CurlTransport()
+            let completed = AsyncStream<Void>.makeStream()
             weak var released: Probe?
             do {
-                let probe = Probe()
+                let probe = Probe(completed.continuation)
                 released = probe
-                let recorder = StreamingRecorder()
                 transport.start(TransportRequest(url: server.url("/bytes/100")), delegate: probe)
-                transport.start(TransportRequest(url: server.url("/bytes/100")), delegate: recorder)
-                _ = await recorder.completion()
             }
-            // The first transfer was queued first; its completion has been delivered too.
-            for _ in 0..<100 where released != nil { try await Task.sleep(for: .milliseconds(10)) }
+            for await _ in completed.stream { break }
+            // The loop lets go of a finished transfer on its next pass; a transfer started
+            // after the first completed takes several passes to complete itself, so by
+            // then the first one's state is gone.
+            let recorder = StreamingRecorder()
+            transport.start(TransportRequest(url: server.url("/bytes/100")), delegate: recorder)
+            _ = await recorder.completion()
             #expect(released == nil)
         }
     }

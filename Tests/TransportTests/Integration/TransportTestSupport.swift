@@ -105,6 +105,7 @@ final class StreamingRecorder: TransferDelegate {
 
     private let state = Locked(Snapshot())
     private let done = AsyncStream<Void>.makeStream()
+    private let bodyBegan = AsyncStream<Void>.makeStream()
     var snapshot: Snapshot { state.withLock { $0 } }
 
     func transfer(_ task: TransferTask, didReceive response: TransportResponse) {
@@ -115,6 +116,8 @@ final class StreamingRecorder: TransferDelegate {
     }
 
     func transfer(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer, progress: TransferProgress) {
+        let first = state.withLock { $0.chunks.isEmpty }
+        if first { bodyBegan.continuation.yield() }
         state.withLock {
             $0.chunks.append(bytes.count)
             $0.progress.append(progress)
@@ -131,6 +134,11 @@ final class StreamingRecorder: TransferDelegate {
             $0.threads.insert(UInt(pthread_self()))
         }
         done.continuation.yield()
+    }
+
+    /// Waits for the first body bytes.
+    func firstBytes() async {
+        for await _ in bodyBegan.stream { break }
     }
 
     /// Waits for the completion.
