@@ -6,7 +6,7 @@ extension Certificate {
     /// other blocks, and a block whose `END` line does not match its `BEGIN`, are
     /// skipped).
     ///
-    /// - Throws: ``ServerTrustError/Code/invalidCertificate`` when a block's base64 is
+    /// - Throws: `ServerTrustError.Code.invalidCertificate` when a block's base64 is
     ///   broken, or when there is no certificate at all.
     public static func fromPEM(_ pem: String) throws(ServerTrustError) -> [Certificate] {
         let blocks = PEMText(pem).blocks.filter { $0.label == "CERTIFICATE" }

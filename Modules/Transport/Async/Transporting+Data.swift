@@ -19,8 +19,8 @@ public struct FetchedData: Sendable {
 extension Transporting {
     /// Fetches a whole body. Cancelling the calling task cancels the transfer.
     ///
-    /// - Throws: ``TransportError``; a `304` answering the request's validators is not an
-    ///   error but a response whose ``TransportResponse/isNotModified`` is `true`.
+    /// - Throws: `TransportError`; a `304` answering the request's validators is not an
+    ///   error but a response whose `TransportResponse.isNotModified` is `true`.
     public func data(for request: TransportRequest) async throws(TransportError) -> FetchedData {
         let result = await withCancellableContinuation { resume in
             start(request, delegate: BodyCollector(completion: resume))
