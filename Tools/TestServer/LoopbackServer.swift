@@ -140,23 +140,22 @@ public final class LoopbackServer: Sendable {
     /// `resetRecords()`), so that a test awaits the server instead of polling it. Needs
     /// `recordsRequests`; give the test a time limit.
     public func requestsArrived(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = self.core.state.withLockedValue { state -> Bool in
-                if state.requests.count >= count { return true }
-                state.requestWaiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+        await waitUntil(count, \.requests.count, \.requestWaiters)
     }
 
     /// Returns once `count` TLS handshakes have failed since start (or the last
     /// `resetRecords()`): the server may notice a refused client after the client exits.
     public func handshakeFailuresArrived(_ count: Int) async {
+        await waitUntil(count, \.handshakeFailures, \.handshakeWaiters)
+    }
+
+    private func waitUntil(
+        _ count: Int, _ counter: KeyPath<ServerCore.State, Int>, _ waiters: WritableKeyPath<ServerCore.State, CountWaiters>
+    ) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = self.core.state.withLockedValue { state -> Bool in
-                if state.handshakeFailures >= count { return true }
-                state.handshakeWaiters.append((count, continuation))
+                if state[keyPath: counter] >= count { return true }
+                state[keyPath: waiters].add(continuation, until: count)
                 return false
             }
             if ready { continuation.resume() }

@@ -17,9 +17,9 @@ final class ServerCore: Sendable {
         var handshakeFailures = 0
         var nextConnectionID = 1
         /// Tests awaiting a number of recorded requests (``LoopbackServer/requestsArrived(_:)``).
-        var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var requestWaiters = CountWaiters()
         /// Tests awaiting a number of failed handshakes.
-        var handshakeWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var handshakeWaiters = CountWaiters()
     }
 
     let scheme: String
@@ -65,10 +65,7 @@ final class ServerCore: Sendable {
     func record(_ request: RecordedRequest) {
         let ready = self.state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             state.requests.append(request)
-            let count = state.requests.count
-            let ready = state.requestWaiters.filter { $0.count <= count }.map(\.continuation)
-            if !ready.isEmpty { state.requestWaiters.removeAll { $0.count <= count } }
-            return ready
+            return state.requestWaiters.reached(state.requests.count)
         }
         for waiter in ready { waiter.resume() }
     }
@@ -76,10 +73,7 @@ final class ServerCore: Sendable {
     func handshakeFailed() {
         let ready = self.state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             state.handshakeFailures += 1
-            let count = state.handshakeFailures
-            let ready = state.handshakeWaiters.filter { $0.count <= count }.map(\.continuation)
-            if !ready.isEmpty { state.handshakeWaiters.removeAll { $0.count <= count } }
-            return ready
+            return state.handshakeWaiters.reached(state.handshakeFailures)
         }
         for waiter in ready { waiter.resume() }
     }
