@@ -108,6 +108,8 @@ let package = Package(
                 library("WebImageDecoding"),
                 "WebImageFixtures",
                 "WebImageTestServer",
+                // NIOLockedValueBox: a pthread mutex the thread sanitizer sees, as in the load run.
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "webimage",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOConcurrencyHelpers
 import WebImage
 
 /// `webimage prefetch --list FILE`: warms the disk cache with a list of URLs through an
@@ -120,7 +121,7 @@ struct PrefetchCommand: AsyncParsableCommand {
                 return
             }
             let tenth = total == 0 ? 10 : progress.completed * 10 / total
-            let due = lastTenth.count.withLock { last -> Bool in
+            let due = lastTenth.count.withLockedValue { last -> Bool in
                 guard tenth > last else { return false }
                 last = tenth
                 return true
@@ -132,5 +133,5 @@ struct PrefetchCommand: AsyncParsableCommand {
 
 /// The last tenth of the list reported, shared by the progress callbacks.
 private final class TenthsShown: Sendable {
-    let count = LockedBox(0)
+    let count = NIOLockedValueBox(0)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import WebImageCore
 
 /// A one-line progress bar on standard error, redrawn in place:
@@ -19,7 +20,7 @@ final class ProgressBar: Sendable {
     private let total: Int
     private let enabled: Bool
     private let start = ContinuousClock.now
-    private let state = LockedBox(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Not drawn before this, so that short work does not flash a bar.
     private static let delay = Duration.milliseconds(250)
@@ -37,7 +38,7 @@ final class ProgressBar: Sendable {
     func update(completed: Int, failed: Int) {
         guard enabled else { return }
         let now = ContinuousClock.now
-        let line: String? = state.withLock { state in
+        let line: String? = state.withLockedValue { state in
             state.completed = completed
             state.failed = failed
             guard now - start >= Self.delay else { return nil }
@@ -53,7 +54,7 @@ final class ProgressBar: Sendable {
     /// next update draws it again below.
     func erase() {
         guard enabled else { return }
-        let drawn = state.withLock { state in
+        let drawn = state.withLockedValue { state in
             defer { state.drawn = false }
             return state.drawn
         }
