@@ -116,14 +116,15 @@ final class StreamingRecorder: TransferDelegate {
     }
 
     func transfer(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer, progress: TransferProgress) {
-        let first = state.withLock { $0.chunks.isEmpty }
-        if first { bodyBegan.continuation.yield() }
-        state.withLock {
+        let first = state.withLock {
+            let first = $0.chunks.isEmpty
             $0.chunks.append(bytes.count)
             $0.progress.append(progress)
             $0.body.append(contentsOf: bytes)
             $0.threads.insert(UInt(pthread_self()))
+            return first
         }
+        if first { bodyBegan.continuation.yield() }
     }
 
     func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
