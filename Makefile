@@ -32,7 +32,7 @@ BREW_PACKAGES := pkg-config libpng jpeg-turbo giflib curl openssl@3
 PKG_CONFIG_NAMES := libpng16 libjpeg libgif libcurl openssl zlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test lint format consumer-check test-sanitize test-asan test-tsan bench bench-quick bench-deps deps load load-valgrind fuzz docs docs-check clean
+.PHONY: all build run test test-deps lint format consumer-check test-sanitize test-asan test-tsan bench bench-quick bench-deps deps load load-valgrind fuzz docs docs-check clean
 
 all: build
 
@@ -48,6 +48,25 @@ deps:
 		brew install $(BREW_PACKAGES); \
 	else \
 		echo "deps: install $(PKG_CONFIG_NAMES) (development files) with your package manager" >&2; exit 1; \
+	fi
+
+# What only the test suite needs: real servers and tools the integration tests run on
+# 127.0.0.1 or in network namespaces they make. Each feature's line is its own; a test
+# whose program is missing skips with a message, so a user's clone still runs the rest.
+REACHABILITY_TEST_PACKAGES := iproute2
+REVOCATION_TEST_PACKAGES :=
+AUTHENTICATION_TEST_PACKAGES :=
+TEST_APT_PACKAGES := $(strip $(REACHABILITY_TEST_PACKAGES) $(REVOCATION_TEST_PACKAGES) $(AUTHENTICATION_TEST_PACKAGES))
+test-deps: deps
+	@missing=$$(for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -z "$$missing" ]; then \
+		echo "test-deps: $(TEST_APT_PACKAGES) present"; \
+	elif command -v apt-get >/dev/null; then \
+		echo "test-deps: installing" $$missing; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	else \
+		echo "test-deps: without apt-get, the tests that need" $$missing "skip"; \
 	fi
 
 build: deps
@@ -73,7 +92,7 @@ define build-suite
 	$(SWIFT) build $(TESTS_PACKAGE) --build-tests $(1)
 	$(foreach program,$(TEST_PROGRAMS),$(SWIFT) build $(TESTS_PACKAGE) --product $(program) $(1) &&) true
 endef
-test: deps
+test: test-deps
 	$(call build-suite,-Xswiftc -warnings-as-errors)
 	$(SWIFT) test $(TESTS_PACKAGE) --skip-build
 	$(MAKE) consumer-check
@@ -97,7 +116,7 @@ ASAN_SCRATCH := .build-asan
 ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH)
 ASAN_FILTER ?=
 ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --timeout 600
-test-asan: deps
+test-asan: test-deps
 	$(call build-suite,$(ASAN_FLAGS))
 	ASAN_OPTIONS="detect_leaks=0:halt_on_error=1" \
 		$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(ASAN_FLAGS) $(if $(ASAN_FILTER),--filter '$(ASAN_FILTER)')
@@ -116,7 +135,7 @@ TSAN_SCRATCH := .build-tsan
 TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) -Xswiftc -DWEBIMAGE_TSAN
 TSAN_FILTER ?=
 TSAN_SKIP ?= WebImageDecodingTests|WebImageFuzzingTests|WebImageToolTests|chunkExtensionFlood
-test-tsan: deps
+test-tsan: test-deps
 	$(call build-suite,$(TSAN_FLAGS))
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 		$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(TSAN_FLAGS) \
