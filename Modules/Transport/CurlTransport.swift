@@ -1,3 +1,4 @@
+import WebImageConcurrency
 import WebImageCore
 
 /// Fetches HTTP(S), `file:` and `data:` URLs with libcurl's multi interface.
@@ -31,6 +32,15 @@ public final class CurlTransport: Transporting {
 
     deinit {
         loop.post(.shutdown)
+    }
+
+    /// Adds a monitor while the transport runs. It sees the events that happen after
+    /// this call returns, on `delivery` (the monitor's own `TransportEventMonitor.delivery`
+    /// when `nil`), until the registration is removed; transfers already under way are
+    /// reported from their next event on.
+    @discardableResult
+    public func addEventMonitor(_ monitor: any TransportEventMonitor, delivery: CallbackDelivery? = nil) -> EventMonitorRegistration {
+        environment.monitors.add(monitor, delivery: delivery ?? monitor.delivery)
     }
 
     @discardableResult

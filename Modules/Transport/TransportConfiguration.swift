@@ -27,7 +27,9 @@ public struct TransportConfiguration: Sendable {
     /// Answers 401 challenges and supplies client certificates. `nil`: a 401 fails the
     /// transfer with `TransportError.Code.httpStatus`.
     public var challengeHandler: (any AuthenticationChallengeHandling)?
-    /// Told of every transfer's events, on the transport's thread.
+    /// Told of every transfer's events, each where its `TransportEventMonitor.delivery`
+    /// says (off the transport's thread unless it asks for `.immediate`). Monitors can also
+    /// be added and removed while the transport runs: ``CurlTransport/addEventMonitor(_:delivery:)``.
     public var eventMonitors: [any TransportEventMonitor]
     /// The PEM file of the system's certificate authorities. `nil`: libcurl's configured
     /// bundle when it exists, else the first of the usual Linux locations.

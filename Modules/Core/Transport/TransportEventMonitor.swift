@@ -2,8 +2,16 @@ import Foundation
 
 /// Observes every transfer of a transport: for logging, metrics and tracing (Alamofire's
 /// `EventMonitor`). Every method has an empty default, so a monitor implements only what
-/// it needs. Called on the transport's thread, in the order things happen: keep it quick.
+/// it needs.
+///
+/// Each monitor's methods run where its ``delivery`` says, one at a time, in the order
+/// things happened: by default on a serial queue the transport monitors share, never on
+/// the transport's own thread, so a slow monitor delays no transfer.
 public protocol TransportEventMonitor: Sendable {
+    /// Where this monitor's methods run. The default is one serial queue shared by the
+    /// monitors that do not choose. `.immediate` runs them on the transport's thread as
+    /// things happen (for a monitor that only counts or timestamps): keep it quick there.
+    var delivery: CallbackDelivery { get }
     func transferDidStart(_ task: TransferTask, request: TransportRequest)
     func transfer(_ task: TransferTask, didReceive response: TransportResponse)
     func transfer(_ task: TransferTask, didReceiveBytes count: Int, progress: TransferProgress)
@@ -16,7 +24,11 @@ public protocol TransportEventMonitor: Sendable {
     func transfer(_ task: TransferTask, didComplete completion: TransferCompletion)
 }
 
+/// The queue transport monitors share when they do not choose one.
+private let sharedTransportMonitorQueue = DispatchQueue(label: "webimage.transport-monitors")
+
 extension TransportEventMonitor {
+    public var delivery: CallbackDelivery { .queue(sharedTransportMonitorQueue) }
     public func transferDidStart(_ task: TransferTask, request: TransportRequest) {}
     public func transfer(_ task: TransferTask, didReceive response: TransportResponse) {}
     public func transfer(_ task: TransferTask, didReceiveBytes count: Int, progress: TransferProgress) {}

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageConcurrency
 import WebImageCore
 
 /// 401s: the loop's side of ``ChallengeResponder``, which decides; here the challenge
@@ -21,8 +22,9 @@ extension CurlEventLoop {
 
     func answer(_ state: TransferState, _ challenge: AuthenticationChallenge, _ disposition: ChallengeDisposition) {
         guard state.lifecycle.challengeAnswered() else { return }
-        if environment.hasMonitors {
-            for monitor in environment.monitors { monitor.transfer(state.task, didReceive: challenge, disposition: disposition) }
+        if !environment.monitors.isEmpty {
+            let task = state.task
+            environment.monitors.emit { $0.transfer(task, didReceive: challenge, disposition: disposition) }
         }
         switch ChallengeResponder.apply(disposition, to: challenge, of: state) {
         case .retry: startHop(state)

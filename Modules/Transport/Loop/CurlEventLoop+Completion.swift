@@ -1,4 +1,5 @@
 import Foundation
+import WebImageConcurrency
 import WebImageCore
 
 extension CurlEventLoop {
@@ -16,8 +17,9 @@ extension CurlEventLoop {
                 transactions: state.transactions, totalDuration: ContinuousClock.now - state.startedAt,
                 redirectCount: state.redirectCount))
         state.delegate.transfer(state.task, didComplete: completion)
-        if environment.hasMonitors {
-            for monitor in environment.monitors { monitor.transfer(state.task, didComplete: completion) }
+        if !environment.monitors.isEmpty {
+            let task = state.task
+            environment.monitors.emit { $0.transfer(task, didComplete: completion) }
         }
     }
 }

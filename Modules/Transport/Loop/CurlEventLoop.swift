@@ -160,8 +160,9 @@ final class CurlEventLoop: @unchecked Sendable {
     private func begin(_ state: TransferState) {
         state.loopThread = loopThread
         transfers[state.task.id] = state
-        if environment.hasMonitors {
-            for monitor in environment.monitors { monitor.transferDidStart(state.task, request: state.request) }
+        if !environment.monitors.isEmpty {
+            let (task, request) = (state.task, state.request)
+            environment.monitors.emit { $0.transferDidStart(task, request: request) }
         }
         if state.task.isCancelled {
             complete(state, .failure(TransportError(.cancelled, "cancelled before it started", url: state.url)))
@@ -227,8 +228,9 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private func follow(_ state: TransferState, to hop: RedirectPlanner.Hop, from response: TransportResponse) {
-        if environment.hasMonitors {
-            for monitor in environment.monitors { monitor.transfer(state.task, willRedirectTo: hop.url, from: response) }
+        if !environment.monitors.isEmpty {
+            let (task, url) = (state.task, hop.url)
+            environment.monitors.emit { $0.transfer(task, willRedirectTo: url, from: response) }
         }
         state.redirectCount += 1
         state.url = hop.url

@@ -1,6 +1,7 @@
 import CLibCurl
 import CWebImageTransport
 import Foundation
+import WebImageConcurrency
 import WebImageCore
 
 /// One transfer as the event loop drives it, across its hops (redirects and
@@ -122,8 +123,9 @@ final class TransferState: @unchecked Sendable {
         }
         let progress = TransferProgress(received: bodyBytes, expected: expectedLength)
         delegate.transfer(task, didReceive: bytes, progress: progress)
-        if environment.hasMonitors {
-            for monitor in environment.monitors { monitor.transfer(task, didReceiveBytes: bytes.count, progress: progress) }
+        if !environment.monitors.isEmpty {
+            let (task, count) = (task, bytes.count)
+            environment.monitors.emit { $0.transfer(task, didReceiveBytes: count, progress: progress) }
         }
         return bytes.count
     }
@@ -139,10 +141,9 @@ final class TransferState: @unchecked Sendable {
         do { try evaluator.evaluate(trust) } catch { rejection = error }
         if rejection != nil, rejection?.host == nil { rejection?.host = url.host }
         trustFailure = rejection
-        if environment.hasMonitors {
-            for monitor in environment.monitors {
-                monitor.transfer(task, didEvaluateServerTrustFor: url.host ?? "", error: rejection)
-            }
+        if !environment.monitors.isEmpty {
+            let (task, host) = (task, url.host ?? "")
+            environment.monitors.emit { [rejection] in $0.transfer(task, didEvaluateServerTrustFor: host, error: rejection) }
         }
         return rejection == nil
     }
@@ -226,8 +227,9 @@ final class TransferState: @unchecked Sendable {
         // A decoded body's size does not compare with an encoded Content-Length.
         expectedLength = (encoding == nil || encoding == "identity") ? response.expectedContentLength : nil
         delegate.transfer(task, didReceive: response)
-        if environment.hasMonitors {
-            for monitor in environment.monitors { monitor.transfer(task, didReceive: response) }
+        if !environment.monitors.isEmpty {
+            let task = task
+            environment.monitors.emit { $0.transfer(task, didReceive: response) }
         }
     }
 

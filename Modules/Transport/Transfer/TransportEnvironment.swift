@@ -1,4 +1,5 @@
 import CLibCurl
+import WebImageConcurrency
 import WebImageCore
 
 /// What every transfer of one transport shares, fixed when the transport is made.
@@ -8,8 +9,8 @@ import WebImageCore
 final class TransportEnvironment: Sendable {
     let configuration: TransportConfiguration
     let systemBundle: String?
-    let monitors: [any TransportEventMonitor]
-    let hasMonitors: Bool
+    /// The configuration's monitors, then those added while running.
+    let monitors = MonitorList<any TransportEventMonitor>()
     /// `Accept` and `User-Agent` from the configuration, made once: a request that sets
     /// no header of its own sends this list as it is. libcurl only reads it.
     nonisolated(unsafe) let defaultHeaderList: UnsafeMutablePointer<curl_slist>?
@@ -17,8 +18,7 @@ final class TransportEnvironment: Sendable {
     init(_ configuration: TransportConfiguration) {
         self.configuration = configuration
         systemBundle = configuration.certificateAuthorityBundle ?? CurlLibrary.systemCertificateBundle
-        monitors = configuration.eventMonitors
-        hasMonitors = !configuration.eventMonitors.isEmpty
+        for monitor in configuration.eventMonitors { monitors.add(monitor, delivery: monitor.delivery) }
         var list: UnsafeMutablePointer<curl_slist>?
         list = curl_slist_append(list, HTTPHeaderLine.line("Accept", configuration.accept))
         list = curl_slist_append(list, HTTPHeaderLine.line("User-Agent", configuration.userAgent))

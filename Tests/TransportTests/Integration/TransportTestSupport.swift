@@ -40,8 +40,9 @@ func timedTransferError(_ transport: CurlTransport, _ request: TransportRequest)
     return (nil, elapsed)
 }
 
-/// Notes when transfers complete, on the transport's thread.
+/// Notes when transfers complete, on the transport's thread (`.immediate`).
 final class CompletionClock: TransportEventMonitor {
+    var delivery: CallbackDelivery { .immediate }
     private let instants = Locked<[ContinuousClock.Instant]>([])
     var completions: [ContinuousClock.Instant] { instants.withLock { $0 } }
 
@@ -57,6 +58,8 @@ func patternBytes(_ count: Int) -> Data {
 
 /// Records every event of every transfer, in order, for assertions.
 final class RecordingMonitor: TransportEventMonitor {
+    /// On the transport's thread, so that the events are all in by the completion.
+    var delivery: CallbackDelivery { .immediate }
     enum Event: Equatable {
         case started(URL)
         case response(Int)
