@@ -32,7 +32,8 @@ extension ImageDownloader {
         /// The decoders that make partial images of a `DownloadOptions.progressive`
         /// download, chosen by the first bytes. Empty: no partial images.
         public var progressiveDecoders: [any ImageDecoding]
-        /// Sees the whole lifecycle; give a `CompositeDownloadEventMonitor` for several.
+        /// Sees the whole lifecycle; give a `CompositeDownloadEventMonitor` for several, or
+        /// add more while running with ``ImageDownloader/addEventMonitor(_:delivery:)``.
         public var eventMonitor: (any DownloadEventMonitor)?
         /// The clock the waits between attempts run on: continuous time, or a test's own
         /// so that retries need no real waiting.

@@ -23,6 +23,9 @@ public final class ImageDownloader: ImageDownloading {
     public let configuration: Configuration
     /// The queue the downloads wait in: suspend, resume, counts, concurrency.
     public let queue: DownloadQueue
+    /// What the downloads travel over (a `CurlTransport` in the default composition, whose
+    /// monitors can be added while it runs).
+    public var transport: any Transporting { context.transport }
     private let context: DownloaderContext
     private let operations = Locked<[DownloadKey: DownloadOperation]>([:])
 
@@ -34,7 +37,18 @@ public final class ImageDownloader: ImageDownloading {
         self.configuration = configuration
         self.queue = DownloadQueue(
             maximumConcurrentOperations: configuration.maximumConcurrentDownloads, order: configuration.executionOrder)
-        self.context = DownloaderContext(transport: transport, registry: registry, queue: queue, configuration: configuration)
+        let monitors = MonitorList<any DownloadEventMonitor>()
+        if let monitor = configuration.eventMonitor { monitors.add(monitor, delivery: .queue(monitor.queue)) }
+        self.context = DownloaderContext(
+            transport: transport, registry: registry, queue: queue, configuration: configuration, monitors: monitors)
+    }
+
+    /// Adds a monitor while the downloader runs. It sees the events that happen after this
+    /// call returns, on `delivery` (the monitor's own `DownloadEventMonitor.queue` when
+    /// `nil`), until the registration is removed.
+    @discardableResult
+    public func addEventMonitor(_ monitor: any DownloadEventMonitor, delivery: CallbackDelivery? = nil) -> EventMonitorRegistration {
+        context.monitors.add(monitor, delivery: delivery ?? .queue(monitor.queue))
     }
 
     @discardableResult

@@ -37,6 +37,7 @@ final class AttemptDelegate: TransferDelegate {
                     state.body.reserveCapacity(Int(min(length, Int64(Self.reservationCap))))
                 }
             }
+            operation.didAccept(accepted)
         case .failure(let rejection):
             state.withLock { $0.rejection = rejection }
             task.cancel()

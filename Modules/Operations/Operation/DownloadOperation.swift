@@ -72,6 +72,16 @@ final class DownloadOperation: Sendable {
         }
     }
 
+    /// The zero-byte progress of an accepted response head (SDWebImage's): subscribers
+    /// learn the expected size before the first body byte. A body sent compressed has no
+    /// expected size, as in the transport's own progress (its declared length counts the
+    /// encoded bytes).
+    func didAccept(_ response: TransportResponse) {
+        let encoding = response.headers["Content-Encoding"]?.lowercased()
+        let expected = (encoding == nil || encoding == "identity") ? response.expectedContentLength : nil
+        didReceive(TransferProgress(received: 0, expected: expected))
+    }
+
     func didReceive(_ progress: TransferProgress) {
         context.registry.publishProgress(
             received: progress.received, expected: progress.expected, for: key, generation: generation.load(ordering: .relaxed))
@@ -152,6 +162,9 @@ final class DownloadOperation: Sendable {
 
     private func send(_ request: TransportRequest, attempt: Int) {
         context.notify { [key] in $0.downloadDidStart(key, request: request, attempt: attempt) }
+        // The zero-byte progress at the start of each attempt (SDWebImage's), size unknown;
+        // a retry starts the body again from zero.
+        didReceive(TransferProgress(received: 0, expected: nil))
         let delegate = AttemptDelegate(operation: self, attempt: attempt, feeder: makeFeeder())
         let transfer = context.transport.start(request, delegate: delegate)
         perform(lifecycle.withLock { $0.transferStarted(transfer, attempt: attempt) })

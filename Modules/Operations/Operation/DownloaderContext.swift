@@ -1,4 +1,5 @@
 import Dispatch
+import WebImageConcurrency
 import WebImageCore
 
 /// What every operation of one downloader shares.
@@ -7,10 +8,11 @@ struct DownloaderContext: Sendable {
     let registry: any CallbackRegistering<DownloadKey, DecodedImage, DownloadResult, DownloadError>
     let queue: DownloadQueue
     let configuration: ImageDownloader.Configuration
+    /// The configuration's monitor, then those added while running.
+    let monitors: MonitorList<any DownloadEventMonitor>
 
-    /// Tells the event monitor, on its own queue.
+    /// Tells every event monitor, each where it asked.
     func notify(_ event: @escaping @Sendable (any DownloadEventMonitor) -> Void) {
-        guard let monitor = configuration.eventMonitor else { return }
-        monitor.queue.async { event(monitor) }
+        monitors.emit(event)
     }
 }
