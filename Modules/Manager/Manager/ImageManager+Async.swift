@@ -9,7 +9,10 @@ extension ImageManager {
         public func response(for request: ImageRequest) async throws(ImageLoadError) -> ImageResponse
     {
         let request = request.keyed(by: configuration.cacheKeyFilter)
-        if let early = earlyResult(for: request) { return try early.get() }
+        if let early = earlyResult(for: request) {
+            reportAnsweredAtOnce(request, early)
+            return try early.get()
+        }
         let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<ImageResponse, ImageLoadError>) -> Void) in
             subscribe(request, delivery: .immediate) { event in
                 if case .completed(let result) = event { resume(result) }

@@ -12,15 +12,20 @@ extension ImageManager {
         /// Told when the disk cache could not keep a download's bytes (a full disk, an
         /// unwritable directory). The load still succeeds; only the cache entry is lost.
         public var cacheStoreFailureHandler: (@Sendable (CacheError, CacheKey) -> Void)?
+        /// Told of every load's events, each where its ``ImageLoadEventMonitor/delivery``
+        /// says; more can be added while running (``ImageManager/addEventMonitor(_:delivery:)``).
+        public var eventMonitors: [any ImageLoadEventMonitor]
 
         public init(
             cacheKeyFilter: (@Sendable (URL) -> String)? = nil,
             failedURLRetryInterval: Duration = .seconds(600),
-            cacheStoreFailureHandler: (@Sendable (CacheError, CacheKey) -> Void)? = nil
+            cacheStoreFailureHandler: (@Sendable (CacheError, CacheKey) -> Void)? = nil,
+            eventMonitors: [any ImageLoadEventMonitor] = []
         ) {
             self.cacheKeyFilter = cacheKeyFilter
             self.failedURLRetryInterval = failedURLRetryInterval
             self.cacheStoreFailureHandler = cacheStoreFailureHandler
+            self.eventMonitors = eventMonitors
         }
     }
 }

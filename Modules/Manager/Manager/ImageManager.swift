@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// Loads images: the SDWebImageManager role. One load runs
@@ -44,6 +45,9 @@ public final class ImageManager: Sendable {
     private let registry: Registry
     private let individualLoads = Atomic<UInt64>(1)
     private let writes: DiskWriteBehind
+    /// The configuration's load monitors, then those added while running.
+    private let monitors = MonitorList<any ImageLoadEventMonitor>()
+    private let loadIDs = Atomic<UInt64>(1)
 
     /// A manager over the given parts; leave a cache out to go without it.
     public init(
@@ -62,6 +66,16 @@ public final class ImageManager: Sendable {
         self.configuration = configuration
         self.failedURLs = FailedURLSet(retryInterval: configuration.failedURLRetryInterval)
         self.writes = DiskWriteBehind(storeFailed: configuration.cacheStoreFailureHandler ?? { _, _ in })
+        for monitor in configuration.eventMonitors { monitors.add(monitor, delivery: monitor.delivery) }
+    }
+
+    /// Adds a load monitor while the manager runs. It sees the events that happen after
+    /// this call returns (a load under way is reported from its next event on), on
+    /// `delivery` (the monitor's own ``ImageLoadEventMonitor/delivery`` when `nil`), until
+    /// the registration is removed.
+    @discardableResult
+    public func addEventMonitor(_ monitor: any ImageLoadEventMonitor, delivery: CallbackDelivery? = nil) -> EventMonitorRegistration {
+        monitors.add(monitor, delivery: delivery ?? monitor.delivery)
     }
 
     /// Writes every download still waiting for the disk cache, and returns when they are
@@ -80,6 +94,7 @@ public final class ImageManager: Sendable {
     ) -> ImageLoadToken {
         let request = request.keyed(by: configuration.cacheKeyFilter)
         if let early = earlyResult(for: request) {
+            reportAnsweredAtOnce(request, early)
             delivery.run { handler(.completed(early)) }
             return ImageLoadToken(key: nil, onCancel: nil)
         }
@@ -118,20 +133,42 @@ public final class ImageManager: Sendable {
         return .success(ImageResponse(image: image, data: nil, source: .memory, request: request))
     }
 
+    /// Tells the monitors of a load answered before it joined any run (a memory hit or a
+    /// recent failure). With no monitor, one atomic load: the memory hit stays cheap.
+    func reportAnsweredAtOnce(_ request: ImageRequest, _ result: Result<ImageResponse, ImageLoadError>) {
+        guard !monitors.isEmpty else { return }
+        let events = reporter(for: request)
+        events.started()
+        events.ended(result)
+    }
+
+    private func reporter(for request: ImageRequest) -> LoadEventReporter {
+        LoadEventReporter(monitors: monitors, load: ImageLoadInfo(id: loadIDs.add(1, ordering: .relaxed).oldValue, request: request))
+    }
+
     /// Joins the run for `request`'s key, starting it when this is the first load.
     func subscribe(
         _ request: ImageRequest, delivery: CallbackDelivery, handler: @escaping @Sendable (ImageLoadEvent) -> Void
     ) -> ImageLoadToken {
         let individual = request.context.isIndividual ? individualLoads.add(1, ordering: .relaxed).oldValue : 0
         let key = ImageLoadKey(request: request, individual: individual)
-        let candidate = ImageLoadTask(key: key, request: request, stages: stages(for: request), registry: registry)
-        let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.abandon() }, handler: handler)
+        let events = reporter(for: request)
+        events.started()
+        let candidate = ImageLoadTask(key: key, request: request, stages: stages(for: request, events: events), registry: registry)
+        // The end is reported from the subscriber's own completion, so a cancelled load
+        // is reported as cancelled even while the run it shared goes on.
+        let reportingHandler: @Sendable (ImageLoadEvent) -> Void = { event in
+            if case .completed(let result) = event { events.ended(result) }
+            handler(event)
+        }
+        let subscription = registry.add(
+            to: key, delivery: delivery, whenAbandoned: { candidate.abandon() }, handler: reportingHandler)
         if subscription.isFirst { candidate.start(generation: subscription.generation) }
         let registry = self.registry
         return ImageLoadToken(key: key) { registry.remove(subscription.token, failure: .cancelled) }
     }
 
-    private func stages(for request: ImageRequest) -> LoadStages {
+    private func stages(for request: ImageRequest, events: LoadEventReporter) -> LoadStages {
         let context = request.context
         return LoadStages(
             memory: context.memoryCache ?? memoryCache,
@@ -139,6 +176,7 @@ public final class ImageManager: Sendable {
             downloader: context.downloader ?? downloader,
             decoders: decoders,
             failedURLs: failedURLs,
-            writes: writes)
+            writes: writes,
+            events: events)
     }
 }

@@ -178,14 +178,16 @@ final class ImageLoadTask: Sendable {
         guard !isAbandoned else { return }  // nobody to see it: skip the transform
         // Partial images look like the final one: transformed alike. One that cannot be
         // transformed is skipped; the final image decides the result.
-        guard let image = try? stages.transform(partial, for: request) else { return }
+        guard let image = try? stages.transform(partial, for: request, reports: false) else { return }
         var marked = image
         marked.isPartial = true
         registry.publishPartial(marked, for: key, generation: generation.load(ordering: .relaxed))
     }
 
     private func storeInMemory(_ image: DecodedImage) {
-        stages.memory?.setValue(image, forKey: request.imageKey, cost: image.byteCount)
+        guard let memory = stages.memory else { return }
+        memory.setValue(image, forKey: request.imageKey, cost: image.byteCount)
+        stages.events.stored(in: .memory)
     }
 
     /// Writes the bytes to disk: awaited with ``ImageLoadOptions/waitForCacheStore``,
@@ -199,5 +201,6 @@ final class ImageLoadTask: Sendable {
         } else {
             stages.writes.enqueue(write)
         }
+        stages.events.stored(in: .disk)
     }
 }

@@ -10,6 +10,8 @@ struct LoadStages: Sendable {
     let failedURLs: FailedURLSet
     /// Where disk writes wait while loads run.
     let writes: DiskWriteBehind
+    /// The run's monitors, told in the name of the load that started it.
+    let events: LoadEventReporter
 
     /// The disk cache's bytes for `request`, read on the calling thread (a synchronous
     /// function, so the synchronous read is the one called).
@@ -24,16 +26,22 @@ struct LoadStages: Sendable {
         _ data: Data, for request: ImageRequest, response: TransportResponse? = nil
     ) throws(ImageLoadError) -> DecodedImage {
         let image: DecodedImage
+        let started = events.isActive ? ContinuousClock.now : nil
         do {
             image = try decoders.decodeImage(data, options: request.decodeOptions)
         } catch {
             throw .decoding(error, response: response, bytes: data.count)
         }
+        if let started { events.decoded(image, duration: ContinuousClock.now - started) }
         try stopIfCancelled()
         return try transform(image, for: request)
     }
 
-    func transform(_ image: DecodedImage, for request: ImageRequest) throws(ImageLoadError) -> DecodedImage {
+    /// Runs the request's transformers; `reports` is off for partial images, whose
+    /// transforms are not the load's.
+    func transform(_ image: DecodedImage, for request: ImageRequest, reports: Bool = true) throws(ImageLoadError) -> DecodedImage {
+        guard !request.context.transformers.isEmpty else { return image }
+        let started = reports && events.isActive ? ContinuousClock.now : nil
         var result = image
         for transformer in request.context.transformers {
             try stopIfCancelled()
@@ -43,6 +51,7 @@ struct LoadStages: Sendable {
                 throw .transform(error)
             }
         }
+        if let started { events.transformed(to: result, duration: ContinuousClock.now - started) }
         return result
     }
 }
