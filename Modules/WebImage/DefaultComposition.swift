@@ -35,9 +35,18 @@ public struct DefaultComposition: Sendable {
         if downloaderConfiguration.progressiveDecoders.isEmpty {
             downloaderConfiguration.progressiveDecoders = configuration.decoders.decoders
         }
+        var transportConfiguration = configuration.transport
+        if configuration.postsNotifications {
+            let broadcaster = NotificationBroadcaster()
+            transportConfiguration.eventMonitors.append(broadcaster)
+            downloaderConfiguration.eventMonitor =
+                downloaderConfiguration.eventMonitor.map {
+                    CompositeDownloadEventMonitor([$0, broadcaster])
+                } ?? broadcaster
+        }
         downloadRegistry = DownloadRegistry()
         downloader = ImageDownloader(
-            transport: CurlTransport(configuration: configuration.transport), registry: downloadRegistry,
+            transport: CurlTransport(configuration: transportConfiguration), registry: downloadRegistry,
             configuration: downloaderConfiguration)
         loadRegistry = LoadRegistry()
         memoryCache = ImageMemoryCache(configuration: configuration.memoryCache)

@@ -35,6 +35,10 @@ public struct WebImageConfiguration: Sendable {
     public var manager: ImageManager.Configuration
     /// The decoders; register your own to add formats.
     public var decoders: ImageDecoderRegistry
+    /// Posts the seeds' notifications through `NotificationCenter.default` (download
+    /// start, response, stop and finish; transfer start, suspend, resume and complete):
+    /// see `NotificationBroadcaster` for the names and `userInfo` keys. Off by default.
+    public var postsNotifications: Bool
 
     public init(
         cacheDirectory: URL? = WebImageConfiguration.defaultCacheDirectory,
@@ -45,7 +49,8 @@ public struct WebImageConfiguration: Sendable {
         transport: TransportConfiguration = .init(),
         downloader: ImageDownloader.Configuration = .init(),
         manager: ImageManager.Configuration = .init(),
-        decoders: ImageDecoderRegistry = .standard
+        decoders: ImageDecoderRegistry = .standard,
+        postsNotifications: Bool = false
     ) {
         self.cacheDirectory = cacheDirectory
         self.diskCacheNamespace = diskCacheNamespace
@@ -56,6 +61,7 @@ public struct WebImageConfiguration: Sendable {
         self.downloader = downloader
         self.manager = manager
         self.decoders = decoders
+        self.postsNotifications = postsNotifications
     }
 
     /// The disk cache this configuration describes (`nil` without a cache directory): the

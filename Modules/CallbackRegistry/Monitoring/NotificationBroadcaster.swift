@@ -1,0 +1,149 @@
+import Foundation
+import WebImageCore
+
+/// Posts the seeds' notifications through Foundation's `NotificationCenter`: SDWebImage's
+/// download start, receive-response, stop and finish, and AFNetworking's transfer
+/// resume (start), suspend, resume and complete. Opt in: add it to a downloader and to a
+/// transport (`WebImageConfiguration.postsNotifications` does both), or observe only
+/// what you add it to.
+///
+/// Notifications are posted on the broadcaster's own serial queue, one at a time in the
+/// order things happened, so observers run there (never on the transport's thread).
+/// Names are `Notification.Name` constants starting `webImage`, and every
+/// `userInfo` key is a ``WebImageNotificationKey``:
+///
+/// | name | object | `userInfo` |
+/// |---|---|---|
+/// | `webImageDownloadDidStart` | `nil` | url, downloadKey, attempt, request |
+/// | `webImageDownloadDidReceiveResponse` | `nil` | url, downloadKey, response, statusCode |
+/// | `webImageDownloadDidStop` | `nil` | url, downloadKey |
+/// | `webImageDownloadDidFinish` | `nil` | url, downloadKey, subscribers; response, byteCount, or error |
+/// | `webImageTransferDidStart` | the `TransferTask` | url, transferID, request |
+/// | `webImageTransferDidSuspend` / `DidResume` | the `TransferTask` | transferID |
+/// | `webImageTransferDidComplete` | the `TransferTask` | transferID, metrics; response, statusCode, or error |
+///
+/// ```swift
+/// let observer = NotificationCenter.default.addObserver(forName: .webImageDownloadDidFinish, object: nil, queue: nil) { note in
+///     print(note.userInfo?[WebImageNotificationKey.url] ?? "?")
+/// }
+/// ```
+public final class NotificationBroadcaster: DownloadEventMonitor, TransportEventMonitor {
+    /// Where the notifications are posted.
+    public let center: NotificationCenter
+    /// The serial queue the notifications are posted on.
+    public let queue: DispatchQueue
+
+    public init(center: NotificationCenter = .default, queue: DispatchQueue = DispatchQueue(label: "webimage.notifications")) {
+        self.center = center
+        self.queue = queue
+    }
+
+    public var delivery: CallbackDelivery { .queue(queue) }
+
+    // MARK: The downloader's events (SDWebImage)
+
+    public func downloadDidStart(_ key: DownloadKey, request: TransportRequest, attempt: Int) {
+        post(
+            .webImageDownloadDidStart,
+            [.url: Self.url(of: key), .downloadKey: key, .attempt: attempt, .request: request])
+    }
+
+    public func download(_ key: DownloadKey, didReceive response: TransportResponse) {
+        post(
+            .webImageDownloadDidReceiveResponse,
+            [.url: Self.url(of: key), .downloadKey: key, .response: response, .statusCode: response.statusCode])
+    }
+
+    public func downloadDidStop(_ key: DownloadKey) {
+        post(.webImageDownloadDidStop, [.url: Self.url(of: key), .downloadKey: key])
+    }
+
+    public func download(_ key: DownloadKey, didFinish result: Result<DownloadResult, DownloadError>, subscribers: Int) {
+        var info: [WebImageNotificationKey: Any] = [.url: Self.url(of: key), .downloadKey: key, .subscribers: subscribers]
+        switch result {
+        case .success(let download):
+            info[.response] = download.response
+            info[.byteCount] = download.data.count
+        case .failure(let error):
+            info[.error] = error
+        }
+        post(.webImageDownloadDidFinish, info)
+    }
+
+    // MARK: The transport's events (AFNetworking)
+
+    public func transferDidStart(_ task: TransferTask, request: TransportRequest) {
+        post(.webImageTransferDidStart, [.url: request.url, .transferID: task.id, .request: request], object: task)
+    }
+
+    public func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
+        var info: [WebImageNotificationKey: Any] = [.transferID: task.id, .metrics: completion.metrics]
+        switch completion.result {
+        case .success(let response):
+            info[.response] = response
+            info[.statusCode] = response.statusCode
+        case .failure(let error):
+            info[.error] = error
+        }
+        post(.webImageTransferDidComplete, info, object: task)
+    }
+
+    /// The key's URL as a `URL` (the key keeps it as a string).
+    private static func url(of key: DownloadKey) -> Any { URL(string: key.url) ?? key.url }
+
+    private func post(_ name: Notification.Name, _ info: [WebImageNotificationKey: Any], object: AnyObject? = nil) {
+        var userInfo: [AnyHashable: Any] = [:]
+        for (key, value) in info { userInfo[key.rawValue] = value }
+        center.post(name: name, object: object, userInfo: userInfo)
+    }
+}
+
+extension Notification.Name {
+    /// An attempt of a download started (SDWebImage's download start).
+    public static let webImageDownloadDidStart = Notification.Name("WebImageDownloadDidStart")
+    /// A download's response head arrived (SDWebImage's receive response).
+    public static let webImageDownloadDidReceiveResponse = Notification.Name("WebImageDownloadDidReceiveResponse")
+    /// A download was stopped: nobody wanted it any more, or all were cancelled
+    /// (SDWebImage's stop).
+    public static let webImageDownloadDidStop = Notification.Name("WebImageDownloadDidStop")
+    /// A download ended and every subscriber got its result (SDWebImage's finish).
+    public static let webImageDownloadDidFinish = Notification.Name("WebImageDownloadDidFinish")
+    /// A transfer started (AFNetworking's task resume, the first time).
+    public static let webImageTransferDidStart = Notification.Name("WebImageTransferDidStart")
+    /// A transfer was paused (AFNetworking's task suspend).
+    public static let webImageTransferDidSuspend = Notification.Name("WebImageTransferDidSuspend")
+    /// A paused transfer went on (AFNetworking's task resume).
+    public static let webImageTransferDidResume = Notification.Name("WebImageTransferDidResume")
+    /// A transfer completed, with its response or error (AFNetworking's task complete).
+    public static let webImageTransferDidComplete = Notification.Name("WebImageTransferDidComplete")
+}
+
+/// The `userInfo` keys of the ``NotificationBroadcaster``'s notifications; each is the
+/// key's `rawValue` string in the dictionary.
+public struct WebImageNotificationKey: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The request's `URL` (for a transfer, of its first hop).
+    public static let url = WebImageNotificationKey(rawValue: "WebImageURL")
+    /// The `DownloadKey` of the download.
+    public static let downloadKey = WebImageNotificationKey(rawValue: "WebImageDownloadKey")
+    /// The attempt number (`Int`, from 1).
+    public static let attempt = WebImageNotificationKey(rawValue: "WebImageAttempt")
+    /// The `TransportRequest` sent.
+    public static let request = WebImageNotificationKey(rawValue: "WebImageRequest")
+    /// The `TransportResponse` head.
+    public static let response = WebImageNotificationKey(rawValue: "WebImageResponse")
+    /// The response's HTTP status (`Int`).
+    public static let statusCode = WebImageNotificationKey(rawValue: "WebImageStatusCode")
+    /// Why it failed: a `DownloadError` (downloads) or `TransportError` (transfers).
+    public static let error = WebImageNotificationKey(rawValue: "WebImageError")
+    /// How many subscribers got the result (`Int`).
+    public static let subscribers = WebImageNotificationKey(rawValue: "WebImageSubscribers")
+    /// The body's size in bytes (`Int`).
+    public static let byteCount = WebImageNotificationKey(rawValue: "WebImageByteCount")
+    /// The transfer's `TransferTask.id` (`UInt64`).
+    public static let transferID = WebImageNotificationKey(rawValue: "WebImageTransferID")
+    /// The transfer's `TransferMetrics`.
+    public static let metrics = WebImageNotificationKey(rawValue: "WebImageMetrics")
+}

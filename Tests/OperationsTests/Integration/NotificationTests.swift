@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageCallbackRegistry
+import WebImageTestServer
+import WebImageTransport
+
+@testable import WebImageConcurrency
+@testable import WebImageCore
+@testable import WebImageOperations
+
+/// Collects the notifications of one center with their `userInfo`.
+private final class NotificationLog: Sendable {
+    struct Note: Sendable {
+        let name: Notification.Name
+        let info: [String: String]
+        let isTaskObject: Bool
+    }
+
+    private let notes = Locked<[Note]>([])
+    private let arrived = AsyncStream<Void>.makeStream()
+    /// A center of its own, so that no other test's notifications mix in.
+    let center = NotificationCenter()
+
+    init(_ names: [Notification.Name]) {
+        for name in names {
+            // The center keeps the observer for its own life, which is this log's.
+            _ = center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
+                var info: [String: String] = [:]
+                for (key, value) in note.userInfo ?? [:] { info["\(key)"] = "\(value)" }
+                self?.record(Note(name: note.name, info: info, isTaskObject: note.object is TransferTask))
+            }
+        }
+    }
+
+    private func record(_ note: Note) {
+        notes.withLock { $0.append(note) }
+        arrived.continuation.yield()
+    }
+
+    var all: [Note] { notes.withLock { $0 } }
+
+    /// Waits until `count` notifications named `name` have arrived.
+    func wait(for name: Notification.Name, count: Int = 1) async {
+        while all.count(where: { $0.name == name }) < count {
+            for await _ in arrived.stream { break }
+        }
+    }
+}
+
+@Suite("NotificationBroadcaster: the seeds' notifications from a real download")
+struct NotificationTests {
+    static let names: [Notification.Name] = [
+        .webImageDownloadDidStart, .webImageDownloadDidReceiveResponse, .webImageDownloadDidStop, .webImageDownloadDidFinish,
+        .webImageTransferDidStart, .webImageTransferDidComplete,
+    ]
+
+    @Test("start, receive response and finish are posted in order with their userInfo; the transfer's start and complete carry the task")
+    func downloadNotifications() async throws {
+        try await withServer { server in
+            let log = NotificationLog(Self.names)
+            let broadcaster = NotificationBroadcaster(center: log.center)
+            let transport = CurlTransport()
+            transport.addEventMonitor(broadcaster)
+            let downloader = ImageDownloader(transport: transport, registry: DownloadRegistry())
+            downloader.addEventMonitor(broadcaster)
+            let url = server.url("/bytes/321")
+            let download = DownloadLog()
+            downloader.download(DownloadRequest(url: url), handler: download.handler)
+            #expect(await download.result().data?.count == 321)
+            await log.wait(for: .webImageDownloadDidFinish)
+            await log.wait(for: .webImageTransferDidComplete)
+
+            let downloadNotes = log.all.filter { $0.name.rawValue.hasPrefix("WebImageDownload") }
+            #expect(
+                downloadNotes.map(\.name) == [.webImageDownloadDidStart, .webImageDownloadDidReceiveResponse, .webImageDownloadDidFinish])
+            let key = WebImageNotificationKey.self
+            #expect(downloadNotes.allSatisfy { $0.info[key.url.rawValue] == url.absoluteString })
+            #expect(downloadNotes[0].info[key.attempt.rawValue] == "1")
+            #expect(downloadNotes[1].info[key.statusCode.rawValue] == "200")
+            #expect(downloadNotes[2].info[key.byteCount.rawValue] == "321")
+            #expect(downloadNotes[2].info[key.subscribers.rawValue] == "1")
+            #expect(downloadNotes[2].info[key.error.rawValue] == nil)
+
+            let transferNotes = log.all.filter { $0.name.rawValue.hasPrefix("WebImageTransfer") }
+            #expect(transferNotes.map(\.name) == [.webImageTransferDidStart, .webImageTransferDidComplete])
+            #expect(transferNotes.allSatisfy { $0.isTaskObject })
+            #expect(transferNotes[0].info[key.transferID.rawValue] == transferNotes[1].info[key.transferID.rawValue])
+            #expect(transferNotes[1].info[key.statusCode.rawValue] == "200")
+        }
+    }
+
+    @Test("a failed download finishes with its error; a cancelled one posts stop before finish")
+    func failureAndStop() async throws {
+        try await withServer { server in
+            let log = NotificationLog(Self.names)
+            let downloader = ImageDownloader(transport: CurlTransport(), registry: DownloadRegistry())
+            downloader.addEventMonitor(NotificationBroadcaster(center: log.center))
+
+            let missing = DownloadLog()
+            downloader.download(DownloadRequest(url: server.url("/status/404")), handler: missing.handler)
+            _ = await missing.result()
+            await log.wait(for: .webImageDownloadDidFinish)
+            let failed = log.all.first { $0.name == .webImageDownloadDidFinish }
+            #expect(failed?.info[WebImageNotificationKey.error.rawValue] != nil)
+            #expect(failed?.info[WebImageNotificationKey.byteCount.rawValue] == nil)
+
+            let stopped = DownloadLog()
+            let token = downloader.download(DownloadRequest(url: server.url("/slow-first-byte?ms=5000")), handler: stopped.handler)
+            token.cancel()
+            _ = await stopped.result()
+            await log.wait(for: .webImageDownloadDidFinish, count: 2)
+            let names = log.all.map(\.name)
+            let stop = try #require(names.lastIndex(of: .webImageDownloadDidStop))
+            #expect(names.lastIndex(of: .webImageDownloadDidFinish).map { $0 > stop } == true)
+        }
+    }
+}
