@@ -20,7 +20,7 @@ import WebImageCore
 /// | `webImageDownloadDidFinish` | `nil` | url, downloadKey, subscribers; response, byteCount, or error |
 /// | `webImageTransferDidStart` | the `TransferTask` | url, transferID, request |
 /// | `webImageTransferDidSuspend` / `DidResume` | the `TransferTask` | transferID |
-/// | `webImageTransferDidComplete` | the `TransferTask` | transferID, metrics; response, statusCode, or error |
+/// | `webImageTransferDidComplete` | the `TransferTask` | url (the last hop's), transferID, metrics; response, statusCode, or error |
 ///
 /// ```swift
 /// let observer = NotificationCenter.default.addObserver(forName: .webImageDownloadDidFinish, object: nil, queue: nil) { note in
@@ -80,9 +80,11 @@ public final class NotificationBroadcaster: DownloadEventMonitor, TransportEvent
         var info: [WebImageNotificationKey: Any] = [.transferID: task.id, .metrics: completion.metrics]
         switch completion.result {
         case .success(let response):
+            info[.url] = response.url
             info[.response] = response
             info[.statusCode] = response.statusCode
         case .failure(let error):
+            if let url = error.url { info[.url] = url }
             info[.error] = error
         }
         post(.webImageTransferDidComplete, info, object: task)
@@ -124,7 +126,7 @@ public struct WebImageNotificationKey: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// The request's `URL` (for a transfer, of its first hop).
+    /// The `URL`: the request's, or for a completed transfer its last hop's.
     public static let url = WebImageNotificationKey(rawValue: "WebImageURL")
     /// The `DownloadKey` of the download.
     public static let downloadKey = WebImageNotificationKey(rawValue: "WebImageDownloadKey")
