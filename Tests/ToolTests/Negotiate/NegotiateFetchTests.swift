@@ -19,7 +19,7 @@ struct NegotiateFetchTests {
             let ccache = scratch.url.appendingPathComponent("ccache")
             try realm.kinit(into: ccache)
             let run = try fetch(server.url("/protected/icon.png"), ["--negotiate"], environment: realm.clientEnvironment(ccache: ccache))
-            let line = try #require(run.lines.first.map(DecodeCommandTests.json), "\(run.errors)\n\(server.errorLog)")
+            let line = try DecodeCommandTests.json(try #require(run.lines.first, "\(run.errors)\n\(server.errorLog)"))
             #expect(run.status == 0, "\(run.errors)\n\(server.errorLog)")
             #expect(line["httpStatus"] as? Int == 200)
             #expect(line["format"] as? String == "png")
@@ -38,7 +38,7 @@ struct NegotiateFetchTests {
             let empty = scratch.url.appendingPathComponent("empty-ccache")
             let run = try fetch(server.url("/protected/icon.png"), ["--negotiate"], environment: realm.clientEnvironment(ccache: empty))
             #expect(run.status != 0)
-            let line = try #require(run.lines.first.map(DecodeCommandTests.json), "\(run.errors)")
+            let line = try DecodeCommandTests.json(try #require(run.lines.first, "\(run.errors)"))
             #expect(line["httpStatus"] as? Int == 401)
             #expect((line["error"] as? String)?.contains("401") == true, "\(line)")
         }
@@ -50,7 +50,7 @@ struct NegotiateFetchTests {
             let ccache = scratch.url.appendingPathComponent("ccache")
             try realm.kinit(into: ccache)
             let run = try fetch(server.url("/protected/icon.png"), [], environment: realm.clientEnvironment(ccache: ccache))
-            let line = try #require(run.lines.first.map(DecodeCommandTests.json), "\(run.errors)")
+            let line = try DecodeCommandTests.json(try #require(run.lines.first, "\(run.errors)"))
             #expect(line["httpStatus"] as? Int == 401)
         }
     }

@@ -5,9 +5,13 @@
 enum NTLMMessages {
     static let signature: [UInt8] = Array("NTLMSSP".utf8) + [0]
 
-    /// Flags of the CHALLENGE: UTF-16 strings, NTLM, target info present (which makes
-    /// libcurl answer with NTLMv2), the target is a domain.
-    static let challengeFlags: UInt32 = 0x0000_0001 | 0x0000_0004 | 0x0000_0200 | 0x0000_8000 | 0x0001_0000 | 0x0080_0000
+    /// Flags of the CHALLENGE: UTF-16 strings, NTLM, extended session security, target
+    /// info present, the target is a domain. libcurl 7.88 answers with NTLMv2 when
+    /// extended session security (its `NTLMFLAG_NEGOTIATE_NTLM2_KEY`) is set, and with
+    /// the 24-byte NTLMv1 response otherwise, whatever the target info: measured, and
+    /// NTLMv1 is refused by this server.
+    static let challengeFlags: UInt32 =
+        0x0000_0001 | 0x0000_0004 | 0x0000_0200 | 0x0000_8000 | 0x0001_0000 | 0x0008_0000 | 0x0080_0000
 
     /// The message type (1, 2 or 3) of a message with the NTLMSSP signature.
     static func type(of message: [UInt8]) -> UInt32? {

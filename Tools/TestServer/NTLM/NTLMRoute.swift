@@ -6,13 +6,14 @@ import NIOHTTP1
 ///
 /// No `Authorization: NTLM` → 401 `WWW-Authenticate: NTLM`. A NEGOTIATE → 401 with a
 /// CHALLENGE: a random 8-byte server challenge, remembered by this connection alone,
-/// and target info. An AUTHENTICATE on that connection → its NTLMv2 response checked
-/// against the password (and the user and domain named): 200 with `authenticated
-/// <user>`, or the file `?file=<path>` of the document root; else (a wrong password, no
-/// challenge on this connection, a malformed message) 401 `WWW-Authenticate: NTLM`
-/// again. Later requests on that connection without `Authorization` are the user's (as
-/// IIS has it): the connection is what NTLM authenticated. Over HTTP/2 an NTLM message gets 400: NTLM authenticates a connection, which
-/// HTTP/2 shares between requests.
+/// extended session security and target info, which make libcurl answer NTLMv2. An
+/// AUTHENTICATE on that connection → its NTLMv2 response checked against the password
+/// (and the user and domain named): 200 with `authenticated <user>`, or the file
+/// `?file=<path>` of the document root; else (a wrong password, no challenge on this
+/// connection, an NTLMv1 or malformed message) 401 `WWW-Authenticate: NTLM` again.
+/// Later requests on that connection without `Authorization` are the user's (as IIS
+/// has it): the connection is what NTLM authenticated. Over HTTP/2 an NTLM message gets
+/// 400: NTLM authenticates a connection, which HTTP/2 shares between requests.
 enum NTLMRoute {
     static let serverName = "WISERVER"
 
