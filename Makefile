@@ -55,7 +55,7 @@ deps:
 # whose program is missing skips with a message, so a user's clone still runs the rest.
 REACHABILITY_TEST_PACKAGES := iproute2
 REVOCATION_TEST_PACKAGES :=
-AUTHENTICATION_TEST_PACKAGES :=
+AUTHENTICATION_TEST_PACKAGES := krb5-kdc krb5-admin-server krb5-user apache2-bin libapache2-mod-auth-gssapi
 TEST_APT_PACKAGES := $(strip $(REACHABILITY_TEST_PACKAGES) $(REVOCATION_TEST_PACKAGES) $(AUTHENTICATION_TEST_PACKAGES))
 test-deps: deps
 	@missing=$$(for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

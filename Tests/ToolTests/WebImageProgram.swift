@@ -15,10 +15,13 @@ struct WebImageProgram {
         try BuiltExecutable.locate("webimage")
     }
 
-    static func run(_ arguments: [String]) throws -> Run {
+    /// Runs `webimage arguments...`; `environment` is added to the program's (this
+    /// process's own is not changed).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = try locate()
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -39,6 +39,9 @@ enum Routes {
         if let rest = path.dropPrefix("/digest-auth/") {
             return Auth.digest(rest, head: head, core: core)
         }
+        if let rest = path.dropPrefix("/ntlm-auth/") {
+            return NTLMRoute.plan(rest, query: query, head: head, core: core, connection: connection, isHTTP2: isHTTP2)
+        }
         if let rest = path.dropPrefix("/hostile/") {
             guard let reply = HostileReply(rawValue: String(rest)) else { return notFound() }
             var plan = ResponsePlan(status: .ok)

@@ -139,6 +139,8 @@ final class ServerCore: Sendable {
 final class ConnectionInfo: Sendable {
     let id: Int
     private let peerCommonName = NIOLockedValueBox<String?>(nil)
+    private let pendingNTLMChallenge = NIOLockedValueBox<[UInt8]?>(nil)
+    private let authenticatedNTLMUser = NIOLockedValueBox<String?>(nil)
 
     init(id: Int) { self.id = id }
 
@@ -146,6 +148,19 @@ final class ConnectionInfo: Sendable {
     var clientCommonName: String? {
         get { self.peerCommonName.withLockedValue { $0 } }
         set { self.peerCommonName.withLockedValue { $0 = newValue } }
+    }
+
+    /// The NTLM server challenge this connection was given and has not yet answered
+    /// (NTLM authenticates a connection: another connection cannot answer it).
+    var ntlmChallenge: [UInt8]? {
+        get { self.pendingNTLMChallenge.withLockedValue { $0 } }
+        set { self.pendingNTLMChallenge.withLockedValue { $0 = newValue } }
+    }
+
+    /// The user (as the route names it) an NTLM handshake on this connection proved.
+    var ntlmUser: String? {
+        get { self.authenticatedNTLMUser.withLockedValue { $0 } }
+        set { self.authenticatedNTLMUser.withLockedValue { $0 = newValue } }
     }
 }
 

@@ -40,6 +40,12 @@ struct FetchCommand: AsyncParsableCommand {
             drops the validation (anyone on the network path can then read and change \
             the traffic) but still checks pins.
 
+            --user and --negotiate answer 401s of the URLs' own hosts only, as curl's \
+            -u and --negotiate do: --user with a password (Basic, Digest, NTLM; \
+            DOMAIN\\user names an NTLM domain), --negotiate with the Kerberos tickets of \
+            the default credential cache (KRB5CCNAME; run kinit first). A refused \
+            credential fails the load with the 401.
+
             A progress bar is drawn on standard error when it is a terminal. The exit \
             status is non-zero when any load failed.
             """
@@ -57,6 +63,8 @@ struct FetchCommand: AsyncParsableCommand {
     var concurrency = 6
 
     @OptionGroup var trust: TrustOptions
+
+    @OptionGroup var authentication: AuthenticationOptions
 
     @Option(name: .customLong("max-pixel-size"), help: ArgumentHelp("Decode so that the longer side is at most N pixels.", valueName: "n"))
     var maxPixelSize: Int?
@@ -85,8 +93,9 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try WebImageConfiguration.commandLine(
+        var configuration = try WebImageConfiguration.commandLine(
             cacheDirectory: noDiskCache ? nil : cacheDirectory.directory, concurrency: concurrency, trust: trust)
+        configuration.transport.challengeHandler = authentication.challengeHandler(for: try URLArguments.urls(urls))
         let manager = ImageManager(configuration: configuration)
         var options: ImageLoadOptions = [.waitForCacheStore]
         if firstFrame { options.insert(.firstFrameOnly) }

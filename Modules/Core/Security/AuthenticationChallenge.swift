@@ -22,16 +22,29 @@ public struct ProtectionSpace: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An HTTP authentication scheme, from `WWW-Authenticate`.
+///
+/// The transport answers Basic, Digest, NTLM and Negotiate with libcurl's own
+/// implementations; a handler answers a challenge with a ``Credential`` whose
+/// ``Credential/source`` fits the scheme (``Credential/answers(_:)``).
 public enum AuthenticationMethod: Sendable, Hashable, CustomStringConvertible {
     case basic
     case digest
-    /// A scheme the transport cannot answer (Bearer, Negotiate, ...).
+    /// NTLM: a password proven in a three-message handshake (negotiate, challenge,
+    /// authenticate) that authenticates the connection rather than the request. The
+    /// transport runs it on one HTTP/1.1 keep-alive connection, never on HTTP/2.
+    case ntlm
+    /// Negotiate (SPNEGO, RFC 4559): Kerberos through GSS-API, with the tickets of a
+    /// credential cache instead of a password (``Credential/kerberosTicketCache``).
+    case negotiate
+    /// A scheme the transport cannot answer (Bearer, ...).
     case other(String)
 
     public init(scheme: String) {
         switch scheme.lowercased() {
         case "basic": self = .basic
         case "digest": self = .digest
+        case "ntlm": self = .ntlm
+        case "negotiate": self = .negotiate
         default: self = .other(scheme)
         }
     }
@@ -40,19 +53,65 @@ public enum AuthenticationMethod: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .basic: "Basic"
         case .digest: "Digest"
+        case .ntlm: "NTLM"
+        case .negotiate: "Negotiate"
         case .other(let name): name
         }
     }
 }
 
-/// A user name and password.
+/// What answers a challenge: a user name and password (Basic, Digest, NTLM), or the
+/// Kerberos tickets the process already holds (Negotiate).
+///
+/// ```swift
+/// let password = Credential(user: "reader", password: "secret")  // Basic, Digest, NTLM
+/// let kerberos = Credential.kerberosTicketCache                  // Negotiate, after kinit
+/// ```
 public struct Credential: Sendable, Hashable {
+    /// Where the secret of a credential is.
+    public enum Source: Sendable, Hashable {
+        /// ``Credential/user`` and ``Credential/password``. For NTLM the user may be
+        /// written `DOMAIN\user`.
+        case password
+        /// The Kerberos tickets of the default credential cache of the process: the one
+        /// `KRB5CCNAME` names, else the system's default (what `kinit` fills and `klist`
+        /// shows), read by GSS-API when the transfer runs. No password is held or sent;
+        /// the service ticket asked for is `HTTP@<host of the URL>`.
+        case kerberosTicketCache
+    }
+
+    public var source: Source
+    /// The user name; empty for ``Source/kerberosTicketCache`` (the ticket names the user).
     public var user: String
+    /// The password; empty for ``Source/kerberosTicketCache``.
     public var password: String
 
+    /// A user name and password.
     public init(user: String, password: String) {
+        self.source = .password
         self.user = user
         self.password = password
+    }
+
+    private init(source: Source) {
+        self.source = source
+        self.user = ""
+        self.password = ""
+    }
+
+    /// "Answer Negotiate with my Kerberos tickets": the default credential cache of the
+    /// process (see ``Source/kerberosTicketCache``). Without a valid ticket there, the
+    /// server's 401 stands and the transfer fails with it.
+    public static let kerberosTicketCache = Credential(source: .kerberosTicketCache)
+
+    /// Whether this credential can answer `method`: a password answers Basic, Digest
+    /// and NTLM; the ticket cache answers Negotiate; nothing answers another scheme.
+    public func answers(_ method: AuthenticationMethod) -> Bool {
+        switch (source, method) {
+        case (.password, .basic), (.password, .digest), (.password, .ntlm): true
+        case (.kerberosTicketCache, .negotiate): true
+        default: false
+        }
     }
 }
 

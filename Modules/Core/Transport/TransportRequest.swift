@@ -42,7 +42,9 @@ public struct TransportRequest: Sendable {
     /// A credential for this request alone, offered when the server answers 401 for the
     /// request's own origin, before any challenge handler is asked. It is never sent
     /// preemptively, never to another origin after a redirect, and never remembered for
-    /// other requests (a server may fetch for many users through one transport).
+    /// other requests (a server may fetch for many users through one transport). It
+    /// answers the strongest offered scheme it can (``Credential/answers(_:)``): a
+    /// password Digest, NTLM or Basic, ``Credential/kerberosTicketCache`` Negotiate.
     public var credential: Credential?
     /// HTTP/2 is negotiated over TLS (ALPN) unless this is `.http1_1`; plain-text HTTP is
     /// always HTTP/1.1.

@@ -8,20 +8,27 @@ import WebImageCore
 /// let store = CredentialStore()
 /// store.setDefault(Credential(user: "reader", password: secret), forHost: "images.example.com", port: 443)
 /// let handler = CredentialChallengeHandler(store: store, clientIdentities: ["mtls.example.com": identity])
+///
+/// // Negotiate (Kerberos) for the intranet host, with the tickets kinit left in the cache:
+/// store.setDefault(.kerberosTicketCache, forHost: "intranet.example.com", port: 443)
 /// ```
 ///
 /// A challenge is answered by the first rule that applies:
 /// 1. `onChallenge`, when given and it returns a disposition;
 /// 2. a scheme the transport cannot answer (`AuthenticationMethod.other(_:)`: Bearer,
-///    Negotiate, ...): `ChallengeDisposition.rejectProtectionSpace`, so the transport
-///    tries the server's next scheme;
+///    ...): `ChallengeDisposition.rejectProtectionSpace`, so the transport tries the
+///    server's next scheme;
 /// 3. a credential was already refused (`previousFailureCount > 0`):
 ///    `ChallengeDisposition.performDefaultHandling`, so the transfer fails with the 401
 ///    (`TransportError.Code.httpStatus`); the same credential is not offered twice.
 ///    SDWebImage cancels here instead; a 401 tells the caller what went wrong, where
 ///    "cancelled" would read as if they had cancelled;
 /// 4. the fixed `credential` when given, else the store's credential for the protection
-///    space: `ChallengeDisposition.useCredential(_:)`;
+///    space: `ChallengeDisposition.useCredential(_:)` when it can answer the scheme
+///    (`Credential.answers(_:)`: a password for Basic, Digest and NTLM, the Kerberos
+///    ticket cache for Negotiate), else `ChallengeDisposition.rejectProtectionSpace`, so
+///    a server offering `Negotiate, NTLM` gets NTLM from a password and Negotiate from
+///    `Credential.kerberosTicketCache`;
 /// 5. nothing to offer: `ChallengeDisposition.performDefaultHandling`.
 public struct CredentialChallengeHandler: AuthenticationChallengeHandling {
     /// Consulted before anything else; `nil` lets the handler's rules answer.
@@ -73,7 +80,7 @@ public struct CredentialChallengeHandler: AuthenticationChallengeHandling {
             return .performDefaultHandling
         }
         if let found = credential ?? store.credential(for: challenge.protectionSpace) {
-            return .useCredential(found)
+            return found.answers(challenge.protectionSpace.method) ? .useCredential(found) : .rejectProtectionSpace
         }
         return .performDefaultHandling
     }

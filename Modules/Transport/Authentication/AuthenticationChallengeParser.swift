@@ -53,8 +53,9 @@ public enum AuthenticationChallengeParser {
         }
     }
 
-    /// The challenges of every value, strongest scheme first: Digest, then Basic, then
-    /// any other scheme; challenges of the same rank keep the server's order.
+    /// The challenges of every value, strongest scheme first: Negotiate, Digest, NTLM,
+    /// Basic (libcurl's own order of preference), then any other scheme; challenges of
+    /// the same rank keep the server's order.
     public static func parse(_ values: [String]) -> [Challenge] {
         var found: [Challenge] = []
         for value in values {
@@ -199,9 +200,11 @@ extension AuthenticationMethod {
     /// Sort rank in a list of challenges: lower is stronger.
     fileprivate var strength: Int {
         switch self {
-        case .digest: 0
-        case .basic: 1
-        case .other: 2
+        case .negotiate: 0
+        case .digest: 1
+        case .ntlm: 2
+        case .basic: 3
+        case .other: 4
         }
     }
 }

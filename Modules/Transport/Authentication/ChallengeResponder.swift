@@ -32,7 +32,11 @@ enum ChallengeResponder {
     ) -> Step {
         let offered = AuthenticationChallengeParser.parse(response.headers.values(for: "WWW-Authenticate"))
             .filter { !state.authentication.rejectedMethods.contains($0.method) }
-        guard let first = offered.first else {
+        // The request's own credential goes to the strongest scheme it can answer (a
+        // password to Digest rather than Negotiate); the handler sees the strongest.
+        let own = state.authentication.mayOfferRequestCredential ? state.request.credential : nil
+        let ownFit = own.flatMap { own in offered.first { own.answers($0.method) } }
+        guard let first = ownFit ?? offered.first else {
             return .fail(
                 TransportError(
                     .authenticationFailed, "no authentication scheme left to try", url: state.url, response: response, bytesReceived: 0))
@@ -50,7 +54,7 @@ enum ChallengeResponder {
         let challenge = AuthenticationChallenge(
             protectionSpace: space, previousFailureCount: refused == nil ? 0 : state.authentication.failedCredentialCount,
             failureResponse: response, proposedCredential: refused)
-        if state.authentication.mayOfferRequestCredential, let own = state.request.credential {
+        if let own, ownFit != nil {
             state.authentication.mayOfferRequestCredential = false
             state.authentication.usesRequestCredential = true
             return .answer(challenge, .useCredential(own))
@@ -66,6 +70,12 @@ enum ChallengeResponder {
         let response = challenge.failureResponse
         switch disposition {
         case .useCredential(let credential):
+            guard credential.answers(challenge.protectionSpace.method) else {
+                return .fail(
+                    TransportError(
+                        .authenticationFailed, Self.mismatch(credential, challenge.protectionSpace.method), url: state.url,
+                        response: response, bytesReceived: 0))
+            }
             if challenge.proposedCredential != nil {
                 state.authentication.failedCredentialCount += 1
             } else {
@@ -83,6 +93,18 @@ enum ChallengeResponder {
         case .rejectProtectionSpace:
             state.authentication.rejectedMethods.append(challenge.protectionSpace.method)
             return .askAgain
+        }
+    }
+
+    /// Why `credential` cannot answer `method`, for the error.
+    private static func mismatch(_ credential: Credential, _ method: AuthenticationMethod) -> String {
+        switch (credential.source, method) {
+        case (.password, .negotiate):
+            "a password cannot answer Negotiate: answer it with Credential.kerberosTicketCache (after kinit)"
+        case (.kerberosTicketCache, _):
+            "Kerberos tickets answer Negotiate only, not \(method)"
+        default:
+            "the transport cannot answer the \(method) scheme"
         }
     }
 }

@@ -41,10 +41,10 @@ enum EasyHandleSetup {
 
         guard scheme == "http" || scheme == "https" else { return nil }
 
-        wi_easy_setopt_long(
-            easy, CURLOPT_HTTP_VERSION,
-            Int(
-                request.preferredHTTPVersion == .http1_1 ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS))
+        // NTLM authenticates the connection its three messages go over: HTTP/1.1 only
+        // (an HTTP/2 server answers it with HTTP_1_1_REQUIRED at best).
+        let http1Only = request.preferredHTTPVersion == .http1_1 || authentication?.0.method == .ntlm
+        wi_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(http1Only ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS))
         if scheme == "https", environment.configuration.multiplexesHTTP2 { wi_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1) }
         if request.acceptsCompressedResponses { setString(easy, CURLOPT_ACCEPT_ENCODING, "") }
         switch request.proxy {
@@ -62,8 +62,12 @@ enum EasyHandleSetup {
             wi_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, state.headerList.map { UnsafeMutableRawPointer($0) })
         }
 
-        if let (space, credential) = authentication {
-            wi_easy_setopt_long(easy, CURLOPT_HTTPAUTH, space.method == .digest ? WI_CURLAUTH_DIGEST : WI_CURLAUTH_BASIC)
+        if let (space, credential) = authentication, let scheme = curlScheme(space.method) {
+            // One scheme, not a set: libcurl then answers with it at once (NTLM's first
+            // message, Basic's header) and runs the scheme's own round trips inside the
+            // hop, on one connection. Negotiate reads the ticket cache; its empty user
+            // is still needed, as `curl -u : --negotiate`, for libcurl to authenticate.
+            wi_easy_setopt_long(easy, CURLOPT_HTTPAUTH, scheme)
             setString(easy, CURLOPT_USERNAME, credential.user)
             setString(easy, CURLOPT_PASSWORD, credential.password)
         }
@@ -72,6 +76,17 @@ enum EasyHandleSetup {
             if let error = configureTLS(easy, for: state, context: context) { return error }
         }
         return nil
+    }
+
+    /// libcurl's bit for a scheme it implements.
+    private static func curlScheme(_ method: AuthenticationMethod) -> Int? {
+        switch method {
+        case .basic: WI_CURLAUTH_BASIC
+        case .digest: WI_CURLAUTH_DIGEST
+        case .ntlm: WI_CURLAUTH_NTLM
+        case .negotiate: WI_CURLAUTH_NEGOTIATE
+        case .other: nil
+        }
     }
 
     private static func setTimeouts(_ easy: UnsafeMutableRawPointer, _ timeouts: TransportRequest.Timeouts, elapsed: Duration) {

@@ -61,7 +61,31 @@ struct CredentialChallengeHandlerTests {
     func otherSchemes() async {
         let handler = CredentialChallengeHandler(credential: alice)
         #expect(await handler.handle(challenge(.other("Bearer"))) == .rejectProtectionSpace)
-        #expect(await handler.handle(challenge(.other("Negotiate"), failures: 1)) == .rejectProtectionSpace)
+        #expect(await handler.handle(challenge(.other("Newauth"), failures: 1)) == .rejectProtectionSpace)
+    }
+
+    @Test("NTLM is answered with a password; Negotiate only with the Kerberos ticket cache")
+    func ntlmAndNegotiate() async {
+        let password = CredentialChallengeHandler(credential: alice)
+        #expect(await password.handle(challenge(.ntlm)) == .useCredential(alice))
+        #expect(await password.handle(challenge(.negotiate)) == .rejectProtectionSpace, "a password cannot answer Negotiate")
+
+        let kerberos = CredentialChallengeHandler(credential: .kerberosTicketCache)
+        #expect(await kerberos.handle(challenge(.negotiate)) == .useCredential(.kerberosTicketCache))
+        #expect(await kerberos.handle(challenge(.basic)) == .rejectProtectionSpace, "tickets answer Negotiate only")
+        #expect(
+            await kerberos.handle(challenge(.negotiate, failures: 1)) == .performDefaultHandling, "a refused ticket is not offered again")
+    }
+
+    @Test("a store answers Negotiate from its ticket-cache entry and NTLM from its password, per host")
+    func storeBySource() async {
+        let store = CredentialStore()
+        store.setDefault(.kerberosTicketCache, forHost: "intranet.example.com", port: 443)
+        store.setDefault(alice, forHost: "images.example.com", port: 443)
+        let handler = CredentialChallengeHandler(store: store)
+        #expect(await handler.handle(challenge(.negotiate, host: "intranet.example.com")) == .useCredential(.kerberosTicketCache))
+        #expect(await handler.handle(challenge(.ntlm, host: "intranet.example.com")) == .rejectProtectionSpace)
+        #expect(await handler.handle(challenge(.ntlm, host: "images.example.com")) == .useCredential(alice))
     }
 
     @Test("the hook is asked first; nil falls through to the rules")

@@ -49,6 +49,42 @@ struct ChallengeResponderTests {
         }
     }
 
+    @Test("the request's password skips Negotiate for the strongest scheme it can answer")
+    func requestCredentialFitsItsScheme() {
+        let state = transfer { $0.credential = alice }
+        guard
+            case .answer(let challenge, .useCredential(alice)) = ChallengeResponder.step(
+                for: state, unauthorized("Negotiate", "NTLM", "Basic realm=\"r\""), handler: nil)
+        else {
+            Issue.record("expected the request's credential")
+            return
+        }
+        #expect(challenge.protectionSpace.method == .ntlm)
+    }
+
+    @Test("a credential that cannot answer the scheme fails the transfer as authenticationFailed")
+    func mismatchedCredential() {
+        let cases: [(String, Credential, String)] = [
+            ("Negotiate", alice, "kerberosTicketCache"),
+            ("Basic realm=\"r\"", .kerberosTicketCache, "Negotiate only"),
+            ("Bearer", alice, "cannot answer the Bearer scheme"),
+        ]
+        for (offered, credential, reason) in cases {
+            let state = transfer()
+            guard case .ask(let challenge, _) = ChallengeResponder.step(for: state, unauthorized(offered), handler: Handler()) else {
+                Issue.record("expected a question for \(offered)")
+                continue
+            }
+            guard case .fail(let error) = ChallengeResponder.apply(.useCredential(credential), to: challenge, of: state) else {
+                Issue.record("\(offered) answered with \(credential.source) must fail")
+                continue
+            }
+            #expect(error.code == .authenticationFailed)
+            #expect(error.message.contains(reason), "\(error.message)")
+            #expect(state.authentication.credential == nil, "nothing is sent")
+        }
+    }
+
     @Test("without a handler or a credential, a 401 is an httpStatus error that keeps the response")
     func noHandler() {
         guard case .fail(let error) = ChallengeResponder.step(for: transfer(), unauthorized("Basic realm=\"r\""), handler: nil) else {

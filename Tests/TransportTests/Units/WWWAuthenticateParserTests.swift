@@ -32,8 +32,15 @@ struct WWWAuthenticateParserTests {
 
     @Test("challenges from several values; others after Basic, in the server's order")
     func severalValues() {
-        let challenges = parse(#"Negotiate"#, #"Bearer realm="api", Basic realm="b""#, #"Digest realm="a", nonce="n""#)
-        #expect(challenges.map(\.method) == [.digest, .basic, .other("Negotiate"), .other("Bearer")])
+        let challenges = parse(#"Newauth"#, #"Bearer realm="api", Basic realm="b""#, #"Digest realm="a", nonce="n""#)
+        #expect(challenges.map(\.method) == [.digest, .basic, .other("Newauth"), .other("Bearer")])
+    }
+
+    @Test("libcurl's order of preference: Negotiate, Digest, NTLM, Basic, then the rest")
+    func strengthOrder() {
+        let challenges = parse(#"Basic realm="b", NTLM, Bearer, Digest realm="a", nonce="n", Negotiate"#)
+        #expect(challenges.map(\.method) == [.negotiate, .digest, .ntlm, .basic, .other("Bearer")])
+        #expect(parse("ntlm").map(\.method.description) == ["NTLM"], "the scheme compares without case")
     }
 
     @Test("quoted strings keep commas, equals signs and escaped quotes and backslashes")
@@ -50,16 +57,16 @@ struct WWWAuthenticateParserTests {
         #expect(parse("Bearer mF_9.B5f-4.1JqM") == [Challenge(method: .other("Bearer"), token68: "mF_9.B5f-4.1JqM")])
         #expect(
             parse("Negotiate YIIBHgYGKwYBBQUCoIIBEjCCAQ6gMDAu==, Basic realm=\"x\"") == [
+                Challenge(method: .negotiate, token68: "YIIBHgYGKwYBBQUCoIIBEjCCAQ6gMDAu=="),
                 Challenge(method: .basic, parameters: ["realm": "x"]),
-                Challenge(method: .other("Negotiate"), token68: "YIIBHgYGKwYBBQUCoIIBEjCCAQ6gMDAu=="),
             ])
         #expect(parse("Bearer abc=") == [Challenge(method: .other("Bearer"), token68: "abc=")])
     }
 
     @Test("a bare scheme, alone or between others")
     func bareSchemes() {
-        #expect(parse("Negotiate") == [Challenge(method: .other("Negotiate"))])
-        #expect(parse("Negotiate, NTLM, Basic realm=\"r\"").map(\.method) == [.basic, .other("Negotiate"), .other("NTLM")])
+        #expect(parse("Negotiate") == [Challenge(method: .negotiate)])
+        #expect(parse("Negotiate, NTLM, Basic realm=\"r\"").map(\.method) == [.negotiate, .ntlm, .basic])
     }
 
     @Test("schemes and parameter names compare without case; values keep theirs")

@@ -3,10 +3,10 @@ import WebImageCore
 
 /// The `WWW-Authenticate` parser under fuzzing: a 401 from a hostile server reaches it.
 enum AuthenticateChecks {
-    /// Parses `values` and checks: challenges come strongest first (Digest, Basic,
-    /// others); `realm` mirrors the `realm` parameter; parameter names are lowercase
-    /// tokens; and the challenges, written out again with quoting and escapes, parse
-    /// back the same. Returns how many challenges were read.
+    /// Parses `values` and checks: challenges come strongest first (Negotiate, Digest,
+    /// NTLM, Basic, others); `realm` mirrors the `realm` parameter; parameter names are
+    /// lowercase tokens; and the challenges, written out again with quoting and escapes,
+    /// parse back the same. Returns how many challenges were read.
     static func run(_ values: [String]) -> Int {
         let challenges = AuthenticationChallengeParser.parse(values)
         var lastRank = 0
@@ -33,9 +33,11 @@ enum AuthenticateChecks {
 
     private static func rank(of method: AuthenticationMethod) -> Int {
         switch method {
-        case .digest: 0
-        case .basic: 1
-        case .other: 2
+        case .negotiate: 0
+        case .digest: 1
+        case .ntlm: 2
+        case .basic: 3
+        case .other: 4
         }
     }
 

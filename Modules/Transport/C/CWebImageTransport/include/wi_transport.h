@@ -53,6 +53,8 @@ const char *wi_curl_version(void);
 /// CURLAUTH_* are macros with casts, which Swift does not import.
 static const long WI_CURLAUTH_BASIC = (long)CURLAUTH_BASIC;
 static const long WI_CURLAUTH_DIGEST = (long)CURLAUTH_DIGEST;
+static const long WI_CURLAUTH_NTLM = (long)CURLAUTH_NTLM;
+static const long WI_CURLAUTH_NEGOTIATE = (long)CURLAUTH_NEGOTIATE;
 
 /// libcurl's configured CA bundle path, or NULL.
 const char *wi_curl_default_ca_bundle(void);
