@@ -65,10 +65,9 @@ struct TransferFaultTests {
 
     @Test("nothing listening is connectionRefused")
     func refused() async throws {
-        // A port that was just free: bind, read the port, close.
-        let port = try await LoopbackServer.withServer { $0.port }
+        let refusing = try RefusingPort()
         let pipeline = InspectablePipeline(cacheDirectory: nil)
-        let request = ImageRequest(url: URL(string: "http://127.0.0.1:\(port)/files/photo.jpg")!)
+        let request = ImageRequest(url: URL(string: "http://127.0.0.1:\(refusing.port)/files/photo.jpg")!)
         #expect(await pipeline.failure(request)?.transport?.code == .connectionRefused)
         try await pipeline.expectNothingLeft(after: request)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImageCore
 import WebImageTestServer
+import WebImageTestSupport
 import WebImageTransport
 
 @Suite("Broken servers end in specific errors, never a hang")
@@ -25,8 +26,8 @@ struct FaultTests {
 
     @Test("nothing listening is connectionRefused")
     func refused() async throws {
-        let port = try await withServer { server in server.port }  // closed now
-        let error = await transferError(CurlTransport(), TransportRequest(url: URL(string: "http://127.0.0.1:\(port)/x")!))
+        let refusing = try RefusingPort()
+        let error = await transferError(CurlTransport(), TransportRequest(url: URL(string: "http://127.0.0.1:\(refusing.port)/x")!))
         #expect(error?.code == .connectionRefused)
     }
 
