@@ -36,6 +36,9 @@ final class TransferState: @unchecked Sendable {
     var reception = Reception.headUndecided
     var evaluator: (any ServerTrustEvaluating)?
     var trustFailure: ServerTrustError?
+    /// The hop's evaluator waits for OpenSSL's status callback (a stapled OCSP response
+    /// was asked for) and has not run yet.
+    var awaitsStatusEvaluation = false
 
     // Across hops.
     var delivered: TransportResponse?
@@ -88,6 +91,10 @@ final class TransferState: @unchecked Sendable {
         loopThread?.assertOnLoop()
         if task.isCancelled { return 0 }
         activity &+= 1
+        if awaitsStatusEvaluation, let refusal = refuseUnevaluatedConnection() {
+            failure = refusal
+            return 0
+        }
         parser.consume(line)
         if parser.isOverLimit {
             failure = error(.malformedResponse, "the response head is over \(ResponseHeadParser.byteLimit) bytes")
@@ -132,6 +139,7 @@ final class TransferState: @unchecked Sendable {
     func evaluateTrust(storeContext: UnsafeMutableRawPointer) -> Bool {
         loopThread?.assertOnLoop()
         guard let evaluator else { return false }
+        awaitsStatusEvaluation = false
         let trust = HandshakeServerTrust(
             host: url.host ?? "", port: RedirectPlanner.effectivePort(url) ?? 443,
             storeContext: storeContext, systemBundle: environment.systemBundle)
@@ -145,6 +153,19 @@ final class TransferState: @unchecked Sendable {
             }
         }
         return rejection == nil
+    }
+
+    /// A response on a new connection whose deferred evaluation never ran: refused, so a
+    /// handshake that skipped OpenSSL's status callback cannot pass unchecked. A reused
+    /// connection was evaluated when it was made.
+    private func refuseUnevaluatedConnection() -> TransportError? {
+        awaitsStatusEvaluation = false
+        guard let easy else { return nil }
+        var connects = 0
+        wi_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        guard connects > 0 else { return nil }
+        return TransportError(
+            .serverTrustFailed, "the server's certificate status was never evaluated during the handshake", url: url)
     }
 
     // MARK: Heads
@@ -258,6 +279,7 @@ final class TransferState: @unchecked Sendable {
         reception = .headUndecided
         trustFailure = nil
         evaluator = nil
+        awaitsStatusEvaluation = false
         errorBuffer[0] = 0
     }
 }
