@@ -38,7 +38,11 @@ struct FetchCommand: AsyncParsableCommand {
             of that file; --pin-public-key adds a check to the chain's validation \
             (against the system's CAs, or --ca-file); --allow-invalid-certificates \
             drops the validation (anyone on the network path can then read and change \
-            the traffic) but still checks pins.
+            the traffic) but still checks pins. --crl-file and --require-ocsp check \
+            revocation during the handshake, before any request byte: against the given \
+            lists (the server's own certificate, or every one with --crl-whole-chain) \
+            and the OCSP response the server staples; nothing is fetched from a \
+            responder or a distribution point.
 
             A progress bar is drawn on standard error when it is a terminal. The exit \
             status is non-zero when any load failed.
