@@ -54,7 +54,7 @@ deps:
 # 127.0.0.1 or in network namespaces they make. Each feature's line is its own; a test
 # whose program is missing skips with a message, so a user's clone still runs the rest.
 REACHABILITY_TEST_PACKAGES := iproute2
-REVOCATION_TEST_PACKAGES :=
+REVOCATION_TEST_PACKAGES := nginx openssl faketime
 AUTHENTICATION_TEST_PACKAGES := krb5-kdc krb5-admin-server krb5-user apache2-bin libapache2-mod-auth-gssapi
 TEST_APT_PACKAGES := $(strip $(REACHABILITY_TEST_PACKAGES) $(REVOCATION_TEST_PACKAGES) $(AUTHENTICATION_TEST_PACKAGES))
 test-deps: deps

@@ -38,7 +38,11 @@ struct FetchCommand: AsyncParsableCommand {
             of that file; --pin-public-key adds a check to the chain's validation \
             (against the system's CAs, or --ca-file); --allow-invalid-certificates \
             drops the validation (anyone on the network path can then read and change \
-            the traffic) but still checks pins.
+            the traffic) but still checks pins. --crl-file and --require-ocsp check \
+            revocation during the handshake, before any request byte: against the given \
+            lists (the server's own certificate, or every one with --crl-whole-chain) \
+            and the OCSP response the server staples; nothing is fetched from a \
+            responder or a distribution point.
 
             --user and --negotiate answer 401s of the URLs' own hosts only, as curl's \
             -u and --negotiate do: --user with a password (Basic, Digest, NTLM; \

@@ -21,6 +21,23 @@ struct TrustOptions: ParsableArguments {
             valueName: "sha256//base64"))
     var publicKeyPins: [String] = []
 
+    @Option(
+        name: .customLong("crl-file"),
+        help: ArgumentHelp(
+            "Refuse a server whose certificate this revocation list (PEM or DER) revokes (repeatable). The list must be current and signed by the certificate's issuer.",
+            valueName: "file"))
+    var revocationListFiles: [String] = []
+
+    @Flag(
+        name: .customLong("crl-whole-chain"),
+        help: "Ask the --crl-file lists about every certificate of the chain, not only the server's own.")
+    var revocationListsCoverChain = false
+
+    @Flag(
+        name: .customLong("require-ocsp"),
+        help: "Require the server to staple a current OCSP response, signed by its certificate's issuer, saying the certificate is good.")
+    var requireOCSP = false
+
     @Flag(
         name: .customLong("allow-invalid-certificates"),
         help: "DANGEROUS: skip certificate validation (development servers only); pins still apply.")
@@ -33,6 +50,15 @@ struct TrustOptions: ParsableArguments {
         for pin in publicKeyPins {
             do { _ = try PublicKeyPin(pin) } catch { throw ValidationError("--pin-public-key: \(error.message)") }
         }
+        if allowInvalidCertificates, checksRevocation {
+            throw ValidationError(
+                "--allow-invalid-certificates and --crl-file or --require-ocsp contradict each other: a revocation answer is as trustworthy as the chain that vouches for its signer"
+            )
+        }
+        if revocationListsCoverChain, revocationListFiles.isEmpty {
+            throw ValidationError("--crl-whole-chain needs --crl-file")
+        }
+        do { _ = try revocationEvaluators(anchors: .system) } catch { throw ValidationError("--crl-file: \(error.message)") }
         if let file = certificateAuthorityFile {
             do { _ = try Certificate.load(contentsOf: URL(fileURLWithPath: file)) } catch {
                 throw ValidationError("--ca-file: \(error.message)")
@@ -49,13 +75,21 @@ struct TrustOptions: ParsableArguments {
         var evaluators: [any ServerTrustEvaluating] = []
         if let file = certificateAuthorityFile {
             evaluators.append(try AnchoredTrustEvaluator(contentsOf: [URL(fileURLWithPath: file)]))
-        } else if !allowInvalidCertificates, !publicKeyPins.isEmpty {
+        } else if !allowInvalidCertificates, !publicKeyPins.isEmpty || checksRevocation {
             evaluators.append(DefaultTrustEvaluator())
         }
         // The pins: checked after the chain, which the evaluator above already validated.
         if !publicKeyPins.isEmpty {
             let pins = try publicKeyPins.map { pin throws(SecurityError) in try PublicKeyPin(pin) }
             evaluators.append(PublicKeyPinningTrustEvaluator(pins: pins, performsDefaultValidation: false))
+        }
+        // Revocation: after the chain, whose issuers sign the answers.
+        if checksRevocation {
+            let anchors: TrustAnchors =
+                if let file = certificateAuthorityFile { .custom(try Certificate.load(contentsOf: URL(fileURLWithPath: file))) } else {
+                    .system
+                }
+            evaluators += try revocationEvaluators(anchors: anchors)
         }
         if evaluators.isEmpty, allowInvalidCertificates {
             evaluators.append(DangerouslyDisabledTrustEvaluator())
@@ -65,5 +99,24 @@ struct TrustOptions: ParsableArguments {
         case 1: return AllHostsTrustPolicy(evaluators[0])
         default: return AllHostsTrustPolicy(CompositeTrustEvaluator(evaluators))
         }
+    }
+
+    private var checksRevocation: Bool { requireOCSP || !revocationListFiles.isEmpty }
+
+    /// One evaluator per flag, so that --require-ocsp means a stapled good answer even
+    /// when a list also says good, and a list's answer is checked even when OCSP says good.
+    private func revocationEvaluators(anchors: TrustAnchors) throws(SecurityError) -> [any ServerTrustEvaluating] {
+        var evaluators: [any ServerTrustEvaluating] = []
+        if requireOCSP {
+            evaluators.append(
+                RevocationTrustEvaluator(options: [.ocsp, .requirePositiveResponse], anchors: anchors, performsDefaultValidation: false))
+        }
+        if !revocationListFiles.isEmpty {
+            evaluators.append(
+                try RevocationTrustEvaluator(
+                    options: [.crl], revocationListFiles: revocationListFiles.map { URL(fileURLWithPath: $0) },
+                    scope: revocationListsCoverChain ? .wholeChain : .leaf, anchors: anchors, performsDefaultValidation: false))
+        }
+        return evaluators
     }
 }

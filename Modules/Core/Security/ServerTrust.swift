@@ -19,6 +19,13 @@ public protocol ServerTrust {
     /// public-key pin (curl's `sha256//` form, base64-encoded). `nil` when the
     /// certificate cannot be parsed. Works for any certificate, not only the server's.
     func publicKeySHA256(of certificate: Certificate) -> [UInt8]?
+
+    /// What the server's stapled OCSP response and the given revocation lists say about
+    /// the presented chain: one answer per source and certificate asked about (OCSP:
+    /// the leaf; lists: the leaf, or every certificate that is not self-signed), leaf
+    /// first. Signatures and dates of responses and lists are checked here; deciding
+    /// what the answers mean is the evaluator's. Reads no network.
+    func checkRevocation(_ check: RevocationCheck) -> [CertificateRevocation]
 }
 
 /// The certificates a chain may lead to.
@@ -36,6 +43,11 @@ public enum TrustAnchors: Sendable, Hashable {
 public protocol ServerTrustEvaluating: Sendable {
     /// Returns when the server is trusted; throws why not, and the handshake is aborted.
     func evaluate(_ trust: any ServerTrust) throws(ServerTrustError)
+
+    /// What the transport must arrange before the handshake for this evaluator to see
+    /// revocation answers (a stapled OCSP response); `nil` for none. Read on the
+    /// transport's thread before connecting.
+    var revocationRequirements: RevocationRequirements? { get }
 }
 
 /// Chooses the evaluator for each host (Alamofire's `ServerTrustManager`).

@@ -17,6 +17,13 @@ public struct ServerTrustError: Error, Sendable, Hashable, CustomStringConvertib
         public static let pinMismatch = Code("pinMismatch")
         /// A certificate could not be parsed, or the server sent none.
         public static let invalidCertificate = Code("invalidCertificate")
+        /// A certificate of the chain is revoked: ``ServerTrustError/revocation`` says
+        /// which, why, and whether OCSP or a CRL said so.
+        public static let revoked = Code("revoked")
+        /// Revocation could not be established as required: no stapled OCSP response
+        /// when a positive answer is required, or a response or list that does not
+        /// verify or has expired (``ServerTrustError/revocation`` says which).
+        public static let revocationUnverified = Code("revocationUnverified")
         /// Validation failed for another reason; the message says which.
         public static let validationFailed = Code("validationFailed")
     }
@@ -25,11 +32,15 @@ public struct ServerTrustError: Error, Sendable, Hashable, CustomStringConvertib
     public var message: String
     /// The host being evaluated, when known.
     public var host: String?
+    /// For ``Code/revoked`` and ``Code/revocationUnverified``: the certificate, the
+    /// source and its answer.
+    public var revocation: CertificateRevocation?
 
-    public init(_ code: Code, _ message: String, host: String? = nil) {
+    public init(_ code: Code, _ message: String, host: String? = nil, revocation: CertificateRevocation? = nil) {
         self.code = code
         self.message = message
         self.host = host
+        self.revocation = revocation
     }
 
     public var description: String {

@@ -11,6 +11,14 @@ public struct CompositeTrustEvaluator: ServerTrustEvaluating {
         self.evaluators = evaluators
     }
 
+    /// A stapled response is asked for when any evaluator asks for one; full handshakes
+    /// when any checks revocation.
+    public var revocationRequirements: RevocationRequirements? {
+        let asked = evaluators.compactMap(\.revocationRequirements)
+        guard !asked.isEmpty else { return nil }
+        return RevocationRequirements(requestsStapledOCSPResponse: asked.contains(where: \.requestsStapledOCSPResponse))
+    }
+
     /// - Throws: the error of the first evaluator that refuses, naming the host.
     public func evaluate(_ trust: any ServerTrust) throws(ServerTrustError) {
         for evaluator in evaluators {

@@ -144,12 +144,24 @@ enum EasyHandleSetup {
                 return TransportError(.serverTrustFailed, error.message, url: state.url, trustFailure: error)
             }
         }
-        if state.evaluator != nil {
+        if let evaluator = state.evaluator {
             _ = CurlCallbacks.trustHookRegistered
             // The evaluator checks the chain and the host name itself, inside the handshake.
             wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
             wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0)
-            wi_easy_install_trust_hook(easy, context)
+            if let revocation = evaluator.revocationRequirements {
+                // A resumed session skips certificate verification and the status callback:
+                // every connection of an evaluator that checks revocation is a full handshake.
+                wi_easy_setopt_long(easy, CURLOPT_SSL_SESSIONID_CACHE, 0)
+                if revocation.requestsStapledOCSPResponse {
+                    state.awaitsStatusEvaluation = true
+                    wi_easy_install_stapling_trust_hook(easy, context)
+                } else {
+                    wi_easy_install_trust_hook(easy, context)
+                }
+            } else {
+                wi_easy_install_trust_hook(easy, context)
+            }
         } else {
             wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
             wi_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)

@@ -37,6 +37,9 @@ final class TransferState: @unchecked Sendable {
     var reception = Reception.headUndecided
     var evaluator: (any ServerTrustEvaluating)?
     var trustFailure: ServerTrustError?
+    /// The hop's evaluator waits for OpenSSL's status callback (a stapled OCSP response
+    /// was asked for) and has not run yet.
+    var awaitsStatusEvaluation = false
 
     // Across hops.
     var delivered: TransportResponse?
@@ -89,6 +92,10 @@ final class TransferState: @unchecked Sendable {
         loopThread?.assertOnLoop()
         if task.isCancelled { return 0 }
         activity &+= 1
+        if awaitsStatusEvaluation, let refusal = refuseUnevaluatedConnection() {
+            failure = refusal
+            return 0
+        }
         parser.consume(line)
         if parser.isOverLimit {
             failure = error(.malformedResponse, "the response head is over \(ResponseHeadParser.byteLimit) bytes")
@@ -134,6 +141,7 @@ final class TransferState: @unchecked Sendable {
     func evaluateTrust(storeContext: UnsafeMutableRawPointer) -> Bool {
         loopThread?.assertOnLoop()
         guard let evaluator else { return false }
+        awaitsStatusEvaluation = false
         let trust = HandshakeServerTrust(
             host: url.host ?? "", port: RedirectPlanner.effectivePort(url) ?? 443,
             storeContext: storeContext, systemBundle: environment.systemBundle)
@@ -146,6 +154,19 @@ final class TransferState: @unchecked Sendable {
             environment.monitors.emit { [rejection] in $0.transfer(task, didEvaluateServerTrustFor: host, error: rejection) }
         }
         return rejection == nil
+    }
+
+    /// A response on a new connection whose deferred evaluation never ran: refused, so a
+    /// handshake that skipped OpenSSL's status callback cannot pass unchecked. A reused
+    /// connection was evaluated when it was made.
+    private func refuseUnevaluatedConnection() -> TransportError? {
+        awaitsStatusEvaluation = false
+        guard let easy else { return nil }
+        var connects = 0
+        wi_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        guard connects > 0 else { return nil }
+        return TransportError(
+            .serverTrustFailed, "the server's certificate status was never evaluated during the handshake", url: url)
     }
 
     // MARK: Heads
@@ -260,6 +281,7 @@ final class TransferState: @unchecked Sendable {
         reception = .headUndecided
         trustFailure = nil
         evaluator = nil
+        awaitsStatusEvaluation = false
         errorBuffer[0] = 0
     }
 }

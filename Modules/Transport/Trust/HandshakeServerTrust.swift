@@ -29,7 +29,7 @@ struct HandshakeServerTrust: ServerTrust {
             case .systemAnd(let certificates): (true, certificates)
             }
         var message = [CChar](repeating: 0, count: 256)
-        let result: Int32 = withDERPointers(custom) { pointers, lengths in
+        let result: Int32 = withDERPointers(custom.map(\.derBytes)) { pointers, lengths in
             wi_trust_verify(
                 storeContext, systemBundle, useSystem ? 1 : 0, pointers, lengths, Int32(custom.count),
                 host, &message, message.count)
@@ -47,20 +47,21 @@ struct HandshakeServerTrust: ServerTrust {
         return status == 0 ? digest : nil
     }
 
-    /// Calls `body` with C arrays of pointers to, and lengths of, each certificate's DER.
-    private func withDERPointers<R>(
-        _ certificates: [Certificate],
+    /// Calls `body` with C arrays of pointers to, and lengths of, each blob (certificate
+    /// or list DER).
+    func withDERPointers<R>(
+        _ blobs: [[UInt8]],
         _ body: (UnsafePointer<UnsafePointer<UInt8>?>?, UnsafePointer<Int32>?) -> R
     ) -> R {
-        guard !certificates.isEmpty else { return body(nil, nil) }
-        let buffers = certificates.map { certificate -> UnsafeMutableBufferPointer<UInt8> in
-            let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: certificate.derBytes.count)
-            _ = buffer.initialize(from: certificate.derBytes)
+        guard !blobs.isEmpty else { return body(nil, nil) }
+        let buffers = blobs.map { blob -> UnsafeMutableBufferPointer<UInt8> in
+            let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: blob.count)
+            _ = buffer.initialize(from: blob)
             return buffer
         }
         defer { for buffer in buffers { buffer.deallocate() } }
         let pointers: [UnsafePointer<UInt8>?] = buffers.map { UnsafePointer($0.baseAddress) }
-        let lengths = certificates.map { Int32($0.derBytes.count) }
+        let lengths = blobs.map { Int32($0.count) }
         return pointers.withUnsafeBufferPointer { p in
             lengths.withUnsafeBufferPointer { l in body(p.baseAddress, l.baseAddress) }
         }

@@ -58,6 +58,21 @@ final class FakeServerTrust: ServerTrust {
         guard !unreadableKeys.contains(certificate) else { return nil }
         return TestCertificate(certificate)?.publicKeyDigest
     }
+
+    /// The answers `checkRevocation` gives, by source (filtered by what is asked).
+    var revocationAnswers: [CertificateRevocation] = []
+    /// The arguments of every `checkRevocation` call, in order.
+    private(set) var revocationChecks: [RevocationCheck] = []
+
+    func checkRevocation(_ check: RevocationCheck) -> [CertificateRevocation] {
+        revocationChecks.append(check)
+        return revocationAnswers.filter { answer in
+            switch answer.source {
+            case .ocsp: check.readsStapledOCSPResponse
+            case .crl: !check.revocationLists.isEmpty && (check.scope == .wholeChain || answer.certificateIndex == 0)
+            }
+        }
+    }
 }
 
 /// An evaluator that records that it ran and passes or throws as told.

@@ -98,6 +98,49 @@ CURLcode wi_easy_install_trust_hook(CURL *h, void *context) {
     return code;
 }
 
+// The chain is decided in the status callback (below), which OpenSSL calls for every
+// full handshake that asked for a status; libcurl reads the verify result afterwards, so
+// this reads as X509_V_OK. The transport also refuses a response head of a hop whose
+// deferred evaluation never ran (TransferState), so a skipped callback cannot pass.
+static int wi_verify_deferred(X509_STORE_CTX *store_ctx, void *context) {
+    (void)context;
+    X509_STORE_CTX_set_error(store_ctx, X509_V_OK);
+    return 1;
+}
+
+static int wi_status_callback(SSL *ssl, void *context) {
+    wi_trust_evaluate_fn evaluate = __atomic_load_n(&wi_trust_evaluator, __ATOMIC_ACQUIRE);
+    X509 *leaf = SSL_get0_peer_certificate(ssl);
+    STACK_OF(X509) *chain = SSL_get_peer_cert_chain(ssl);
+    if (!evaluate || !leaf) return 0;
+    X509_STORE *empty = X509_STORE_new();
+    X509_STORE_CTX *store_ctx = X509_STORE_CTX_new();
+    int trusted = 0;
+    if (empty && store_ctx && X509_STORE_CTX_init(store_ctx, empty, leaf, chain) == 1 &&
+        X509_STORE_CTX_set_ex_data(store_ctx, SSL_get_ex_data_X509_STORE_CTX_idx(), ssl) == 1) {
+        trusted = evaluate(context, store_ctx);
+    }
+    X509_STORE_CTX_free(store_ctx);
+    X509_STORE_free(empty);
+    return trusted ? 1 : 0;
+}
+
+static CURLcode wi_ssl_ctx_stapling_function(CURL *curl, void *ssl_ctx, void *context) {
+    (void)curl;
+    SSL_CTX *ctx = ssl_ctx;
+    SSL_CTX_set_cert_verify_callback(ctx, wi_verify_deferred, context);
+    SSL_CTX_set_tlsext_status_type(ctx, TLSEXT_STATUSTYPE_ocsp);
+    SSL_CTX_set_tlsext_status_cb(ctx, wi_status_callback);
+    SSL_CTX_set_tlsext_status_arg(ctx, context);
+    return CURLE_OK;
+}
+
+CURLcode wi_easy_install_stapling_trust_hook(CURL *h, void *context) {
+    CURLcode code = curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, wi_ssl_ctx_stapling_function);
+    if (code == CURLE_OK) code = curl_easy_setopt(h, CURLOPT_SSL_CTX_DATA, context);
+    return code;
+}
+
 // MARK: Chain access
 
 static STACK_OF(X509) *wi_presented_chain(void *x509_store_ctx) {
@@ -135,7 +178,7 @@ static char wi_system_store_path[4096];
 // The system anchors, parsed once per bundle path and shared: parsing ~150 CA
 // certificates per handshake would cost milliseconds. X509_STORE is safe to share for
 // verification.
-static X509_STORE *wi_copy_system_store(const char *bundle) {
+X509_STORE *wi_copy_system_store(const char *bundle) {
     X509_STORE *store = NULL;
     pthread_mutex_lock(&wi_system_store_lock);
     if (wi_system_store && strcmp(wi_system_store_path, bundle ? bundle : "") == 0) {

@@ -24,6 +24,14 @@ typedef int (*wi_trust_evaluate_fn)(void *context, void *x509_store_ctx);
 void wi_trust_set_evaluator(wi_trust_evaluate_fn evaluate);
 /// Installs (context not NULL) or removes (NULL) the trust hook of a handle.
 CURLcode wi_easy_install_trust_hook(CURL *handle, void *context);
+/// Installs the trust hook in its stapling form: the handshake asks for the server's OCSP
+/// response (status_request), the chain is let through OpenSSL's verification, and the
+/// evaluator is called from OpenSSL's status callback instead, once the stapled response
+/// (or its absence) is known: TLS 1.2 sends it after the certificates. That is still
+/// before the client's Finished, so a zero result aborts the handshake before any
+/// request byte. The store context the evaluator gets is made from the peer's chain, with
+/// the SSL as its ex_data, so the chain accessors below work on it.
+CURLcode wi_easy_install_stapling_trust_hook(CURL *handle, void *context);
 
 CURLcode wi_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode wi_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
@@ -75,6 +83,43 @@ void wi_free(void *pointer);
 int wi_trust_verify(void *x509_store_ctx, const char *system_bundle, int use_system,
                     const unsigned char *const *anchors, const int *anchor_lengths, int anchor_count,
                     const char *host, char *message, size_t message_size);
+
+// MARK: Revocation (wi_revocation.c)
+
+enum {
+    WI_REVOCATION_GOOD = 0,
+    WI_REVOCATION_REVOKED = 1,
+    WI_REVOCATION_UNKNOWN = 2,
+    WI_REVOCATION_NO_RESPONSE = 3,
+    WI_REVOCATION_UNVERIFIABLE = 4,
+};
+
+/// One source's answer about one certificate of the presented chain.
+typedef struct {
+    int certificate_index;
+    int status;           // WI_REVOCATION_*
+    int has_date;         // revoked_at is set
+    int64_t revoked_at;   // seconds since 1970, UTC
+    char subject[256];
+    char detail[256];     // the reason name when revoked; else why not good
+} wi_revocation_answer;
+
+/// The stapled OCSP response about the leaf: parsed, its signature verified (by the
+/// leaf's issuer, or by a responder that issuer delegated to with id-kp-OCSPSigning), its
+/// dates current (5 minutes' leeway), and it must be about the leaf. The issuer is looked
+/// for in the presented chain, then among the anchors. Fills one answer.
+void wi_revocation_ocsp(void *x509_store_ctx, const char *system_bundle, int use_system,
+                        const unsigned char *const *anchors, const int *anchor_lengths, int anchor_count,
+                        wi_revocation_answer *answer);
+
+/// The revocation lists (DER or PEM each) about the leaf (`whole_chain` 0) or every
+/// presented certificate that is not self-signed. For each certificate, the lists from
+/// its issuer must verify with the issuer's key and be current. Fills up to
+/// `answer_capacity` answers and returns how many.
+int wi_revocation_crl(void *x509_store_ctx, const unsigned char *const *lists, const int *list_lengths, int list_count,
+                      int whole_chain, const char *system_bundle, int use_system,
+                      const unsigned char *const *anchors, const int *anchor_lengths, int anchor_count,
+                      wi_revocation_answer *answers, int answer_capacity);
 
 /// SHA-256 of a DER certificate's SubjectPublicKeyInfo into out[32]; 0 on success.
 int wi_spki_sha256(const unsigned char *der, int length, unsigned char *out);
