@@ -12,6 +12,10 @@ extension ImageManager {
         /// Told when the disk cache could not keep a download's bytes (a full disk, an
         /// unwritable directory). The load still succeeds; only the cache entry is lost.
         public var cacheStoreFailureHandler: (@Sendable (CacheError, CacheKey) -> Void)?
+        /// Opt-in: downloads that failed because the network was down wait for it and are
+        /// tried again, and the queue may pause while it is down (see ``NetworkRecovery``).
+        /// `nil` (the default): failures complete at once, whatever the network.
+        public var networkRecovery: NetworkRecovery? = nil
 
         public init(
             cacheKeyFilter: (@Sendable (URL) -> String)? = nil,

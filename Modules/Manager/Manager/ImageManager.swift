@@ -44,6 +44,7 @@ public final class ImageManager: Sendable {
     private let registry: Registry
     private let individualLoads = Atomic<UInt64>(1)
     private let writes: DiskWriteBehind
+    private let queueSuspension: NetworkQueueSuspension?
 
     /// A manager over the given parts; leave a cache out to go without it.
     public init(
@@ -62,6 +63,7 @@ public final class ImageManager: Sendable {
         self.configuration = configuration
         self.failedURLs = FailedURLSet(retryInterval: configuration.failedURLRetryInterval)
         self.writes = DiskWriteBehind(storeFailed: configuration.cacheStoreFailureHandler ?? { _, _ in })
+        self.queueSuspension = NetworkQueueSuspension(recovery: configuration.networkRecovery, downloader: downloader)
     }
 
     /// Writes every download still waiting for the disk cache, and returns when they are
@@ -136,7 +138,7 @@ public final class ImageManager: Sendable {
         return LoadStages(
             memory: context.memoryCache ?? memoryCache,
             disk: request.options.contains(.memoryCacheOnly) ? nil : (context.diskCache ?? diskCache),
-            downloader: context.downloader ?? downloader,
+            downloader: recovering(context.downloader ?? downloader),
             decoders: decoders,
             failedURLs: failedURLs,
             writes: writes)
