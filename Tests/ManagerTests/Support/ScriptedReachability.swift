@@ -39,7 +39,7 @@ final class ScriptedReachability: NetworkReachabilityObserving {
             return (state.next, state.status)
         }
         delivery.run { handler(status) }
-        return ReachabilityObservation { [state] in _ = state.withLock { $0.observers.removeValue(forKey: id) } }
+        return ReachabilityObservation { [self] in _ = state.withLock { $0.observers.removeValue(forKey: id) } }
     }
 }
 

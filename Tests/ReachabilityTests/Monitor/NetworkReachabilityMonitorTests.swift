@@ -55,13 +55,16 @@ struct NetworkReachabilityMonitorTests {
 
     @Test("a mailbox delivers in order, never the same status twice in a row, and nothing after cancel")
     func mailbox() {
-        let heard = Locked<[NetworkReachabilityStatus]>([])
-        let mailbox = StatusMailbox(delivery: .immediate) { status in heard.withLock { $0.append(status) } }
+        final class Heard: Sendable {
+            let statuses = Locked<[NetworkReachabilityStatus]>([])
+        }
+        let heard = Heard()
+        let mailbox = StatusMailbox(delivery: .immediate) { status in heard.statuses.withLock { $0.append(status) } }
         for status in [NetworkReachabilityStatus.unknown, .unknown, .unreachable, .reachable(.wired), .reachable(.wired), .unreachable] {
             mailbox.post(status)
         }
         mailbox.cancel()
         mailbox.post(.reachable(.wireless))
-        #expect(heard.withLock { $0 } == [.unknown, .unreachable, .reachable(.wired), .unreachable])
+        #expect(heard.statuses.withLock { $0 } == [.unknown, .unreachable, .reachable(.wired), .unreachable])
     }
 }
