@@ -57,17 +57,14 @@ struct ReachabilityCommand: AsyncParsableCommand {
             return
         }
         let statuses = try Self.statuses(of: monitor, host: host)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await status in statuses { Console.line(Self.line(for: status, host: host, json: json)) }
-            }
-            group.addTask {
-                _ = await signals.next()
-                monitor.stop()
-            }
-            await group.next()
-            group.cancelAll()
+        let printing = Task {
+            for await status in statuses { Console.line(Self.line(for: status, host: host, json: json)) }
         }
+        _ = await signals.next()
+        monitor.stop()
+        // A host's sequence does not end with the monitor: cancelling ends the loop.
+        printing.cancel()
+        await printing.value
     }
 
     /// The network's statuses, or the host's, as they change.

@@ -23,9 +23,11 @@ final class ChildProcess: @unchecked Sendable {
         try process.run()
     }
 
-    /// Terminates the program (SIGTERM) if it runs, and waits for it.
+    /// Kills the program (SIGKILL) if it runs, and waits for it. Not SIGTERM: a child
+    /// inherits the signal mask of the test thread that spawned it, where SIGTERM may be
+    /// blocked, and a cleanup must not depend on the program's own handling.
     func stop() {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
