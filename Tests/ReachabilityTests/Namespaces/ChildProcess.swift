@@ -49,6 +49,7 @@ final class ChildProcess: @unchecked Sendable {
             }
             let first = await group.next() ?? false
             if !first { stop() }
+            group.cancelAll()  // ends the sleep at once when the program ended first
             await group.waitForAll()
             return first
         }
