@@ -77,6 +77,9 @@ final class NetworkNamespaces {
 
     func addDefaultRoute() throws { try inClient(["route", "add", "default", "via", "192.0.2.2"]) }
     func deleteDefaultRoute() throws { try inClient(["route", "del", "default"]) }
+    /// The client's end of the veth, administratively: down also removes the routes
+    /// through it (the default route must be added again after up).
+    func setClientLink(up: Bool) throws { try inClient(["link", "set", "wic", up ? "up" : "down"]) }
     /// The server's end of the veth: down takes the client's carrier away.
     func setServerLink(up: Bool) throws { try inServer(["link", "set", "wis", up ? "up" : "down"]) }
 
