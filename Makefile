@@ -53,7 +53,7 @@ deps:
 # What only the test suite needs: real servers and tools the integration tests run on
 # 127.0.0.1 or in network namespaces they make. Each feature's line is its own; a test
 # whose program is missing skips with a message, so a user's clone still runs the rest.
-REACHABILITY_TEST_PACKAGES := iproute2
+REACHABILITY_TEST_PACKAGES := iproute2 python3
 REVOCATION_TEST_PACKAGES := nginx openssl faketime
 AUTHENTICATION_TEST_PACKAGES := krb5-kdc krb5-admin-server krb5-user apache2-bin libapache2-mod-auth-gssapi
 TEST_APT_PACKAGES := $(strip $(REACHABILITY_TEST_PACKAGES) $(REVOCATION_TEST_PACKAGES) $(AUTHENTICATION_TEST_PACKAGES))
@@ -208,7 +208,7 @@ fuzz: deps
 # against the archives of the modules it depends on, then all are merged into one archive.
 DOCS_SCRATCH := .build-docs
 DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageDecoding WebImageCache WebImageTransport WebImageSecurity \
-	WebImageCallbackRegistry WebImageOperations WebImageManager WebImage
+	WebImageCallbackRegistry WebImageOperations WebImageManager WebImageReachability WebImage
 DOCS_ARCHIVE := $(DOCS_SCRATCH)/WebImage.doccarchive
 docs: deps
 	WEBIMAGE_DOCS=1 $(SWIFT) package --scratch-path $(DOCS_SCRATCH) --allow-writing-to-directory $(DOCS_SCRATCH) \

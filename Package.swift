@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "WebImageCallbackRegistry", targets: ["WebImageCallbackRegistry"]),
         .library(name: "WebImageOperations", targets: ["WebImageOperations"]),
         .library(name: "WebImageManager", targets: ["WebImageManager"]),
+        .library(name: "WebImageReachability", targets: ["WebImageReachability"]),
         // Everything above composed with the defaults: what most apps depend on.
         .library(name: "WebImage", targets: ["WebImage"]),
     ],
@@ -161,12 +162,27 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Reachability: network status from the kernel's routing tables (netlink).
+        // C glue for the netlink socket and requests: sockaddr_nl and the NLMSG_*/RTA_*
+        // macros, which Swift cannot use.
+        .target(
+            name: "CWebImageReachability",
+            path: "Modules/Reachability/C/CWebImageReachability"
+        ),
+        .target(
+            name: "WebImageReachability",
+            dependencies: ["WebImageCore", "WebImageConcurrency", "CWebImageReachability"],
+            path: "Modules/Reachability",
+            exclude: ["C"],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: WebImage: the umbrella that composes the defaults and re-exports the modules.
         .target(
             name: "WebImage",
             dependencies: [
                 "WebImageCore", "WebImageConcurrency", "WebImageDecoding", "WebImageCache", "WebImageTransport", "WebImageSecurity",
-                "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager",
+                "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability",
             ],
             path: "Modules/WebImage",
             swiftSettings: strictSettings

@@ -116,6 +116,17 @@ let package = Package(
             path: "ManagerTests",
             swiftSettings: strictSettings
         ),
+        // Reachability: netlink parsing and the status from bytes, the monitor here, and
+        // the `webimage` program inside network namespaces the tests make (root only).
+        .testTarget(
+            name: "WebImageReachabilityTests",
+            dependencies: [
+                library("WebImageConcurrency"), library("WebImageCore"), library("WebImageReachability"), tool("WebImageFixtures"),
+                "WebImageTestSupport",
+            ],
+            path: "ReachabilityTests",
+            swiftSettings: strictSettings
+        ),
         // The `webimage` program, run as a second process (built by `make test`).
         .testTarget(
             name: "WebImageToolTests",

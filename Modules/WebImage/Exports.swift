@@ -7,5 +7,6 @@
 @_exported import WebImageDecoding
 @_exported import WebImageManager
 @_exported import WebImageOperations
+@_exported import WebImageReachability
 @_exported import WebImageSecurity
 @_exported import WebImageTransport

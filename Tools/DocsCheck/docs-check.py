@@ -32,13 +32,13 @@ import time
 
 PRODUCTS = [
     "WebImageCore", "WebImageDecoding", "WebImageCache", "WebImageTransport", "WebImageSecurity",
-    "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImage",
+    "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability", "WebImage",
 ]
 CATALOG_MODULES = {
     "Core": "WebImageCore", "Decoding": "WebImageDecoding", "Cache": "WebImageCache",
     "Transport": "WebImageTransport", "Security": "WebImageSecurity",
     "CallbackRegistry": "WebImageCallbackRegistry", "Operations": "WebImageOperations",
-    "Manager": "WebImageManager", "WebImage": "WebImage",
+    "Manager": "WebImageManager", "Reachability": "WebImageReachability", "WebImage": "WebImage",
 }
 FILE_LEVEL = "// file-level"
 MANIFEST = "// swift-tools-version"

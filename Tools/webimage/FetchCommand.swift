@@ -50,6 +50,13 @@ struct FetchCommand: AsyncParsableCommand {
             the default credential cache (KRB5CCNAME; run kinit first). A refused \
             credential fails the load with the 401.
 
+            --wait-for-network turns on the manager's network recovery: a load that \
+            failed because the network was down (no route, no DNS, refused, no \
+            connection) while the kernel's tables say the network is unreachable waits \
+            for it to come back, at most --network-wait seconds (60) each time and up to \
+            3 times, and is tried again. Each wait is announced on standard error as \
+            "waiting for the network to retry URL".
+
             A progress bar is drawn on standard error when it is a terminal. The exit \
             status is non-zero when any load failed.
             """
@@ -88,18 +95,34 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per URL instead of a table.")
     var json = false
 
+    @Flag(name: .customLong("wait-for-network"), help: "Retry loads that failed while the network was down once it is back.")
+    var waitForNetwork = false
+
+    @Option(
+        name: .customLong("network-wait"),
+        help: ArgumentHelp("With --wait-for-network: the longest wait for the network, in seconds.", valueName: "s"))
+    var networkWait: Double = 60
+
     func validate() throws {
         if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
         if let maxPixelSize, maxPixelSize <= 0 {
             throw ValidationError("--max-pixel-size must be a positive number of pixels")
         }
         do { _ = try URLArguments.urls(urls) } catch { throw ValidationError(error.description) }
+        if !(networkWait > 0 && networkWait <= 86_400) { throw ValidationError("--network-wait must be within 0...86400 seconds") }
     }
 
     func run() async throws {
         var configuration = try WebImageConfiguration.commandLine(
             cacheDirectory: noDiskCache ? nil : cacheDirectory.directory, concurrency: concurrency, trust: trust)
         configuration.transport.challengeHandler = authentication.challengeHandler(for: try URLArguments.urls(urls))
+        let monitor = try waitForNetwork ? NetworkReachabilityMonitor() : nil
+        defer { monitor?.stop() }
+        if let monitor {
+            configuration.manager.networkRecovery = NetworkRecovery(
+                observer: monitor, maximumWait: .milliseconds(Int64(networkWait * 1000)),
+                waitHandler: { url in Console.note("waiting for the network to retry \(url.absoluteString)") })
+        }
         let manager = ImageManager(configuration: configuration)
         var options: ImageLoadOptions = [.waitForCacheStore]
         if firstFrame { options.insert(.firstFrameOnly) }

@@ -15,6 +15,10 @@ extension ImageManager {
         /// Told of every load's events, each where its ``ImageLoadEventMonitor/delivery``
         /// says; more can be added while running (``ImageManager/addEventMonitor(_:delivery:)``).
         public var eventMonitors: [any ImageLoadEventMonitor]
+        /// Opt-in: downloads that failed because the network was down wait for it and are
+        /// tried again, and the queue may pause while it is down (see ``NetworkRecovery``).
+        /// `nil` (the default): failures complete at once, whatever the network.
+        public var networkRecovery: NetworkRecovery? = nil
 
         public init(
             cacheKeyFilter: (@Sendable (URL) -> String)? = nil,

@@ -48,6 +48,7 @@ public final class ImageManager: Sendable {
     /// The configuration's load monitors, then those added while running.
     private let monitors = MonitorList<any ImageLoadEventMonitor>()
     private let loadIDs = Atomic<UInt64>(1)
+    private let queueSuspension: NetworkQueueSuspension?
 
     /// A manager over the given parts; leave a cache out to go without it.
     public init(
@@ -66,6 +67,7 @@ public final class ImageManager: Sendable {
         self.configuration = configuration
         self.failedURLs = FailedURLSet(retryInterval: configuration.failedURLRetryInterval)
         self.writes = DiskWriteBehind(storeFailed: configuration.cacheStoreFailureHandler ?? { _, _ in })
+        self.queueSuspension = NetworkQueueSuspension(recovery: configuration.networkRecovery, downloader: downloader)
         for monitor in configuration.eventMonitors { monitors.add(monitor, delivery: monitor.delivery) }
     }
 
@@ -173,7 +175,7 @@ public final class ImageManager: Sendable {
         return LoadStages(
             memory: context.memoryCache ?? memoryCache,
             disk: request.options.contains(.memoryCacheOnly) ? nil : (context.diskCache ?? diskCache),
-            downloader: context.downloader ?? downloader,
+            downloader: recovering(context.downloader ?? downloader),
             decoders: decoders,
             failedURLs: failedURLs,
             writes: writes,
