@@ -44,6 +44,8 @@ public final class ImageManager: Sendable {
     private let registry: Registry
     private let individualLoads = Atomic<UInt64>(1)
     private let writes: DiskWriteBehind
+    /// The load runs under way, for pause and resume (see ImageLoadToken).
+    private let runs = ImageLoadRuns()
 
     /// A manager over the given parts; leave a cache out to go without it.
     public init(
@@ -124,11 +126,19 @@ public final class ImageManager: Sendable {
     ) -> ImageLoadToken {
         let individual = request.context.isIndividual ? individualLoads.add(1, ordering: .relaxed).oldValue : 0
         let key = ImageLoadKey(request: request, individual: individual)
-        let candidate = ImageLoadTask(key: key, request: request, stages: stages(for: request), registry: registry)
+        let candidate = ImageLoadTask(key: key, request: request, stages: stages(for: request), registry: registry, runs: runs)
         let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.abandon() }, handler: handler)
+        // The run this load's pauses count for (see ImageLoadToken.pause()).
+        let joined: ImageLoadTask? = subscription.isFirst ? runs.register(candidate) : runs[key]
+        joined?.loadJoined(subscription.token)
         if subscription.isFirst { candidate.start(generation: subscription.generation) }
         let registry = self.registry
-        return ImageLoadToken(key: key) { registry.remove(subscription.token, failure: .cancelled) }
+        return ImageLoadToken(
+            key: key,
+            onCancel: { [weak joined] in
+                if registry.remove(subscription.token, failure: .cancelled) { joined?.loadLeft(subscription.token) }
+            },
+            onPauseChange: { [weak joined] paused in joined?.load(subscription.token, paused: paused) })
     }
 
     private func stages(for request: ImageRequest) -> LoadStages {
