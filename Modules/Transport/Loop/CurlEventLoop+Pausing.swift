@@ -22,6 +22,9 @@ extension CurlEventLoop {
         case .withdraw(let slot):
             admission.withdraw(state, from: slot)
         case .pauseHop:
+            // libcurl 7.88 refuses (CURLE_BAD_FUNCTION_ARGUMENT) to pause a hop that has
+            // no connection yet. Nothing is lost: its first body chunk is refused with
+            // CURL_WRITEFUNC_PAUSE (the task says paused), which pauses it then.
             if let easy = state.easy { curl_easy_pause(easy, CURLPAUSE_ALL) }
         }
         if environment.hasMonitors {
@@ -46,7 +49,8 @@ extension CurlEventLoop {
             // which the callbacks allow. A callback that refused its bytes (cancelled,
             // over the body limit) makes the call fail: the transfer ends with its reason.
             let code = curl_easy_pause(easy, CURLPAUSE_CONT)
-            guard code != CURLE_OK else { return }
+            // Refused for a hop without a connection: it was never paused in libcurl.
+            guard code != CURLE_OK, code != CURLE_BAD_FUNCTION_ARGUMENT else { return }
             let failure =
                 state.task.isCancelled
                 ? state.error(.cancelled, "cancelled")

@@ -28,25 +28,35 @@ struct PauseLoadTests {
         try await withBigPicture { fixture, url in
             let monitor = PauseEvents()
             let manager = fixture.manager { $0.downloader.eventMonitor = monitor }
+            let downloader = try #require(manager.downloader as? ImageDownloader)
+            // Held in the queue until both tokens are known to the handlers.
+            downloader.suspend()
+            let tokens = Locked<[ImageLoadToken]>([])
+            let progressEvents = Locked(0)
             let first = LoadLog()
             let second = LoadLog()
-            let firstProgress = AsyncStream<Void>.makeStream()
+            // Events arrive on the transport's thread, inside its write callback: a pause
+            // made here stops the transfer before its next chunk.
             let firstToken = manager.loadImage(with: ImageRequest(url: url)) { event in
                 first.handler(event)
-                if case .progress = event { firstProgress.continuation.yield() }
+                guard case .progress = event else { return }
+                let count = progressEvents.withLock {
+                    $0 += 1
+                    return $0
+                }
+                let both = tokens.withLock { $0 }
+                // The first chunk: the first load pauses. The transfer goes on (the
+                // second has not paused), so a second chunk comes: now both pause.
+                if count == 1 { both[0].pause() }
+                if count == 2 { both[1].pause() }
             }
             let secondToken = manager.loadImage(with: ImageRequest(url: url), handler: second.handler)
-            for await _ in firstProgress.stream { break }
+            tokens.withLock { $0 = [firstToken, secondToken] }
+            downloader.resume()
 
-            // One of two pauses: the transfer goes on (no pause event, once every event
-            // sent so far has arrived).
-            firstToken.pause()
-            _ = try await manager.image(for: fixture.url("photo.jpg"))
-            #expect(await monitor.settled().pauses == 0)
-
-            // Both: it pauses, and no byte arrives while other loads complete.
-            secondToken.pause()
             await monitor.paused()
+            #expect(progressEvents.withLock { $0 } >= 2, "one pause alone did not stop the transfer")
+            // No byte arrives while other loads complete.
             _ = try await manager.image(for: fixture.url("badge.png"))
             let seen = (first.progress.last, second.progress.last)
             _ = try await manager.image(for: fixture.url("animation.gif"))
@@ -73,14 +83,18 @@ struct PauseLoadTests {
         try await withBigPicture { fixture, url in
             let monitor = PauseEvents()
             let manager = fixture.manager { $0.downloader.eventMonitor = monitor }
+            let downloader = try #require(manager.downloader as? ImageDownloader)
+            downloader.suspend()
+            let held = Locked<ImageLoadToken?>(nil)
             let log = LoadLog()
-            let progress = AsyncStream<Void>.makeStream()
+            // Paused from its first progress event, inside the transport's write callback:
+            // surely mid-body.
             let token = manager.loadImage(with: ImageRequest(url: url)) { event in
                 log.handler(event)
-                if case .progress = event { progress.continuation.yield() }
+                if case .progress = event { held.withLock { $0 }?.pause() }
             }
-            for await _ in progress.stream { break }
-            token.pause()
+            held.withLock { $0 = token }
+            downloader.resume()
             await monitor.paused()
             token.cancel()
             let result = await log.result()
