@@ -46,7 +46,8 @@ struct PauseTests {
         }
     }
 
-    @Test("a transfer paused mid-body resumes to the exact bytes while another transfer completes meanwhile", arguments: HTTPVersion.allCases)
+    @Test(
+        "a transfer paused mid-body resumes to the exact bytes while another transfer completes meanwhile", arguments: HTTPVersion.allCases)
     func pauseMidBody(_ version: HTTPVersion) async throws {
         try await withSetup(version) { server, transport, monitor in
             let size = 4 << 20
@@ -83,9 +84,11 @@ struct PauseTests {
     @Test("a transfer paused from another thread delivers nothing after pause() returns", arguments: HTTPVersion.allCases)
     func pauseFromAnotherThread(_ version: HTTPVersion) async throws {
         try await withSetup(version) { server, transport, monitor in
-            let size = 8 << 20
+            // A dripped body (about 2 s), so the pause surely lands mid-body.
+            let size = 200_000
             let delegate = PausingDelegate(pauseAtFirstChunk: false)
-            let task = transport.start(TransportRequest(url: server.url("/bytes/\(size)")), delegate: delegate)
+            let task = transport.start(
+                TransportRequest(url: server.url("/drip?bytes=\(size)&chunk=2000&interval_ms=20")), delegate: delegate)
             await delegate.firstBytes()
             task.pause()
             let atPause = delegate.snapshot.body.count
