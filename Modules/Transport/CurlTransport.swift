@@ -45,7 +45,9 @@ public final class CurlTransport: Transporting {
 
     @discardableResult
     public func start(_ request: TransportRequest, delegate: any TransferDelegate) -> TransferTask {
-        let task = TransferTask { [weak loop] task in loop?.post(.cancel(task.id)) }
+        let task = TransferTask(
+            onCancel: { [weak loop] task in loop?.post(.cancel(task.id)) },
+            onPauseChange: { [weak loop] task, paused in loop?.post(paused ? .pause(task.id) : .resume(task.id)) })
         let state = TransferState(task: task, request: request, delegate: delegate, environment: environment)
         loop.post(.start(state))
         return task

@@ -50,4 +50,12 @@ public struct CompositeDownloadEventMonitor: DownloadEventMonitor {
     public func download(_ key: DownloadKey, didFinish result: Result<DownloadResult, DownloadError>, subscribers: Int) {
         each { $0.download(key, didFinish: result, subscribers: subscribers) }
     }
+
+    public func downloadDidPause(_ key: DownloadKey) {
+        each { $0.downloadDidPause(key) }
+    }
+
+    public func downloadDidResume(_ key: DownloadKey) {
+        each { $0.downloadDidResume(key) }
+    }
 }

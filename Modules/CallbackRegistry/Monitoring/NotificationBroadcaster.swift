@@ -76,6 +76,14 @@ public final class NotificationBroadcaster: DownloadEventMonitor, TransportEvent
         post(.webImageTransferDidStart, [.url: request.url, .transferID: task.id, .request: request], object: task)
     }
 
+    public func transferDidPause(_ task: TransferTask) {
+        post(.webImageTransferDidSuspend, [.transferID: task.id], object: task)
+    }
+
+    public func transferDidResume(_ task: TransferTask) {
+        post(.webImageTransferDidResume, [.transferID: task.id], object: task)
+    }
+
     public func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
         var info: [WebImageNotificationKey: Any] = [.transferID: task.id, .metrics: completion.metrics]
         switch completion.result {

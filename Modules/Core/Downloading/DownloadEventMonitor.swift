@@ -30,6 +30,11 @@ public protocol DownloadEventMonitor: Sendable {
     /// The work ended and every subscriber got `result` (SDWebImage's finish
     /// notification).
     func download(_ key: DownloadKey, didFinish result: Result<DownloadResult, DownloadError>, subscribers: Int)
+    /// The download's transfer paused: every subscriber still present has paused it.
+    func downloadDidPause(_ key: DownloadKey)
+    /// The paused download's transfer resumed: a subscriber resumed, or one that had not
+    /// paused joined it.
+    func downloadDidResume(_ key: DownloadKey)
 }
 
 /// The queue monitors share when they do not choose one.
@@ -45,4 +50,6 @@ extension DownloadEventMonitor {
     public func download(_ key: DownloadKey, willRetryAfter delay: Duration, error: TransportError, attempt: Int) {}
     public func downloadDidStop(_ key: DownloadKey) {}
     public func download(_ key: DownloadKey, didFinish result: Result<DownloadResult, DownloadError>, subscribers: Int) {}
+    public func downloadDidPause(_ key: DownloadKey) {}
+    public func downloadDidResume(_ key: DownloadKey) {}
 }

@@ -20,22 +20,43 @@ public protocol ImageDownloading: Sendable {
     ) -> DownloadToken
 }
 
-/// A subscriber's hold on a download. Cancelling removes this subscriber only.
+/// A subscriber's hold on a download. Cancelling removes this subscriber only; pausing
+/// pauses the shared transfer only when every subscriber has paused it.
 public final class DownloadToken: Cancellable, Hashable, CustomStringConvertible {
     /// The download this subscriber joined.
     public let key: DownloadKey
     public let subscription: SubscriptionToken
     private let onCancel: @Sendable () -> Void
+    private let onPauseChange: (@Sendable (_ paused: Bool) -> Void)?
 
-    public init(key: DownloadKey, subscription: SubscriptionToken, onCancel: @escaping @Sendable () -> Void) {
+    /// For downloaders: `onPauseChange` runs on the calling thread at every
+    /// ``pause()`` and ``resume()``; `nil` when the downloader cannot pause.
+    public init(
+        key: DownloadKey, subscription: SubscriptionToken, onCancel: @escaping @Sendable () -> Void,
+        onPauseChange: (@Sendable (_ paused: Bool) -> Void)? = nil
+    ) {
         self.key = key
         self.subscription = subscription
         self.onCancel = onCancel
+        self.onPauseChange = onPauseChange
     }
 
     /// Completes this subscriber with ``DownloadError/cancelled`` unless it already
     /// completed. Safe from any thread, any number of times.
     public func cancel() { onCancel() }
+
+    /// Says this subscriber can wait: the download pauses (no byte arrives, its paused
+    /// time costs none of its timeouts, nothing is lost) once every subscriber still
+    /// present has paused it. So one load pausing never stops the bytes another load of
+    /// the same resource waits for; a subscriber that leaves no longer counts, and one
+    /// that joins without pausing resumes the download. A download paused before it got
+    /// a queue slot leaves the queue until resumed. Safe from any thread, any number of
+    /// times; does nothing once the download ended. Cancelling works while paused.
+    public func pause() { onPauseChange?(true) }
+
+    /// Withdraws this subscriber's ``pause()``: the download resumes (if it was paused),
+    /// from where it stopped. Safe from any thread, any number of times.
+    public func resume() { onPauseChange?(false) }
 
     public static func == (lhs: DownloadToken, rhs: DownloadToken) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }

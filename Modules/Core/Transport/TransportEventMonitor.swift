@@ -22,6 +22,10 @@ public protocol TransportEventMonitor: Sendable {
     /// An authentication challenge was answered.
     func transfer(_ task: TransferTask, didReceive challenge: AuthenticationChallenge, disposition: ChallengeDisposition)
     func transfer(_ task: TransferTask, didComplete completion: TransferCompletion)
+    /// The transfer paused (``TransferTask/pause()``): no body byte until it resumes.
+    func transferDidPause(_ task: TransferTask)
+    /// The paused transfer resumed (``TransferTask/resume()``).
+    func transferDidResume(_ task: TransferTask)
 }
 
 /// The queue transport monitors share when they do not choose one.
@@ -36,4 +40,6 @@ extension TransportEventMonitor {
     public func transfer(_ task: TransferTask, didEvaluateServerTrustFor host: String, error: ServerTrustError?) {}
     public func transfer(_ task: TransferTask, didReceive challenge: AuthenticationChallenge, disposition: ChallengeDisposition) {}
     public func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {}
+    public func transferDidPause(_ task: TransferTask) {}
+    public func transferDidResume(_ task: TransferTask) {}
 }

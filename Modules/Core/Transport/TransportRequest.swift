@@ -111,12 +111,15 @@ extension TransportRequest {
         /// from this budget: a request that waits this long without getting a connection
         /// fails with `.waitedForConnection` and is never sent, rather than being sent
         /// with a few milliseconds left. A later hop that waits spends the budget the
-        /// first hop started.
+        /// first hop started. Time paused (``TransferTask/pause()``) is not taken from it
+        /// either: the budget is extended by every paused interval. Checked about every
+        /// 100 ms, so it fires up to 200 ms late.
         public var total: Duration?
         /// No byte received for this long fails the transfer, however long it has run.
         /// Every byte the connection receives counts (head, body, chunk framing; over
         /// HTTP/2 the stream's own bytes). Default 10 s; checked about every 100 ms, so
-        /// it fires up to 200 ms late.
+        /// it fires up to 200 ms late. A paused transfer does not stall: the timer
+        /// starts afresh when it resumes.
         public var stall: Duration?
 
         public init(connect: Duration? = .seconds(10), total: Duration? = .seconds(15), stall: Duration? = .seconds(10)) {

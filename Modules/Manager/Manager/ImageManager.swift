@@ -49,6 +49,8 @@ public final class ImageManager: Sendable {
     private let monitors = MonitorList<any ImageLoadEventMonitor>()
     private let loadIDs = Atomic<UInt64>(1)
     private let queueSuspension: NetworkQueueSuspension?
+    /// The load runs under way, for pause and resume (see ImageLoadToken).
+    private let runs = ImageLoadRuns()
 
     /// A manager over the given parts; leave a cache out to go without it.
     public init(
@@ -156,7 +158,8 @@ public final class ImageManager: Sendable {
         let key = ImageLoadKey(request: request, individual: individual)
         let events = reporter(for: request)
         events.started()
-        let candidate = ImageLoadTask(key: key, request: request, stages: stages(for: request, events: events), registry: registry)
+        let candidate = ImageLoadTask(
+            key: key, request: request, stages: stages(for: request, events: events), registry: registry, runs: runs)
         // The end is reported from the subscriber's own completion, so a cancelled load
         // is reported as cancelled even while the run it shared goes on.
         let reportingHandler: @Sendable (ImageLoadEvent) -> Void = { event in
@@ -165,9 +168,17 @@ public final class ImageManager: Sendable {
         }
         let subscription = registry.add(
             to: key, delivery: delivery, whenAbandoned: { candidate.abandon() }, handler: reportingHandler)
+        // The run this load's pauses count for (see ImageLoadToken.pause()).
+        let joined: ImageLoadTask? = subscription.isFirst ? runs.register(candidate) : runs[key]
+        joined?.loadJoined(subscription.token)
         if subscription.isFirst { candidate.start(generation: subscription.generation) }
         let registry = self.registry
-        return ImageLoadToken(key: key) { registry.remove(subscription.token, failure: .cancelled) }
+        return ImageLoadToken(
+            key: key,
+            onCancel: { [weak joined] in
+                if registry.remove(subscription.token, failure: .cancelled) { joined?.loadLeft(subscription.token) }
+            },
+            onPauseChange: { [weak joined] paused in joined?.load(subscription.token, paused: paused) })
     }
 
     private func stages(for request: ImageRequest, events: LoadEventReporter) -> LoadStages {

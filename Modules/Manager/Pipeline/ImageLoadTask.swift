@@ -11,6 +11,11 @@ import WebImageCore
 /// download token (so the transfer stops when no other load shares it), and nothing
 /// more is stored. It publishes only to its own run of the key (``start(generation:)``), so a new
 /// load that already owns the key never hears from it.
+///
+/// Its loads' pauses are counted here (``SubscriberPauses``): the run's download token
+/// is paused while every load of the run still present has paused, and resumed when one
+/// resumes or a new one joins; the downloader applies the same rule between runs that
+/// share a transfer.
 final class ImageLoadTask: Sendable {
     typealias Registry = any CallbackRegistering<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
 
@@ -21,12 +26,16 @@ final class ImageLoadTask: Sendable {
     private let task = Locked<Task<Void, Never>?>(nil)
     private let abandoned = Atomic<Bool>(false)
     private let generation = Atomic<UInt64>(0)
+    private let runs: ImageLoadRuns?
+    /// The loads' pauses, and the download they apply to once it started.
+    private let pauses = Locked<(loads: SubscriberPauses, download: DownloadToken?)>((SubscriberPauses(), nil))
 
-    init(key: ImageLoadKey, request: ImageRequest, stages: LoadStages, registry: Registry) {
+    init(key: ImageLoadKey, request: ImageRequest, stages: LoadStages, registry: Registry, runs: ImageLoadRuns? = nil) {
         self.key = key
         self.request = request
         self.stages = stages
         self.registry = registry
+        self.runs = runs
     }
 
     /// Starts the run for the registry's run `generation` of the key.
@@ -46,6 +55,7 @@ final class ImageLoadTask: Sendable {
     }
 
     func abandon() {
+        runs?.forget(self)
         abandoned.store(true, ordering: .relaxed)
         let task = self.task.withLock { held in
             defer { held = nil }
@@ -68,7 +78,44 @@ final class ImageLoadTask: Sendable {
             if error.isPermanent { stages.failedURLs.insert(request.dataKey) }
         }
         task.withLock { $0 = nil }
+        runs?.forget(self)
         registry.finish(key, generation: generation.load(ordering: .relaxed), with: result)
+    }
+
+    // MARK: Pausing
+
+    /// Load `token` joined the run (the first one included).
+    func loadJoined(_ token: SubscriptionToken) {
+        changePause { $0.join(token.id) }
+    }
+
+    /// Load `token` left before the end.
+    func loadLeft(_ token: SubscriptionToken) {
+        changePause { $0.leave(token.id) }
+    }
+
+    /// Load `token` paused or resumed.
+    func load(_ token: SubscriptionToken, paused: Bool) {
+        changePause { $0.set(token.id, paused: paused) }
+    }
+
+    private func changePause(_ change: (inout SubscriberPauses) -> Void) {
+        pauses.withLock { state in
+            let wasPaused = state.loads.wantsPause
+            change(&state.loads)
+            guard state.loads.wantsPause != wasPaused, let download = state.download else { return }
+            // Under the lock, so that racing changes reach the download in order (the
+            // token only records the wish and hands it on).
+            if state.loads.wantsPause { download.pause() } else { download.resume() }
+        }
+    }
+
+    /// The download began: paused at once when every load paused before it did.
+    private func downloadBegan(_ download: DownloadToken) {
+        pauses.withLock { state in
+            state.download = download
+            if state.loads.wantsPause { download.pause() }
+        }
     }
 
     // MARK: The stages
@@ -156,7 +203,7 @@ final class ImageLoadTask: Sendable {
 
         // The run's task is cancelled when the load is abandoned: that cancels the token.
         let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<DownloadResult, DownloadError>) -> Void) in
-            stages.downloader.download(downloadRequest, delivery: .immediate) { [self] event in
+            let download = stages.downloader.download(downloadRequest, delivery: .immediate) { [self] event in
                 switch event {
                 case .progress(let received, let expected):
                     registry.publishProgress(
@@ -167,6 +214,8 @@ final class ImageLoadTask: Sendable {
                     resume(result)
                 }
             }
+            downloadBegan(download)
+            return download
         }
         switch result {
         case .success(let download): return download

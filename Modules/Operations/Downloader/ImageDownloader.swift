@@ -18,7 +18,9 @@ import WebImageCore
 /// validators, certificate choice, progressive options) share one transfer. A request
 /// that joins a waiting download with a higher priority raises it. Cancelling a token
 /// completes that subscriber with `DownloadError.cancelled` at once; the transfer stops
-/// when its last subscriber leaves.
+/// when its last subscriber leaves. Pausing a token pauses the transfer once every
+/// subscriber still present has paused it (`DownloadToken.pause()`); the first resume,
+/// or a new subscriber, resumes it.
 public final class ImageDownloader: ImageDownloading {
     public let configuration: Configuration
     /// The queue the downloads wait in: suspend, resume, counts, concurrency.
@@ -63,11 +65,18 @@ public final class ImageDownloader: ImageDownloading {
         }
         let registry = context.registry
         let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.stop() }, handler: handler)
-        let token = DownloadToken(key: key, subscription: subscription.token) { [context] in
-            if registry.remove(subscription.token, failure: .cancelled) {
-                context.notify { $0.download(key, subscriberDidCancel: subscription.token) }
-            }
-        }
+        // The operation this subscriber's pauses count for (see DownloadToken.pause()).
+        let joined: DownloadOperation? = subscription.isFirst ? candidate : operations.withLock { $0[key] }
+        joined?.subscriberJoined(subscription.token)
+        let token = DownloadToken(
+            key: key, subscription: subscription.token,
+            onCancel: { [context, weak joined] in
+                if registry.remove(subscription.token, failure: .cancelled) {
+                    joined?.subscriberLeft(subscription.token)
+                    context.notify { $0.download(key, subscriberDidCancel: subscription.token) }
+                }
+            },
+            onPauseChange: { [weak joined] paused in joined?.subscriber(subscription.token, paused: paused) })
         let priority = request.effectivePriority
         if subscription.isFirst {
             operations.withLock { $0[key] = candidate }

@@ -1,3 +1,4 @@
+import WebImageConcurrency
 import WebImageCore
 
 /// The life of one download as a state machine that does no I/O: each event returns the
@@ -10,6 +11,8 @@ import WebImageCore
 /// transferring        completed, transient failure  -> backingOff
 /// transferring        completed, anything else      -> finished
 /// backingOff          wait over                     -> queued (the next attempt)
+/// queued              pause                         -> held (out of the queue)
+/// held                resume                        -> queued (queued again)
 /// transferring        stop                          -> cancellingTransfer
 /// cancellingTransfer  completed                     -> finished
 /// any other           stop                          -> finished
@@ -18,6 +21,14 @@ import WebImageCore
 /// A stop ends the download at once from every state but a transfer, whose completion
 /// (prompt after a cancel) ends it instead, so the slot is given back only when the
 /// transfer is really over.
+///
+/// Pausing is a wish that outlives attempts (``isPaused``), decided by the download's
+/// subscribers (``SubscriberPauses``: paused while every subscriber still present has
+/// paused). A running transfer is paused and keeps its slot; a download that waits for a
+/// slot leaves the queue instead (``State/held``), so a paused download never holds up
+/// the downloads behind it, and queues again when resumed; a transfer that starts while
+/// the download is paused (after the request modifier, a retry after its wait) is paused
+/// at once.
 ///
 /// Handles arrive after the state that needs them (the queue may grant the slot before
 /// `add` returns, a transfer may complete before `start` returns), so each state carries
@@ -46,6 +57,8 @@ struct DownloadLifecycle {
         case cancellingTransfer(Attempt, TransferTask?)
         /// Attempt `number` failed and its slot is free; waiting (on `wait`) to queue the next.
         case backingOff(number: Int, wait: Task<Void, Never>?)
+        /// Paused before attempt `number` got a slot: not in the queue until resumed.
+        case held(number: Int)
         /// Ended once; every later event is stale.
         case finished
     }
@@ -77,6 +90,10 @@ struct DownloadLifecycle {
         case modifyRequest(TransportRequest, attempt: Int)
         case startTransfer(TransportRequest, attempt: Int)
         case cancelTransfer(TransferTask)
+        /// Pause the running transfer (under the lock: see ``DownloadOperation``).
+        case pauseTransfer(TransferTask)
+        /// Resume the paused transfer (under the lock).
+        case resumeTransfer(TransferTask)
         /// A modifier or a wait that started after the end.
         case cancelTask(Task<Void, Never>)
         /// Free the slot, tell the monitor, and wait `delay` before the next attempt.
@@ -92,6 +109,11 @@ struct DownloadLifecycle {
     private(set) var priority: DownloadPriority
     /// Whether each attempt runs the request modifier before its transfer.
     let modifiesRequests: Bool
+    /// Which subscribers are present and which have paused: the download is paused while
+    /// all of them have.
+    private(set) var subscribers = SubscriberPauses()
+    /// Whether the download is paused now.
+    var isPaused: Bool { subscribers.wantsPause }
 
     init(priority: DownloadPriority, modifiesRequests: Bool) {
         self.priority = priority
@@ -102,6 +124,10 @@ struct DownloadLifecycle {
 
     mutating func start() -> Action {
         guard case .idle = state else { return .none }  // stopped before it started
+        if isPaused {
+            state = .held(number: 1)
+            return .none
+        }
         state = .queued(number: 1, entry: nil)
         return .enqueue(priority: priority, attempt: 1)
     }
@@ -114,6 +140,8 @@ struct DownloadLifecycle {
             return priority > queuedPriority ? .raisePriority(entry, to: priority) : .none
         case .finished:
             return .withdraw(entry)
+        case .held(attempt):
+            return .withdraw(entry)  // paused before `add` returned
         default:
             return .none  // the slot was granted before `add` returned
         }
@@ -169,7 +197,7 @@ struct DownloadLifecycle {
         switch state {
         case .transferring(let holding, nil) where holding.number == attempt:
             state = .transferring(holding, transfer)
-            return .none
+            return isPaused ? .pauseTransfer(transfer) : .none
         case .cancellingTransfer(let holding, nil) where holding.number == attempt:
             state = .cancellingTransfer(holding, transfer)
             return .cancelTransfer(transfer)
@@ -216,6 +244,10 @@ struct DownloadLifecycle {
     /// The wait after attempt `attempt` is over: queue the next one.
     mutating func waitEnded(attempt: Int) -> Action {
         guard case .backingOff(attempt, _) = state else { return .none }
+        if isPaused {
+            state = .held(number: attempt + 1)
+            return .none
+        }
         state = .queued(number: attempt + 1, entry: nil)
         return .enqueue(priority: priority, attempt: attempt + 1)
     }
@@ -241,7 +273,74 @@ struct DownloadLifecycle {
         case .backingOff(_, let wait):
             state = .finished
             return .endStopped(release: wait.map(Release.cancelWait) ?? .nothing)
+        case .held:
+            state = .finished
+            return .endStopped(release: .nothing)
         case .cancellingTransfer, .finished:
+            return .none
+        }
+    }
+
+    // MARK: Pause
+
+    /// Subscriber `id` joined the download (the first one included, before ``start()``).
+    /// One that has not paused resumes a paused download: it wants the bytes.
+    mutating func subscriberJoined(_ id: UInt64) -> PauseChange {
+        update { $0.join(id) }
+    }
+
+    /// Subscriber `id` left before the end; when every one left is paused, so is the download.
+    mutating func subscriberLeft(_ id: UInt64) -> PauseChange {
+        update { $0.leave(id) }
+    }
+
+    /// Subscriber `id` paused or resumed.
+    mutating func subscriber(_ id: UInt64, paused: Bool) -> PauseChange {
+        update { $0.set(id, paused: paused) }
+    }
+
+    /// Whether the download paused or resumed, and what to do about it.
+    struct PauseChange {
+        /// `true`: it paused; `false`: it resumed; `nil`: nothing changed.
+        var paused: Bool?
+        var action: Action
+
+        static var unchanged: PauseChange { PauseChange(paused: nil, action: .none) }
+    }
+
+    private mutating func update(_ change: (inout SubscriberPauses) -> Void) -> PauseChange {
+        let wasPaused = isPaused
+        change(&subscribers)
+        guard isPaused != wasPaused, !isFinished else { return .unchanged }
+        return PauseChange(paused: isPaused, action: isPaused ? pauseAction() : resumeAction())
+    }
+
+    private var isFinished: Bool {
+        if case .finished = state { true } else { false }
+    }
+
+    private mutating func pauseAction() -> Action {
+        switch state {
+        case .queued(let number, let entry):
+            // An entry not known yet is withdrawn when it arrives (see `enqueued`).
+            state = .held(number: number)
+            return entry.map(Action.withdraw) ?? .none
+        case .transferring(_, let transfer?):
+            return .pauseTransfer(transfer)
+        default:
+            // Not started, modifying, backing off: the next step holds or pauses.
+            return .none
+        }
+    }
+
+    private mutating func resumeAction() -> Action {
+        switch state {
+        case .held(let number):
+            state = .queued(number: number, entry: nil)
+            return .enqueue(priority: priority, attempt: number)
+        case .transferring(_, let transfer?):
+            return .resumeTransfer(transfer)
+        default:
             return .none
         }
     }

@@ -60,6 +60,51 @@ final class DownloadOperation: Sendable {
         perform(lifecycle.withLock { $0.stop() })
     }
 
+    // MARK: Pausing (the rule is SubscriberPauses')
+
+    /// Subscriber `token` joined (the first one before ``start(generation:)``).
+    func subscriberJoined(_ token: SubscriptionToken) {
+        changePause { $0.subscriberJoined(token.id) }
+    }
+
+    /// Subscriber `token` left before the end.
+    func subscriberLeft(_ token: SubscriptionToken) {
+        changePause { $0.subscriberLeft(token.id) }
+    }
+
+    /// Subscriber `token` paused or resumed the download.
+    func subscriber(_ token: SubscriptionToken, paused: Bool) {
+        changePause { $0.subscriber(token.id, paused: paused) }
+    }
+
+    private func changePause(_ transition: (inout DownloadLifecycle) -> DownloadLifecycle.PauseChange) {
+        let change = lifecycle.withLock { lifecycle in
+            var change = transition(&lifecycle)
+            change.action = forwardingPause(change.action)
+            return change
+        }
+        guard let paused = change.paused else { return }
+        // Told before the action: a resume's enqueue may start the transfer at once.
+        context.notify { [key] in paused ? $0.downloadDidPause(key) : $0.downloadDidResume(key) }
+        perform(change.action)
+    }
+
+    /// Pauses or resumes the transfer here, under the lifecycle's lock, so that racing
+    /// pauses and resumes reach the transfer in the order the lifecycle took them (the
+    /// one exception to "act after the lock": `TransferTask` only posts a command).
+    private func forwardingPause(_ action: DownloadLifecycle.Action) -> DownloadLifecycle.Action {
+        switch action {
+        case .pauseTransfer(let transfer):
+            transfer.pause()
+            return .none
+        case .resumeTransfer(let transfer):
+            transfer.resume()
+            return .none
+        default:
+            return action
+        }
+    }
+
     // MARK: Events from the transfer (on the transport's thread)
 
     func didReceive(_ response: TransportResponse) -> Result<TransportResponse, DownloadError> {
@@ -116,6 +161,10 @@ final class DownloadOperation: Sendable {
             send(request, attempt: attempt)
         case .cancelTransfer(let transfer):
             transfer.cancel()
+        case .pauseTransfer(let transfer):
+            transfer.pause()
+        case .resumeTransfer(let transfer):
+            transfer.resume()
         case .cancelTask(let task):
             task.cancel()
         case .retry(let delay, let error, let attempt, let entry):
@@ -167,7 +216,8 @@ final class DownloadOperation: Sendable {
         didReceive(TransferProgress(received: 0, expected: nil))
         let delegate = AttemptDelegate(operation: self, attempt: attempt, feeder: makeFeeder())
         let transfer = context.transport.start(request, delegate: delegate)
-        perform(lifecycle.withLock { $0.transferStarted(transfer, attempt: attempt) })
+        // A download paused meanwhile pauses its new transfer at once.
+        perform(lifecycle.withLock { forwardingPause($0.transferStarted(transfer, attempt: attempt)) })
     }
 
     /// Waits `delay` on the downloader's clock, then queues the next attempt. A stop

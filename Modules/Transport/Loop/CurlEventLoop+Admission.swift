@@ -9,6 +9,8 @@ extension CurlEventLoop {
     /// otherwise once one frees (``admitWaiting()``).
     func startHop(_ state: TransferState) {
         loopThread.assertOnLoop()
+        // Paused between hops (or before the first): the hop starts when resumed.
+        if state.lifecycle.holdIfPaused() { return }
         let origin = Self.origin(of: state)
         var slot: AdmissionControl<TransferState>.LaneQueue?
         if let lane = lane(for: state, origin: origin) {
@@ -42,7 +44,7 @@ extension CurlEventLoop {
             admission.withdraw(state, from: queue)
         case .removeFromMulti(let queue):
             if let easy = state.easy { curl_multi_remove_handle(multi, easy) }
-            if state.request.timeouts.stall != nil { stallWatch -= 1 }
+            if state.request.timeouts.hasLoopTimer { timedHops -= 1 }
             if let queue { admission.leave(queue) }
         }
     }

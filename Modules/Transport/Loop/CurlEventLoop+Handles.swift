@@ -11,7 +11,6 @@ extension CurlEventLoop {
     /// gone or libcurl will not take it.
     func addToMulti(_ state: TransferState, slot: AdmissionControl<TransferState>.LaneQueue?, origin: String) {
         loopThread.assertOnLoop()
-        let spent: Duration
         switch state.lifecycle.admit(slot: slot, activity: state.activity, now: .now) {
         case .fail(let expiry):
             // Not sent with a few milliseconds left: the slot it was given goes to the
@@ -19,9 +18,8 @@ extension CurlEventLoop {
             if let slot { admission.leave(slot) }
             complete(state, .failure(state.error(expiry)))
             return
-        case .send(let budgetSpent):
-            spent = budgetSpent
-            if state.request.timeouts.stall != nil { stallWatch += 1 }
+        case .send:
+            if state.request.timeouts.hasLoopTimer { timedHops += 1 }
         }
         let easy: UnsafeMutableRawPointer
         if let existing = state.easy {
@@ -38,7 +36,7 @@ extension CurlEventLoop {
         state.easy = easy
         state.resetForNextHop()
         let authentication = credentials.credential(for: state, origin: origin)
-        if let error = EasyHandleSetup.configure(easy, for: state, authentication: authentication, budgetSpent: spent) {
+        if let error = EasyHandleSetup.configure(easy, for: state, authentication: authentication) {
             complete(state, .failure(error))
             return
         }
@@ -55,7 +53,7 @@ extension CurlEventLoop {
 
     /// libcurl reported the hop done: out of the multi handle, its slot given back.
     func removeFromMulti(_ state: TransferState) {
-        guard state.lifecycle.isRunning else { return }
+        guard state.lifecycle.isInLibcurl else { return }
         release(.removeFromMulti(state.lifecycle.hopEnded()), of: state)
     }
 

@@ -2,12 +2,12 @@ import Foundation
 import WebImageCore
 
 /// The loop's timers: the stall timeout of running hops and the whole-transfer timeout
-/// of waiting ones, checked at most every ``CurlEventLoop/timerCheckInterval`` (libcurl
-/// keeps the whole-transfer timeout of running hops itself).
+/// of running and waiting ones, checked at most every
+/// ``CurlEventLoop/timerCheckInterval``. Paused and held transfers run no timer.
 extension CurlEventLoop {
     /// Fails the transfers a timer ends now; whether any.
     func checkTimers() -> Bool {
-        guard stallWatch > 0 || admission.waitingCount > 0 else { return false }
+        guard timedHops > 0 || admission.waitingCount > 0 else { return false }
         let now = ContinuousClock.now
         guard now - lastTimerCheck >= Self.timerCheckInterval else { return false }
         lastTimerCheck = now
@@ -19,8 +19,8 @@ extension CurlEventLoop {
                 }
             }
         }
-        if stallWatch > 0 {
-            for state in transfers.values where state.lifecycle.isRunning && state.request.timeouts.stall != nil {
+        if timedHops > 0 {
+            for state in transfers.values where state.lifecycle.isRunning && state.request.timeouts.hasLoopTimer {
                 let mayMultiplex = state.lifecycle.slot?.lane.multiplexed == true
                 let expiry = state.lifecycle.checkTimers(now: now, activity: state.activity) {
                     state.connectionBytesReceived(mayMultiplex: mayMultiplex)
@@ -51,6 +51,13 @@ extension TransferState {
             error(.timedOut, "the transfer took longer than \(total), waiting for a connection at the end")
         case .stalled(let limit):
             error(.stalled, "nothing arrived for \(limit)")
+        case .budgetSpent(let total):
+            error(.timedOut, "the transfer took longer than \(total)")
         }
     }
+}
+
+extension TransportRequest.Timeouts {
+    /// Whether the loop's timer check watches a hop with these timeouts.
+    var hasLoopTimer: Bool { stall != nil || total != nil }
 }

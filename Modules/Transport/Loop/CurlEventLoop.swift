@@ -20,6 +20,8 @@ final class CurlEventLoop: @unchecked Sendable {
     enum Command {
         case start(TransferState)
         case cancel(UInt64)
+        case pause(UInt64)
+        case resume(UInt64)
         case challengeAnswered(TransferState, AuthenticationChallenge, ChallengeDisposition)
         case shutdown
     }
@@ -46,8 +48,9 @@ final class CurlEventLoop: @unchecked Sendable {
     var idleHandles: [UnsafeMutableRawPointer] = []
     private var shuttingDown = false
     var credentials = OriginCredentialCache()
-    /// Running transfers that have a stall timeout.
-    var stallWatch = 0
+    /// Hops in libcurl (running or paused) that have a stall or a whole-transfer timeout:
+    /// the loop's timer check watches them.
+    var timedHops = 0
     var lastTimerCheck = ContinuousClock.now
 
     static let idleHandleLimit = 64
@@ -132,7 +135,7 @@ final class CurlEventLoop: @unchecked Sendable {
             if checkTimers() { finishedAny = true }
             // A finished hop may have queued the next one: perform again before waiting.
             if finishedAny { continue }
-            let watching = stallWatch > 0 || admission.waitingCount > 0
+            let watching = timedHops > 0 || admission.waitingCount > 0
             curl_multi_poll(multi, nil, 0, watching ? Int32(Self.timerCheckInterval.milliseconds) : 1000, nil)
         }
         for handle in idleHandles { curl_easy_cleanup(handle) }
@@ -148,6 +151,10 @@ final class CurlEventLoop: @unchecked Sendable {
         case .cancel(let id):
             guard let state = transfers[id] else { return }
             complete(state, .failure(state.error(.cancelled, "cancelled")))
+        case .pause(let id):
+            if let state = transfers[id] { pauseTransfer(state) }
+        case .resume(let id):
+            if let state = transfers[id] { resumeTransfer(state) }
         case .challengeAnswered(let state, let challenge, let disposition):
             answer(state, challenge, disposition)
         case .shutdown:

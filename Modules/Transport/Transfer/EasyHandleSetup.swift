@@ -9,7 +9,7 @@ import WebImageCore
 enum EasyHandleSetup {
     /// Sets the options; returns an error for a request that cannot start.
     static func configure(
-        _ easy: UnsafeMutableRawPointer, for state: TransferState, authentication: (ProtectionSpace, Credential)?, budgetSpent: Duration
+        _ easy: UnsafeMutableRawPointer, for state: TransferState, authentication: (ProtectionSpace, Credential)?
     ) -> TransportError? {
         let request = state.request
         let url = state.url
@@ -37,7 +37,7 @@ enum EasyHandleSetup {
         if let limit = request.maximumBodySize {
             wi_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
-        setTimeouts(easy, request.timeouts, elapsed: budgetSpent)
+        setTimeouts(easy, request.timeouts)
 
         guard scheme == "http" || scheme == "https" else { return nil }
 
@@ -89,18 +89,15 @@ enum EasyHandleSetup {
         }
     }
 
-    private static func setTimeouts(_ easy: UnsafeMutableRawPointer, _ timeouts: TransportRequest.Timeouts, elapsed: Duration) {
+    private static func setTimeouts(_ easy: UnsafeMutableRawPointer, _ timeouts: TransportRequest.Timeouts) {
         if let connect = timeouts.connect {
             wi_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(connect.milliseconds)))
         }
-        if let total = timeouts.total {
-            // Redirects and authentication retries share the one budget, which began
-            // when the first hop entered libcurl (not while it waited for a slot).
-            wi_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int((total - elapsed).milliseconds)))
-        }
-        // The stall timeout is the event loop's own (see CurlEventLoop.checkTimers):
-        // libcurl's low-speed limit averages over about five seconds, so it would notice
-        // a stall seconds late.
+        // The whole-transfer budget and the stall timeout are the event loop's own (see
+        // CurlEventLoop.checkTimers), not CURLOPT_TIMEOUT_MS and the low-speed limit:
+        // libcurl's timeout keeps running while a transfer is paused, and a paused
+        // transfer's time must not count; its low-speed limit averages over about five
+        // seconds, so it would notice a stall seconds late.
     }
 
     private static func headerList(for state: TransferState, configuration: TransportConfiguration) -> UnsafeMutablePointer<curl_slist>? {

@@ -16,8 +16,18 @@ import WebImageCore
 ///   │                                                               │
 ///   └──────────admit──────────▶ running     idle ──awaitChallenge──▶ awaitingChallenge
 ///                                                                   └──answered──▶ idle
+/// running ──pause──▶ paused ──resume──▶ running        (paused ──hopEnded──▶ idle)
+/// waitingForSlot ──pause──▶ held ──resume──▶ idle (the hop starts again: queue or admit)
+/// idle ──holdIfPaused──▶ held   (a hop about to start while the transfer is paused)
 /// any but finished ──finish──▶ finished
 /// ```
+///
+/// Pausing is a wish that outlives hops (``isPaused``): a pause while a challenge is
+/// with its handler holds the retry hop when it comes. Paused time is spent from no
+/// budget: the stall timer starts afresh at the resume, the whole-transfer budget is
+/// extended by every paused interval (``pausedTime``), and a hop that waited for a slot
+/// and was paused leaves the queue (it does not hold up the hops behind it) and queues
+/// again, at the back, when resumed.
 ///
 /// Loop thread only, like the ``TransferState`` that holds it.
 struct TransferLifecycle<Slot> {
@@ -32,6 +42,12 @@ struct TransferLifecycle<Slot> {
         case running(slot: Slot?, watch: StallWatch)
         /// A 401's challenge is with the challenge handler; nothing runs until it answers.
         case awaitingChallenge
+        /// The hop is in libcurl holding `slot`, paused (`curl_easy_pause`): nothing is
+        /// delivered and no timer runs until it resumes.
+        case paused(slot: Slot?)
+        /// Paused before the hop entered libcurl (while it waited for a slot, or as it was
+        /// about to start): neither queued nor in libcurl; resuming starts the hop.
+        case held
         /// The delegate has been told how the transfer ended; later events are ignored.
         case finished
     }
@@ -64,6 +80,28 @@ struct TransferLifecycle<Slot> {
         case timedOut(Duration)
         /// Nothing arrived on a running hop for the stall timeout.
         case stalled(Duration)
+        /// A running hop used up the whole-transfer budget (paused time not counted).
+        case budgetSpent(Duration)
+    }
+
+    /// What pausing asks the loop to do.
+    enum PauseAction {
+        /// Nothing runs now: the next hop is held when it is about to start.
+        case none
+        /// Pause the hop in libcurl (`curl_easy_pause`, receive and send).
+        case pauseHop
+        /// Take the hop out of `slot`'s queue: it is held, not waiting.
+        case withdraw(Slot)
+    }
+
+    /// What resuming asks the loop to do.
+    enum ResumeAction: Equatable {
+        /// Nothing ran: the transfer goes on as it was (a challenge with its handler).
+        case none
+        /// Unpause the hop in libcurl.
+        case resumeHop
+        /// Start the held hop (into its slot's queue, or libcurl).
+        case startHop
     }
 
     /// What finishing asks the loop to clean up.
@@ -80,6 +118,11 @@ struct TransferLifecycle<Slot> {
     private(set) var state: State = .idle
     /// When the first hop entered libcurl: the whole-transfer budget runs from here.
     private(set) var budgetStart: ContinuousClock.Instant?
+    /// When the transfer was paused; `nil` when it is not.
+    private(set) var pausedSince: ContinuousClock.Instant?
+    /// The time the transfer spent paused since ``budgetStart`` (finished pauses only):
+    /// the budget is extended by it.
+    private(set) var pausedTime = Duration.zero
 
     init(timeouts: TransportRequest.Timeouts) {
         self.timeouts = timeouts
@@ -97,11 +140,22 @@ struct TransferLifecycle<Slot> {
         if case .waitingForSlot = state { true } else { false }
     }
 
+    /// The hop is in libcurl's multi handle: running or paused.
+    var isInLibcurl: Bool {
+        switch state {
+        case .running, .paused: true
+        default: false
+        }
+    }
+
+    /// Whether the transfer is paused (its hop paused or held, or the next one to be).
+    var isPaused: Bool { pausedSince != nil }
+
     /// The slot the hop holds or waits for.
     var slot: Slot? {
         switch state {
         case .waitingForSlot(let slot, _): slot
-        case .running(let slot, _): slot
+        case .running(let slot, _), .paused(let slot): slot
         default: nil
         }
     }
@@ -118,21 +172,74 @@ struct TransferLifecycle<Slot> {
     /// the budget an earlier hop started is already spent.
     mutating func admit(slot: Slot?, activity: Int, now: ContinuousClock.Instant) -> Admission {
         precondition(isIdle || isWaitingForSlot, "a hop is admitted only when idle or waiting, not \(state)")
-        if let start = budgetStart, let total = timeouts.total, now - start >= total {
+        if let total = timeouts.total, let spent = budgetSpent(at: now), spent >= total {
             return .fail(.timedOut(total))
         }
-        let start = budgetStart ?? now
-        budgetStart = start
+        if budgetStart == nil {
+            budgetStart = now
+            // Pauses before the budget began were spent from nothing.
+            pausedTime = .zero
+        }
         state = .running(slot: slot, watch: StallWatch(activitySeen: activity, lastActivity: now))
-        return .send(spent: now - start)
+        return .send(spent: budgetSpent(at: now) ?? .zero)
     }
 
     /// libcurl reported the hop done and it left the multi handle; returns the slot it
     /// gives back.
     mutating func hopEnded() -> Slot? {
-        guard case .running(let slot, _) = state else { return nil }
-        state = .idle
-        return slot
+        switch state {
+        case .running(let slot, _), .paused(let slot):
+            // A paused hop can end too: its connection failed, or it was cut off.
+            state = .idle
+            return slot
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Pausing
+
+    /// The transfer is to pause; `nil` when that changes nothing (already paused, or
+    /// finished).
+    mutating func pause(now: ContinuousClock.Instant) -> PauseAction? {
+        guard !isFinished, pausedSince == nil else { return nil }
+        pausedSince = now
+        switch state {
+        case .running(let slot, _):
+            state = .paused(slot: slot)
+            return .pauseHop
+        case .waitingForSlot(let slot, _):
+            state = .held
+            return .withdraw(slot)
+        default:
+            return PauseAction.none
+        }
+    }
+
+    /// The transfer is to resume; `nil` when that changes nothing (not paused, or
+    /// finished). `activity` starts the stall watch afresh.
+    mutating func resume(activity: Int, now: ContinuousClock.Instant) -> ResumeAction? {
+        guard !isFinished, let since = pausedSince else { return nil }
+        pausedSince = nil
+        if budgetStart != nil { pausedTime += now - since }
+        switch state {
+        case .paused(let slot):
+            state = .running(slot: slot, watch: StallWatch(activitySeen: activity, lastActivity: now))
+            return .resumeHop
+        case .held:
+            state = .idle
+            return .startHop
+        default:
+            return ResumeAction.none
+        }
+    }
+
+    /// A hop is about to start: `true` when the transfer is paused, and the hop is held
+    /// until it resumes.
+    mutating func holdIfPaused() -> Bool {
+        guard pausedSince != nil, isIdle else { return false }
+        state = .held
+        return true
     }
 
     /// A 401 goes to the challenge handler.
@@ -161,15 +268,16 @@ struct TransferLifecycle<Slot> {
         let cleanup: Cleanup
         switch state {
         case .finished: return nil
-        case .idle, .awaitingChallenge: cleanup = .nothing
+        case .idle, .awaitingChallenge, .held: cleanup = .nothing
         case .waitingForSlot(let slot, _): cleanup = .withdraw(slot)
-        case .running(let slot, _): cleanup = .removeFromMulti(slot)
+        case .running(let slot, _), .paused(let slot): cleanup = .removeFromMulti(slot)
         }
         state = .finished
         return cleanup
     }
 
-    /// The timer check, about every 100 ms: whether a timer ends the transfer now.
+    /// The timer check, about every 100 ms: whether a timer ends the transfer now. A
+    /// paused or held transfer has no timer running.
     /// `activity` is the transfer's header-and-body count; `wireBytes` reads the
     /// connection's received bytes, asked only when that count has not moved (it costs
     /// a system call).
@@ -177,11 +285,14 @@ struct TransferLifecycle<Slot> {
         switch state {
         case .waitingForSlot(_, let since):
             guard let total = timeouts.total else { return nil }
-            if let start = budgetStart {
-                return now - start >= total ? .timedOut(total) : nil
+            if let spent = budgetSpent(at: now) {
+                return spent >= total ? .timedOut(total) : nil
             }
             return now - since >= total ? .waitedForConnection(total) : nil
         case .running(let slot, var watch):
+            if let total = timeouts.total, let spent = budgetSpent(at: now), spent >= total {
+                return .budgetSpent(total)
+            }
             guard let limit = timeouts.stall else { return nil }
             if activity != watch.activitySeen {
                 watch.activitySeen = activity
@@ -204,4 +315,14 @@ struct TransferLifecycle<Slot> {
     private var isIdle: Bool {
         if case .idle = state { true } else { false }
     }
+
+    /// The budget spent by `now`: the time since ``budgetStart`` less the paused time
+    /// (the current pause included); `nil` before the first hop entered libcurl.
+    func budgetSpent(at now: ContinuousClock.Instant) -> Duration? {
+        guard let start = budgetStart else { return nil }
+        let pausedNow = pausedSince.map { now - max($0, start) } ?? .zero
+        return now - start - pausedTime - pausedNow
+    }
 }
+
+extension TransferLifecycle.PauseAction: Equatable where Slot: Equatable {}

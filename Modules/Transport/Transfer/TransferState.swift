@@ -57,6 +57,8 @@ final class TransferState: @unchecked Sendable {
     /// Bodies of responses that are not delivered are read up to this size so that the
     /// connection can be kept; a larger one is cut off.
     static let discardLimit = 256 * 1024
+    /// `CURL_WRITEFUNC_PAUSE`: the write callback's "keep this chunk, and pause".
+    static let pauseWrite = Int(CURL_WRITEFUNC_PAUSE)
 
     init(task: TransferTask, request: TransportRequest, delegate: any TransferDelegate, environment: TransportEnvironment) {
         self.task = task
@@ -104,10 +106,16 @@ final class TransferState: @unchecked Sendable {
         return line.count
     }
 
-    /// Body bytes (decoded). Returns the bytes taken; anything else aborts the transfer.
+    /// Body bytes (decoded). Returns the bytes taken; anything else aborts the transfer,
+    /// but for `CURL_WRITEFUNC_PAUSE`.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         loopThread?.assertOnLoop()
-        if task.isCancelled { return 0 }
+        let (cancelled, paused) = task.state
+        if cancelled { return 0 }
+        // Paused by a thread whose command the loop has not taken yet: libcurl keeps this
+        // chunk and hands it over again when the transfer is unpaused, so no byte is
+        // delivered after `pause()` returned, and none is lost.
+        if paused { return Self.pauseWrite }
         activity &+= 1
         if case .headUndecided = reception { decideHead() }
         switch reception {

@@ -52,7 +52,7 @@ private final class NotificationLog: Sendable {
 struct NotificationTests {
     static let names: [Notification.Name] = [
         .webImageDownloadDidStart, .webImageDownloadDidReceiveResponse, .webImageDownloadDidStop, .webImageDownloadDidFinish,
-        .webImageTransferDidStart, .webImageTransferDidComplete,
+        .webImageTransferDidStart, .webImageTransferDidComplete, .webImageTransferDidSuspend, .webImageTransferDidResume,
     ]
 
     @Test("start, receive response and finish are posted in order with their userInfo; the transfer's start and complete carry the task")
@@ -114,5 +114,48 @@ struct NotificationTests {
             let stop = try #require(names.lastIndex(of: .webImageDownloadDidStop))
             #expect(names.lastIndex(of: .webImageDownloadDidFinish).map { $0 > stop } == true)
         }
+    }
+
+    @Test("pausing and resuming a transfer posts suspend and resume with the task, between its start and complete")
+    func suspendAndResume() async throws {
+        try await withServer { server in
+            let log = NotificationLog(Self.names)
+            let transport = CurlTransport()
+            transport.addEventMonitor(NotificationBroadcaster(center: log.center))
+            let sink = BodySink()
+            let task = transport.start(
+                TransportRequest(url: server.url("/drip?bytes=4000&chunk=200&interval_ms=5")), delegate: sink)
+            await sink.firstBytes()
+            task.pause()
+            await log.wait(for: .webImageTransferDidSuspend)
+            task.resume()
+            await log.wait(for: .webImageTransferDidComplete)
+            #expect(sink.received == 4000)
+            let names = log.all.map(\.name)
+            #expect(
+                names == [.webImageTransferDidStart, .webImageTransferDidSuspend, .webImageTransferDidResume, .webImageTransferDidComplete])
+            #expect(log.all.allSatisfy { $0.isTaskObject })
+        }
+    }
+}
+
+/// Counts a transfer's body bytes and says when the first arrived.
+private final class BodySink: TransferDelegate {
+    private let count = Locked(0)
+    private let began = AsyncStream<Void>.makeStream()
+    var received: Int { count.withLock { $0 } }
+
+    func transfer(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer, progress: TransferProgress) {
+        let first = count.withLock {
+            defer { $0 += bytes.count }
+            return $0 == 0
+        }
+        if first { began.continuation.yield() }
+    }
+
+    func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {}
+
+    func firstBytes() async {
+        for await _ in began.stream { break }
     }
 }

@@ -15,6 +15,8 @@ enum Step: Equatable {
     case modifyRequest(URL, attempt: Int)
     case startTransfer(URL, attempt: Int)
     case cancelTransfer(TransferTask)
+    case pauseTransfer(TransferTask)
+    case resumeTransfer(TransferTask)
     case cancelTask(Task<Void, Never>)
     case retry(after: Duration, status: Int?, attempt: Int, freeing: QueuedOperation)
     /// `attempts` of a success, or the failure's description.
@@ -31,6 +33,8 @@ enum Step: Equatable {
         case .modifyRequest(let request, let attempt): self = .modifyRequest(request.url, attempt: attempt)
         case .startTransfer(let request, let attempt): self = .startTransfer(request.url, attempt: attempt)
         case .cancelTransfer(let transfer): self = .cancelTransfer(transfer)
+        case .pauseTransfer(let transfer): self = .pauseTransfer(transfer)
+        case .resumeTransfer(let transfer): self = .resumeTransfer(transfer)
         case .cancelTask(let task): self = .cancelTask(task)
         case .retry(let delay, let error, let attempt, let entry):
             self = .retry(after: delay, status: error.statusCode, attempt: attempt, freeing: entry)
@@ -43,7 +47,7 @@ enum Step: Equatable {
 
 /// The lifecycle's state without its payloads.
 enum Phase: Equatable {
-    case idle, queued, modifying, transferring, cancellingTransfer, backingOff, finished
+    case idle, queued, modifying, transferring, cancellingTransfer, backingOff, held, finished
 
     init(_ state: DownloadLifecycle.State) {
         switch state {
@@ -53,6 +57,7 @@ enum Phase: Equatable {
         case .transferring: self = .transferring
         case .cancellingTransfer: self = .cancellingTransfer
         case .backingOff: self = .backingOff
+        case .held: self = .held
         case .finished: self = .finished
         }
     }
@@ -115,6 +120,12 @@ struct LifecycleDriver {
     mutating func waitStarted(_ task: Task<Void, Never>, attempt: Int = 1) -> Step { Step(lifecycle.waitStarted(task, attempt: attempt)) }
     mutating func waitEnded(attempt: Int = 1) -> Step { Step(lifecycle.waitEnded(attempt: attempt)) }
     mutating func stop() -> Step { Step(lifecycle.stop()) }
+    /// Subscriber `id` joins, pauses, resumes or leaves: the step, and whether the
+    /// download paused (`true`), resumed (`false`) or neither (`nil`).
+    mutating func joined(_ id: UInt64) -> PauseStep { PauseStep(lifecycle.subscriberJoined(id)) }
+    mutating func left(_ id: UInt64) -> PauseStep { PauseStep(lifecycle.subscriberLeft(id)) }
+    mutating func paused(_ id: UInt64) -> PauseStep { PauseStep(lifecycle.subscriber(id, paused: true)) }
+    mutating func resumed(_ id: UInt64) -> PauseStep { PauseStep(lifecycle.subscriber(id, paused: false)) }
 
     /// Started, queued with `entry`, and transferring with `transfer` (attempt 1).
     mutating func transferring(_ entry: QueuedOperation, _ transfer: TransferTask) {
@@ -405,4 +416,21 @@ struct DownloadLifecycleTests {
         #expect(driver.phase == .queued)
         #expect(driver.stop() == .endStopped(release: .withdraw(second)))
     }
+}
+
+/// A pause change reduced to what a test compares.
+struct PauseStep: Equatable {
+    var paused: Bool?
+    var step: Step
+
+    init(paused: Bool?, _ step: Step) {
+        self.paused = paused
+        self.step = step
+    }
+
+    init(_ change: DownloadLifecycle.PauseChange) {
+        self.init(paused: change.paused, Step(change.action))
+    }
+
+    static var unchanged: PauseStep { PauseStep(paused: nil, .none) }
 }

@@ -15,8 +15,8 @@ struct TransferLifecycleTests {
     private func at(_ milliseconds: Int) -> ContinuousClock.Instant { t0 + .milliseconds(milliseconds) }
 
     /// A lifecycle running its first hop in `slot` since t0.
-    private func running(_ slot: String? = "a") -> Lifecycle {
-        var lifecycle = Lifecycle(timeouts: timeouts)
+    private func running(_ slot: String? = "a", timeouts: TransportRequest.Timeouts? = nil) -> Lifecycle {
+        var lifecycle = Lifecycle(timeouts: timeouts ?? self.timeouts)
         _ = lifecycle.admit(slot: slot, activity: 0, now: t0)
         return lifecycle
     }
@@ -184,9 +184,12 @@ struct TransferLifecycleTests {
         #expect(lifecycle.checkTimers(now: at(10_001), activity: 0, wireBytes: { nil }) == .stalled(.seconds(10)))
     }
 
+    // The stall tests below run past the 15 s budget, which the lifecycle checks too
+    // (TransferLifecyclePausingTests): they go without one.
+
     @Test("header and body activity restarts the stall timer")
     func activityFeedsTheTimer() {
-        var lifecycle = running()
+        var lifecycle = running(timeouts: .init(connect: nil, total: nil, stall: .seconds(10)))
         #expect(lifecycle.checkTimers(now: at(9_000), activity: 5, wireBytes: { nil }) == nil)
         #expect(lifecycle.checkTimers(now: at(18_000), activity: 5, wireBytes: { nil }) == nil)
         #expect(lifecycle.checkTimers(now: at(19_001), activity: 5, wireBytes: { nil }) == .stalled(.seconds(10)))
@@ -194,7 +197,7 @@ struct TransferLifecycleTests {
 
     @Test("bytes on the connection that libcurl does not pass on still feed the stall timer")
     func wireBytesFeedTheTimer() {
-        var lifecycle = running()
+        var lifecycle = running(timeouts: .init(connect: nil, total: nil, stall: .seconds(10)))
         var wire: Int64 = 100
         for second in 1...30 {
             wire += 65_536
