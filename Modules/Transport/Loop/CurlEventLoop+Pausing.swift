@@ -1,6 +1,7 @@
 import CLibCurl
 import CWebImageTransport
 import Foundation
+import WebImageConcurrency
 import WebImageCore
 
 /// Pausing and resuming one transfer (``TransferTask/pause()``): the lifecycle decides,
@@ -27,15 +28,17 @@ extension CurlEventLoop {
             // CURL_WRITEFUNC_PAUSE (the task says paused), which pauses it then.
             if let easy = state.easy { curl_easy_pause(easy, CURLPAUSE_ALL) }
         }
-        if environment.hasMonitors {
-            for monitor in environment.monitors { monitor.transferDidPause(state.task) }
+        if !environment.monitors.isEmpty {
+            let task = state.task
+            environment.monitors.emit { $0.transferDidPause(task) }
         }
     }
 
     func resumeTransfer(_ state: TransferState) {
         guard let action = state.lifecycle.resume(activity: state.activity, now: .now) else { return }
-        if environment.hasMonitors {
-            for monitor in environment.monitors { monitor.transferDidResume(state.task) }
+        if !environment.monitors.isEmpty {
+            let task = state.task
+            environment.monitors.emit { $0.transferDidResume(task) }
         }
         switch action {
         case .none:

@@ -146,9 +146,9 @@ private final class BodySink: TransferDelegate {
     var received: Int { count.withLock { $0 } }
 
     func transfer(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer, progress: TransferProgress) {
-        let first = count.withLock {
-            defer { $0 += bytes.count }
-            return $0 == 0
+        let first = count.withLock { count in
+            defer { count += bytes.count }
+            return count == 0
         }
         if first { began.continuation.yield() }
     }
