@@ -48,7 +48,7 @@ private final class NotificationLog: Sendable {
     }
 }
 
-@Suite("NotificationBroadcaster: the seeds' notifications from a real download")
+@Suite("NotificationBroadcaster: the seeds' notifications from a real download", .timeLimit(.minutes(1)))
 struct NotificationTests {
     static let names: [Notification.Name] = [
         .webImageDownloadDidStart, .webImageDownloadDidReceiveResponse, .webImageDownloadDidStop, .webImageDownloadDidFinish,
@@ -124,7 +124,8 @@ struct NotificationTests {
             transport.addEventMonitor(NotificationBroadcaster(center: log.center))
             let sink = BodySink()
             let task = transport.start(
-                TransportRequest(url: server.url("/drip?bytes=4000&chunk=200&interval_ms=5")), delegate: sink)
+                TransportRequest(url: server.url("/drip?bytes=4000&chunk=100&interval_ms=100")), delegate: sink)
+            // Four seconds of body: the pause lands long before its end.
             await sink.firstBytes()
             task.pause()
             await log.wait(for: .webImageTransferDidSuspend)
