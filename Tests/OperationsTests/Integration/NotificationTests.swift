@@ -124,8 +124,8 @@ struct NotificationTests {
             transport.addEventMonitor(NotificationBroadcaster(center: log.center))
             let sink = BodySink()
             let task = transport.start(
-                TransportRequest(url: server.url("/drip?bytes=4000&chunk=100&interval_ms=100")), delegate: sink)
-            // Four seconds of body: the pause lands long before its end.
+                TransportRequest(url: server.url("/drip?bytes=4000&chunk=50&interval_ms=100")), delegate: sink)
+            // Eight seconds of body: the pause lands long before its end, even in the loaded suite.
             await sink.firstBytes()
             task.pause()
             await log.wait(for: .webImageTransferDidSuspend)

@@ -84,15 +84,17 @@ struct PauseTests {
     @Test("a transfer paused from another thread delivers nothing after pause() returns", arguments: HTTPVersion.allCases)
     func pauseFromAnotherThread(_ version: HTTPVersion) async throws {
         try await withSetup(version) { server, transport, monitor in
-            // A dripped body (about 2 s), so the pause surely lands mid-body.
+            // A dripped body of about 10 s, so the pause lands mid-body even when the
+            // whole suite keeps this task waiting for seconds (2 s was not enough there).
             let size = 200_000
             let delegate = PausingDelegate(pauseAtFirstChunk: false)
             let task = transport.start(
-                TransportRequest(url: server.url("/drip?bytes=\(size)&chunk=2000&interval_ms=20")), delegate: delegate)
+                TransportRequest(url: server.url("/drip?bytes=\(size)&chunk=2000&interval_ms=100")), delegate: delegate)
             await delegate.firstBytes()
             task.pause()
             let atPause = delegate.snapshot.body.count
             await monitor.paused(task)
+            try #require(monitor.events(of: task) == [.paused], "the pause landed before the body's end")
             _ = try await transport.data(for: TransportRequest(url: server.url("/bytes/1000")))
             #expect(delegate.snapshot.body.count == atPause)
             task.resume()
@@ -254,14 +256,21 @@ final class PauseMonitor: TransportEventMonitor {
 
     func events(of task: TransferTask) -> [Event] { recorded.withLock { $0[task.id] ?? [] } }
 
+    private let completed = Locked<Set<UInt64>>([])
+
     func transferDidPause(_ task: TransferTask) { record(.paused, task) }
     func transferDidResume(_ task: TransferTask) { record(.resumed, task) }
+    func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
+        completed.withLock { _ = $0.insert(task.id) }
+        record(nil, task)
+    }
 
-    /// Returns once the transport's thread has paused `task`.
+    /// Returns once the transport's thread has paused `task`, or once it completed (a
+    /// test that finds no pause then fails instead of waiting for ever).
     func paused(_ task: TransferTask) async {
         await withCheckedContinuation { continuation in
             let already = recorded.withLock { recorded -> Bool in
-                guard recorded[task.id]?.last == .paused else {
+                guard recorded[task.id]?.last == .paused || completed.withLock({ $0.contains(task.id) }) else {
                     changes.withLock { $0[task.id, default: []].append(continuation) }
                     return false
                 }
@@ -271,10 +280,11 @@ final class PauseMonitor: TransportEventMonitor {
         }
     }
 
-    private func record(_ event: Event, _ task: TransferTask) {
+    /// Records `event` (`nil`: the completion) and wakes who waits for a pause.
+    private func record(_ event: Event?, _ task: TransferTask) {
         let waiting = recorded.withLock { recorded -> [CheckedContinuation<Void, Never>] in
-            recorded[task.id, default: []].append(event)
-            guard event == .paused else { return [] }
+            if let event { recorded[task.id, default: []].append(event) }
+            guard event != .resumed else { return [] }
             return changes.withLock { $0.removeValue(forKey: task.id) ?? [] }
         }
         for continuation in waiting { continuation.resume() }
