@@ -13,7 +13,7 @@ import WebImageCore
 /// What waits: a download whose transport error says the network was not there (the
 /// host did not resolve, the connection was refused or unreachable, the connect timed
 /// out, the connection broke before any response) while ``observer`` reports
-/// ``NetworkReachabilityStatus/unreachable``. Any other failure, or the same failure
+/// `NetworkReachabilityStatus.unreachable`. Any other failure, or the same failure
 /// while the network is reachable (the server is down, not the network), completes at
 /// once as before.
 ///
@@ -30,7 +30,7 @@ public struct NetworkRecovery: Sendable {
     public var maximumRetries: Int
     /// Whether the downloader's queue stops starting downloads while the network is
     /// unreachable, and starts again when it is back (needs a downloader that is
-    /// ``DownloadQueueSuspending``, as WebImageOperations' `ImageDownloader` is). Queued
+    /// `DownloadQueueSuspending`, as WebImageOperations' `ImageDownloader` is). Queued
     /// downloads then wait as long as the network is down, with no bound (cancelling a
     /// load still ends it). It takes over the queue's suspension: a `suspend()` of your own
     /// is undone when the network comes back. Off by default.

@@ -104,7 +104,7 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
 
     /// - Throws: the chain validation's error (see ``AnchoredTrustEvaluator``);
     ///   `ServerTrustError.Code.revoked` or `ServerTrustError.Code.revocationUnverified`
-    ///   with ``ServerTrustError/revocation`` set; each naming the host.
+    ///   with `ServerTrustError.revocation` set; each naming the host.
     public func evaluate(_ trust: any ServerTrust) throws(ServerTrustError) {
         if performsDefaultValidation {
             try trust.requireValid(anchors: anchors, validatingHost: validateHost)
