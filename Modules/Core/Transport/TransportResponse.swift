@@ -46,6 +46,15 @@ public struct TransportResponse: Sendable {
         return digits > 0 ? value : nil
     }
 
+    /// The body's size as progress counts it (`TransferProgress.expected`): the
+    /// `Content-Length` of a body sent as is, `nil` for one sent content-encoded (gzip,
+    /// say), whose declared length counts the encoded bytes and does not compare with the
+    /// decoded bytes delivered.
+    public var expectedBodyLength: Int64? {
+        guard let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity" else { return expectedContentLength }
+        return nil
+    }
+
     /// `Content-Type`, without parameters.
     public var mimeType: String? {
         headers["Content-Type"].map {

@@ -118,13 +118,10 @@ final class DownloadOperation: Sendable {
     }
 
     /// The zero-byte progress of an accepted response head (SDWebImage's): subscribers
-    /// learn the expected size before the first body byte. A body sent compressed has no
-    /// expected size, as in the transport's own progress (its declared length counts the
-    /// encoded bytes).
+    /// learn the expected size before the first body byte, counted as the transport's own
+    /// progress counts it.
     func didAccept(_ response: TransportResponse) {
-        let encoding = response.headers["Content-Encoding"]?.lowercased()
-        let expected = (encoding == nil || encoding == "identity") ? response.expectedContentLength : nil
-        didReceive(TransferProgress(received: 0, expected: expected))
+        didReceive(TransferProgress(received: 0, expected: response.expectedBodyLength))
     }
 
     func didReceive(_ progress: TransferProgress) {

@@ -252,9 +252,7 @@ final class TransferState: @unchecked Sendable {
 
     func deliver(_ response: TransportResponse) {
         delivered = response
-        let encoding = response.headers["Content-Encoding"]?.lowercased()
-        // A decoded body's size does not compare with an encoded Content-Length.
-        expectedLength = (encoding == nil || encoding == "identity") ? response.expectedContentLength : nil
+        expectedLength = response.expectedBodyLength
         delegate.transfer(task, didReceive: response)
         if !environment.monitors.isEmpty {
             let task = task
