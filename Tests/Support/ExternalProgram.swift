@@ -13,22 +13,54 @@ public enum ExternalProgram {
         return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Runs `program` to its end in `folder`; throws with its error output when it fails.
-    public static func run(_ program: String, _ arguments: [String], in folder: URL) throws {
+    /// How a program ended, and what it wrote.
+    public struct Finished: Sendable {
+        public let status: Int32
+        public let output: String
+        public let errors: String
+    }
+
+    /// Runs `program` to its end, with `environment` added to this process's (which is not
+    /// changed), in `folder` when given, and with nothing on its standard input. Both of
+    /// its outputs are read at once, so that neither pipe can fill and block the program.
+    public static func finish(
+        _ program: String, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil
+    ) throws -> Finished {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
-        process.currentDirectoryURL = folder
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        if let folder { process.currentDirectoryURL = folder }
+        let output = Pipe()
         let errors = Pipe()
+        process.standardOutput = output
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let text = errors.fileHandleForReading.readDataToEndOfFile()
+        let errorText = ErrorText()
+        let errorsRead = DispatchSemaphore(value: 0)
+        Thread {
+            errorText.data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorsRead.signal()
+        }.start()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        errorsRead.wait()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failed(
-                description:
-                    "\(program) \(arguments.prefix(1)) failed (\(process.terminationStatus)): \(String(decoding: text, as: UTF8.self))")
+        return Finished(
+            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+            errors: String(decoding: errorText.data, as: UTF8.self))
+    }
+
+    /// Runs `program` to its end in `folder`; throws with its error output when it fails.
+    public static func run(_ program: String, _ arguments: [String], in folder: URL) throws {
+        let finished = try finish(program, arguments, in: folder)
+        guard finished.status == 0 else {
+            throw Failed(description: "\(program) \(arguments.prefix(1)) failed (\(finished.status)): \(finished.errors)")
         }
+    }
+
+    /// The error output, written by the reading thread before it signals and read after.
+    private final class ErrorText: @unchecked Sendable {
+        var data = Data()
     }
 }

@@ -18,21 +18,8 @@ struct WebImageProgram {
     /// Runs `webimage arguments...`; `environment` is added to the program's (this
     /// process's own is not changed).
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = try locate()
-        process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read before waiting so a full pipe can never block the program.
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+        let finished = try ExternalProgram.finish(try locate().path, arguments, environment: environment)
+        return Run(status: finished.status, output: finished.output, errors: finished.errors)
     }
 
     /// A fresh temporary directory, removed by the caller.

@@ -98,21 +98,11 @@ final class NetworkNamespaces {
     /// Runs `ip arguments...` to its end.
     @discardableResult
     static func ip(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ipPath)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CommandFailed(description: "ip \(arguments.joined(separator: " ")): \(String(decoding: err, as: UTF8.self))")
+        let finished = try ExternalProgram.finish(ipPath, arguments)
+        guard finished.status == 0 else {
+            throw CommandFailed(description: "ip \(arguments.joined(separator: " ")): \(finished.errors)")
         }
-        return String(decoding: out, as: UTF8.self)
+        return finished.output
     }
 }
 

@@ -107,19 +107,10 @@ final class KerberosRealm {
 
     /// Runs a program to its end; throws with its output when it fails.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ChildDaemon.Failed(description: "\(executable) \(arguments.joined(separator: " ")) failed: \(text)")
+        let finished = try ExternalProgram.finish(executable, arguments, environment: environment)
+        guard finished.status == 0 else {
+            throw ChildDaemon.Failed(
+                description: "\(executable) \(arguments.joined(separator: " ")) failed: \(finished.output)\(finished.errors)")
         }
     }
 }
