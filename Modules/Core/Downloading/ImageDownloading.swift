@@ -18,6 +18,33 @@ public protocol ImageDownloading: Sendable {
     func download(
         _ request: DownloadRequest, delivery: CallbackDelivery, handler: @escaping @Sendable (DownloadEvent) -> Void
     ) -> DownloadToken
+
+    /// Starts (or joins) the download of `request`, handing its token to `tokenReady`
+    /// before the download can send `handler` anything.
+    ///
+    /// With `.immediate` delivery the events may arrive on the transfer's thread before
+    /// `download` returns; a subscriber that pauses or cancels from its own handler needs
+    /// the token by then. `tokenReady` runs once, on the calling thread, before this
+    /// subscriber's first event. The default implementation calls it after
+    /// ``download(_:delivery:handler:)`` returns, which leaves that window open:
+    /// downloaders that start transfers at once should implement this.
+    @discardableResult
+    func download(
+        _ request: DownloadRequest, delivery: CallbackDelivery, tokenReady: (DownloadToken) -> Void,
+        handler: @escaping @Sendable (DownloadEvent) -> Void
+    ) -> DownloadToken
+}
+
+extension ImageDownloading {
+    @discardableResult
+    public func download(
+        _ request: DownloadRequest, delivery: CallbackDelivery, tokenReady: (DownloadToken) -> Void,
+        handler: @escaping @Sendable (DownloadEvent) -> Void
+    ) -> DownloadToken {
+        let token = download(request, delivery: delivery, handler: handler)
+        tokenReady(token)
+        return token
+    }
 }
 
 /// A subscriber's hold on a download. Cancelling removes this subscriber only; pausing

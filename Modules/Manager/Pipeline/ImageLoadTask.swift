@@ -203,7 +203,9 @@ final class ImageLoadTask: Sendable {
 
         // The run's task is cancelled when the load is abandoned: that cancels the token.
         let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<DownloadResult, DownloadError>) -> Void) in
-            let download = stages.downloader.download(downloadRequest, delivery: .immediate) { [self] event in
+            // The token is known before the first event: a load paused from its first
+            // progress event finds the download to pause.
+            stages.downloader.download(downloadRequest, delivery: .immediate, tokenReady: self.downloadBegan) { [self] event in
                 switch event {
                 case .progress(let received, let expected):
                     registry.publishProgress(
@@ -214,8 +216,6 @@ final class ImageLoadTask: Sendable {
                     resume(result)
                 }
             }
-            downloadBegan(download)
-            return download
         }
         switch result {
         case .success(let download): return download

@@ -10,7 +10,15 @@ struct NetworkRecoveringDownloader: ImageDownloading {
     func download(_ request: DownloadRequest, delivery: CallbackDelivery, handler: @escaping @Sendable (DownloadEvent) -> Void)
         -> DownloadToken
     {
-        RecoveringDownload(request: request, delivery: delivery, handler: handler, base: base, recovery: recovery).start()
+        download(request, delivery: delivery, tokenReady: { _ in }, handler: handler)
+    }
+
+    func download(
+        _ request: DownloadRequest, delivery: CallbackDelivery, tokenReady: (DownloadToken) -> Void,
+        handler: @escaping @Sendable (DownloadEvent) -> Void
+    ) -> DownloadToken {
+        RecoveringDownload(request: request, delivery: delivery, handler: handler, base: base, recovery: recovery)
+            .start(tokenReady: tokenReady)
     }
 }
 

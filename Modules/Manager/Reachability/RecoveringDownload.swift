@@ -10,7 +10,8 @@ import WebImageCore
 ///
 /// Phases: downloading(attempt) -> waiting(attempt) -> downloading(attempt + 1) ... ->
 /// finished. Only the current attempt's events pass; the token cancels whichever phase
-/// is current.
+/// is current, and its pause holds for every attempt (one started while paused starts
+/// paused).
 final class RecoveringDownload: Sendable {
     private enum Phase {
         case downloading(attempt: Int, token: DownloadToken?)
@@ -21,6 +22,7 @@ final class RecoveringDownload: Sendable {
     private struct State {
         var phase: Phase = .downloading(attempt: 0, token: nil)
         var cancelRequested = false
+        var paused = false
 
         func isDownloading(_ attempt: Int) -> Bool {
             if case .downloading(attempt, _) = phase { return true }
@@ -46,21 +48,49 @@ final class RecoveringDownload: Sendable {
         self.recovery = recovery
     }
 
-    /// Starts the first attempt; the token it returns cancels the whole download.
-    func start() -> DownloadToken {
-        let first = attempt(0)
-        return DownloadToken(key: first.key, subscription: first.subscription) { [self] in cancel() }
+    /// Starts the first attempt; the token it returns cancels and pauses the whole
+    /// download, and reaches `tokenReady` as soon as the first attempt's token does.
+    func start(tokenReady: (DownloadToken) -> Void) -> DownloadToken {
+        var whole: DownloadToken?
+        let first = attempt(0) { firstToken in
+            let token = wholeToken(like: firstToken)
+            whole = token
+            tokenReady(token)
+        }
+        return whole ?? wholeToken(like: first)
     }
 
-    private func attempt(_ number: Int) -> DownloadToken {
-        let token = base.download(request, delivery: delivery) { [self] event in handle(event, of: number) }
-        let cancelNow = state.withLock { state -> Bool in
-            guard state.isDownloading(number) else { return false }  // it completed already
-            state.phase = .downloading(attempt: number, token: token)
-            return state.cancelRequested
-        }
+    private func wholeToken(like first: DownloadToken) -> DownloadToken {
+        DownloadToken(
+            key: first.key, subscription: first.subscription, onCancel: { [self] in cancel() },
+            onPauseChange: { [self] paused in setPaused(paused) })
+    }
+
+    private func attempt(_ number: Int, tokenReady: (DownloadToken) -> Void = { _ in }) -> DownloadToken {
+        let token = base.download(
+            request, delivery: delivery,
+            tokenReady: { [self] token in
+                state.withLock { state in
+                    guard state.isDownloading(number) else { return }  // it completed already
+                    state.phase = .downloading(attempt: number, token: token)
+                    if state.paused { token.pause() }
+                }
+                tokenReady(token)
+            },
+            handler: { [self] event in handle(event, of: number) })
+        let cancelNow = state.withLock { $0.isDownloading(number) && $0.cancelRequested }
         if cancelNow { token.cancel() }
         return token
+    }
+
+    /// Under the lock, so that racing pauses and resumes reach the attempt in order.
+    private func setPaused(_ paused: Bool) {
+        state.withLock { state in
+            guard state.paused != paused else { return }
+            state.paused = paused
+            guard case .downloading(_, let token?) = state.phase else { return }
+            if paused { token.pause() } else { token.resume() }
+        }
     }
 
     private func handle(_ event: DownloadEvent, of attempt: Int) {

@@ -58,6 +58,18 @@ public final class ImageDownloader: ImageDownloading {
         _ request: DownloadRequest, delivery: CallbackDelivery = .immediate,
         handler: @escaping @Sendable (DownloadEvent) -> Void
     ) -> DownloadToken {
+        download(request, delivery: delivery, tokenReady: { _ in }, handler: handler)
+    }
+
+    /// The token reaches `tokenReady` before the transfer starts, so a pause made from
+    /// the handler's first event always finds it. Joining a transfer already under way,
+    /// the token is ready just after this subscriber is added: an event on its way
+    /// then may arrive first.
+    @discardableResult
+    public func download(
+        _ request: DownloadRequest, delivery: CallbackDelivery = .immediate, tokenReady: (DownloadToken) -> Void,
+        handler: @escaping @Sendable (DownloadEvent) -> Void
+    ) -> DownloadToken {
         let request = withDefaultHeaders(request)
         let key = Self.key(for: request)
         let candidate = DownloadOperation(key: key, request: request, context: context) { [weak self] ended in
@@ -77,6 +89,7 @@ public final class ImageDownloader: ImageDownloading {
                 }
             },
             onPauseChange: { [weak joined] paused in joined?.subscriber(subscription.token, paused: paused) })
+        tokenReady(token)
         let priority = request.effectivePriority
         if subscription.isFirst {
             operations.withLock { $0[key] = candidate }

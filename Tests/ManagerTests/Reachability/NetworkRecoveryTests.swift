@@ -42,6 +42,29 @@ struct NetworkRecoveryTests {
         #expect(network.observerCount == 0, "the wait's observation ended")
     }
 
+    @Test("a paused load stays paused through the wait: the next attempt starts paused, and one resume reaches it")
+    func pauseOutlastsTheAttempt() async throws {
+        let fixture = ScriptedFixture()
+        let network = ScriptedReachability(.unreachable)
+        let waits = Waits()
+        let manager = fixture.manager { $0.networkRecovery = NetworkRecovery(observer: network, waitHandler: waits.handler) }
+        let log = LoadLog()
+        let token = manager.loadImage(with: ImageRequest(url: fixture.url("badge.png")), handler: log.handler)
+        let first = await fixture.downloader.download(at: 0)
+        token.pause()
+        #expect(first.isPaused, "the pause reached the first attempt")
+        first.reply(.failure(.connectionRefused))
+        await waits.next()
+        network.set(.reachable(.wired))
+        let second = await fixture.downloader.download(at: 1)
+        #expect(second.isPaused, "the second attempt started paused")
+        token.resume()
+        #expect(!second.isPaused)
+        second.reply(.body(Pictures.badge))
+        let response = try await log.result().get()
+        #expect(response.image?.size == PixelSize(width: 64, height: 48))
+    }
+
     @Test(
         "a failure completes at once when the network is reachable (the server is down, not the network), or when it is not a network failure",
         arguments: [

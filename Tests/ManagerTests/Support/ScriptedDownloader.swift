@@ -43,18 +43,28 @@ final class ScriptedDownloader: ImageDownloading {
     func download(
         _ request: DownloadRequest, delivery: CallbackDelivery, handler: @escaping @Sendable (DownloadEvent) -> Void
     ) -> DownloadToken {
-        let download = state.withLock { downloads in
+        download(request, delivery: delivery, tokenReady: { _ in }, handler: handler)
+    }
+
+    /// As the real downloader: the token is ready before the test can see the download.
+    func download(
+        _ request: DownloadRequest, delivery: CallbackDelivery, tokenReady: (DownloadToken) -> Void,
+        handler: @escaping @Sendable (DownloadEvent) -> Void
+    ) -> DownloadToken {
+        let (download, token) = state.withLock { downloads in
             let running = downloads.count { !$0.isCompleted } + 1
             let download = Download(
                 request: request, number: downloads.count, running: running, delivery: delivery, handler: handler)
             downloads.append(download)
-            return download
+            let token = DownloadToken(
+                key: download.key, subscription: SubscriptionToken(id: UInt64(download.number)),
+                onCancel: { download.cancel() }, onPauseChange: { download.isPaused = $0 })
+            tokenReady(token)
+            return (download, token)
         }
         asked.continuation.yield()
         if let reply = autoReply?(request) { download.reply(reply) }
-        return DownloadToken(key: download.key, subscription: SubscriptionToken(id: UInt64(download.number))) {
-            download.cancel()
-        }
+        return token
     }
 
     // MARK: What the manager asked
@@ -94,6 +104,7 @@ extension ScriptedDownloader {
         private let handler: @Sendable (DownloadEvent) -> Void
         private let state = Locked<(isCompleted: Bool, isCancelled: Bool)>((false, false))
         private let cancelled = AsyncStream<Void>.makeStream()
+        private let paused = Atomic(false)
 
         fileprivate init(
             request: DownloadRequest, number: Int, running: Int, delivery: CallbackDelivery,
@@ -115,6 +126,12 @@ extension ScriptedDownloader {
         var isCancelled: Bool { state.withLock { $0.isCancelled } }
         /// Whether it has sent its result (a cancellation included).
         var isCompleted: Bool { state.withLock { $0.isCompleted } }
+
+        /// Whether the subscriber's last word was a pause (the fake sends events all the same).
+        var isPaused: Bool {
+            get { paused.load(ordering: .sequentiallyConsistent) }
+            set { paused.store(newValue, ordering: .sequentiallyConsistent) }
+        }
 
         /// Returns once the subscriber has cancelled (at once if it already has). For one
         /// waiting test task.
