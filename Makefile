@@ -207,7 +207,7 @@ fuzz: deps
 # warning (a broken link, an undocumented parameter) is an error. Each module is built
 # against the archives of the modules it depends on, then all are merged into one archive.
 DOCS_SCRATCH := .build-docs
-DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageDecoding WebImageCache WebImageTransport WebImageSecurity \
+DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageHTTP WebImageDecoding WebImageCache WebImageTransport WebImageSecurity \
 	WebImageCallbackRegistry WebImageOperations WebImageManager WebImageReachability WebImage
 DOCS_ARCHIVE := $(DOCS_SCRATCH)/WebImage.doccarchive
 docs: deps

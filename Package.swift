@@ -28,6 +28,7 @@ let package = Package(
     products: [
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImageConcurrency", targets: ["WebImageConcurrency"]),
+        .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
         .library(name: "WebImageDecoding", targets: ["WebImageDecoding"]),
         .library(name: "WebImageCache", targets: ["WebImageCache"]),
         .library(name: "WebImageTransport", targets: ["WebImageTransport"]),
@@ -60,6 +61,13 @@ let package = Package(
         ),
 
         // MARK: Decoding: PNG, JPEG and GIF on the system codecs.
+        .target(
+            name: "WebImageHTTP",
+            dependencies: ["WebImageCore"],
+            path: "Modules/HTTP",
+            swiftSettings: strictSettings
+        ),
+
         .systemLibrary(
             name: "CLibPNG",
             path: "Modules/Decoding/C/CLibPNG",
@@ -149,7 +157,7 @@ let package = Package(
         // MARK: Operations: the download queue, its operations and the downloader.
         .target(
             name: "WebImageOperations",
-            dependencies: ["WebImageCore", "WebImageConcurrency"],
+            dependencies: ["WebImageCore", "WebImageConcurrency", "WebImageHTTP"],
             path: "Modules/Operations",
             swiftSettings: strictSettings
         ),
@@ -157,7 +165,7 @@ let package = Package(
         // MARK: Manager: the pipeline, the failed-URL set, the prefetcher.
         .target(
             name: "WebImageManager",
-            dependencies: ["WebImageCore", "WebImageConcurrency"],
+            dependencies: ["WebImageCore", "WebImageConcurrency", "WebImageHTTP"],
             path: "Modules/Manager",
             swiftSettings: strictSettings
         ),
@@ -181,7 +189,8 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "WebImageCore", "WebImageConcurrency", "WebImageDecoding", "WebImageCache", "WebImageTransport", "WebImageSecurity",
+                "WebImageCore", "WebImageConcurrency", "WebImageHTTP", "WebImageDecoding", "WebImageCache", "WebImageTransport",
+                "WebImageSecurity",
                 "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability",
             ],
             path: "Modules/WebImage",

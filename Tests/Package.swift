@@ -54,6 +54,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "WebImageHTTPTests",
+            dependencies: [library("WebImageCore"), library("WebImageHTTP")],
+            path: "HTTPTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "WebImageDecodingTests",
             dependencies: [library("WebImageCore"), library("WebImageDecoding"), tool("WebImageFixtures"), "WebImageTestSupport"],
             path: "DecodingTests",

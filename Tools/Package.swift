@@ -82,7 +82,7 @@ let package = Package(
             dependencies: [
                 "CZlib",
                 library("WebImageCore"),
-                library("WebImageOperations"),
+                library("WebImageHTTP"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

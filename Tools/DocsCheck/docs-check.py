@@ -31,11 +31,11 @@ import sys
 import time
 
 PRODUCTS = [
-    "WebImageCore", "WebImageDecoding", "WebImageCache", "WebImageTransport", "WebImageSecurity",
+    "WebImageCore", "WebImageHTTP", "WebImageDecoding", "WebImageCache", "WebImageTransport", "WebImageSecurity",
     "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability", "WebImage",
 ]
 CATALOG_MODULES = {
-    "Core": "WebImageCore", "Decoding": "WebImageDecoding", "Cache": "WebImageCache",
+    "Core": "WebImageCore", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "Cache": "WebImageCache",
     "Transport": "WebImageTransport", "Security": "WebImageSecurity",
     "CallbackRegistry": "WebImageCallbackRegistry", "Operations": "WebImageOperations",
     "Manager": "WebImageManager", "Reachability": "WebImageReachability", "WebImage": "WebImage",

@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-import enum WebImageOperations.HTTPDate
+import enum WebImageHTTP.HTTPDate
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageHTTP
 
 /// The computation behind Core's `RetryPolicy` configuration: which failures are
 /// transient, and how long to wait before each retry.
