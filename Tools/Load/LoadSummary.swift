@@ -64,5 +64,5 @@ struct LoadSummary: Sendable {
 
 extension ImageSource {
     /// Every source, in pipeline order, for the summary.
-    static let allKnown: [ImageSource] = [.memory, .disk, .network, .revalidated]
+    static let allKnown: [ImageSource] = [.memory, .disk, .network, .revalidated, .stale]
 }

@@ -21,6 +21,10 @@ public final class ImageMemoryCache: MemoryCaching, Sendable {
         storage.setValue(value, forKey: key, cost: cost)
     }
 
+    public func setValue(_ value: DecodedImage, forKey key: CacheKey, cost: Int, expiresAfter lifetime: Duration) {
+        storage.setValue(value, forKey: key, cost: cost, expiresAfter: lifetime)
+    }
+
     @discardableResult
     public func removeValue(forKey key: CacheKey) -> DecodedImage? { storage.removeValue(forKey: key) }
 
@@ -28,7 +32,7 @@ public final class ImageMemoryCache: MemoryCaching, Sendable {
 
     public func trim(toCost cost: Int) { storage.trim(toCost: cost) }
 
-    /// Removes the entries older than the configuration's time to live.
+    /// Removes the expired entries (past the time to live or their own lifetime).
     public func removeExpired() { storage.removeExpired() }
 
     public var totalCost: Int { storage.totalCost }

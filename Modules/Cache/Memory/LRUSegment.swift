@@ -45,19 +45,19 @@ struct LRUSegment<Key: Hashable, Value> {
         }
     }
 
-    /// What a hit does not read (but for the TTL).
+    /// What a hit does not read (but for the deadline).
     @usableFromInline
     struct Record {
         @usableFromInline var hash: Int
         @usableFromInline var cost: Int
-        /// When the value was stored, in the cache's clock; 0 when there is no TTL.
-        @usableFromInline var storedAt: Int64
+        /// When the value expires, in the cache's clock; `Int64.max` for never.
+        @usableFromInline var expiresAt: Int64
 
         @inlinable
-        init(hash: Int, cost: Int, storedAt: Int64) {
+        init(hash: Int, cost: Int, expiresAt: Int64) {
             self.hash = hash
             self.cost = cost
-            self.storedAt = storedAt
+            self.expiresAt = expiresAt
         }
     }
 
@@ -88,12 +88,13 @@ struct LRUSegment<Key: Hashable, Value> {
 
     // MARK: Reading
 
-    /// The value for `key`, now the most recently used; `nil` when absent or stored
-    /// before `expiredBefore` (then it is removed, and handed back in `dropped`).
+    /// The value for `key`, now the most recently used; `nil` when absent or expired
+    /// (its deadline before `now`) (then it is removed, and handed back in `dropped`). `now` is `nil` when no
+    /// entry of the cache can expire.
     @inlinable
-    mutating func value(forKey key: Key, hash: Int, expiredBefore: Int64?, dropped: inout Value?) -> Value? {
+    mutating func value(forKey key: Key, hash: Int, now: Int64?, dropped: inout Value?) -> Value? {
         guard let slot = find(key, hash: hash) else { return nil }
-        if let expiredBefore, records[Int(slot)].storedAt < expiredBefore {
+        if let now, records[Int(slot)].expiresAt < now {
             dropped = remove(slot: slot)
             return nil
         }
@@ -122,7 +123,7 @@ struct LRUSegment<Key: Hashable, Value> {
     /// Stores `value`, evicting from the tail until the limits hold again. A value
     /// costlier than `costLimit` is refused and the current entry for `key` kept.
     @inlinable
-    mutating func setValue(_ value: Value, forKey key: Key, hash: Int, cost: Int, storedAt: Int64) -> Dropped {
+    mutating func setValue(_ value: Value, forKey key: Key, hash: Int, cost: Int, expiresAt: Int64) -> Dropped {
         let cost = max(0, cost)
         var released = Dropped()
         guard cost <= costLimit, countLimit > 0 else { return released }
@@ -132,10 +133,10 @@ struct LRUSegment<Key: Hashable, Value> {
             entries[node].value = value
             totalCost += cost - records[node].cost
             records[node].cost = cost
-            records[node].storedAt = storedAt
+            records[node].expiresAt = expiresAt
             moveToFront(slot)
         } else {
-            let slot = allocate(Entry(key: key, value: value), Record(hash: hash, cost: cost, storedAt: storedAt))
+            let slot = allocate(Entry(key: key, value: value), Record(hash: hash, cost: cost, expiresAt: expiresAt))
             index.insert(hash: hash, slot: slot)
             totalCost += cost
             linkAtFront(slot)
@@ -157,14 +158,13 @@ struct LRUSegment<Key: Hashable, Value> {
         evict(toCost: max(0, cost), count: countLimit, into: &evicted)
     }
 
-    /// Removes the entries stored before `expiredBefore`, appending their values to
-    /// `dropped`.
+    /// Removes the entries whose deadline is before `now`, appending their values to `dropped`.
     @inlinable
-    mutating func removeEntries(storedBefore expiredBefore: Int64, into dropped: inout Dropped) {
+    mutating func removeEntries(expiredAt now: Int64, into dropped: inout Dropped) {
         var slot = head
         while slot != Self.none {
             let next = links[Int(slot)].next
-            if records[Int(slot)].storedAt < expiredBefore, let value = remove(slot: slot) {
+            if records[Int(slot)].expiresAt < now, let value = remove(slot: slot) {
                 dropped.append(value)
             }
             slot = next
@@ -215,7 +215,7 @@ struct LRUSegment<Key: Hashable, Value> {
         // Clear the node so it holds no reference while on the free list.
         let value = entries[node].value.take()
         entries[node].key = nil
-        records[node] = Record(hash: 0, cost: 0, storedAt: 0)
+        records[node] = Record(hash: 0, cost: 0, expiresAt: .max)
         links[node].next = freeList
         freeList = slot
         return value

@@ -47,6 +47,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
     /// The time to live in the clock's nanoseconds, when there is one.
     @usableFromInline let timeToLive: Int64?
     @usableFromInline let now: @Sendable () -> Int64
+    /// Set by the first store with a lifetime of its own: until then a hit without a TTL
+    /// reads no clock.
+    @usableFromInline let hasExpiringEntries = Atomic<Bool>(false)
 
     /// Makes an empty cache.
     public convenience init(configuration: MemoryCacheConfiguration = MemoryCacheConfiguration()) {
@@ -70,13 +73,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
         shardCount = count
         shardMask = count - 1
         shardShift = Int.bitWidth - count.trailingZeroBitCount
-        timeToLive = configuration.timeToLive.map { ttl in
-            // Saturates: a TTL of centuries is "never", a negative one "at once".
-            let parts = ttl.components
-            let (seconds, overflow) = parts.seconds.multipliedReportingOverflow(by: 1_000_000_000)
-            let (total, overflowAgain) = seconds.addingReportingOverflow(parts.attoseconds / 1_000_000_000)
-            return overflow || overflowAgain ? (parts.seconds < 0 ? 0 : .max) : max(0, total)
-        }
+        // Saturates: a TTL of centuries is "never", a negative one "at once".
+        timeToLive = configuration.timeToLive.map(Self.nanoseconds)
         now = clock
     }
 
@@ -88,15 +86,16 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
     // MARK: MemoryCaching
 
     /// The value for `key`, now the most recently used in its shard; `nil` when absent,
-    /// or when older than the time to live (then it is removed).
+    /// or when expired (older than the time to live, or past its own lifetime: then it is
+    /// removed).
     @inlinable
     public func value(forKey key: Key) -> Value? {
-        let expiredBefore = timeToLive.map { now() &- $0 }
+        let now = mayExpire ? self.now() : nil
         // Holds an expired value until after the unlock, so it is released outside.
         var dropped: Value?
         let hash = key.hashValue
         let value = shards[shardIndex(hash)].withLock { segment in
-            segment.value(forKey: key, hash: hash, expiredBefore: expiredBefore, dropped: &dropped)
+            segment.value(forKey: key, hash: hash, now: now, dropped: &dropped)
         }
         _ = consume dropped
         return value
@@ -108,12 +107,47 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
     /// limit is not stored, and the current value for `key` stays.
     @inlinable
     public func setValue(_ value: Value, forKey key: Key, cost: Int) {
-        let storedAt = timeToLive == nil ? 0 : now()
+        guard let timeToLive else { return setValue(value, forKey: key, cost: cost, expiresAt: .max) }
+        let now = now()
+        setValue(value, forKey: key, cost: cost, expiresAt: now &+ min(timeToLive, .max &- now))
+    }
+
+    /// Stores `value` as ``setValue(_:forKey:cost:)`` does, expiring after `lifetime` (or
+    /// the time to live, whichever comes first): past it, a read is a miss and drops the
+    /// value. A lifetime of zero or less stores nothing and removes the current value.
+    @inlinable
+    public func setValue(_ value: Value, forKey key: Key, cost: Int, expiresAfter lifetime: Duration) {
+        let nanoseconds = Self.nanoseconds(lifetime)
+        guard nanoseconds > 0 else {
+            removeValue(forKey: key)
+            return
+        }
+        hasExpiringEntries.store(true, ordering: .relaxed)
+        let now = now()
+        let limit = min(nanoseconds, timeToLive ?? .max)
+        setValue(value, forKey: key, cost: cost, expiresAt: now &+ min(limit, .max &- now))
+    }
+
+    @inlinable
+    func setValue(_ value: Value, forKey key: Key, cost: Int, expiresAt: Int64) {
         let hash = key.hashValue
         let released = shards[shardIndex(hash)].withLock { segment in
-            segment.setValue(value, forKey: key, hash: hash, cost: cost, storedAt: storedAt)
+            segment.setValue(value, forKey: key, hash: hash, cost: cost, expiresAt: expiresAt)
         }
         _ = consume released
+    }
+
+    /// Whether any entry may have a deadline: a read then needs the time.
+    @inlinable
+    var mayExpire: Bool { timeToLive != nil || hasExpiringEntries.load(ordering: .relaxed) }
+
+    /// A duration in nanoseconds, saturating: centuries are "never", a negative one 0.
+    @inlinable
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let parts = duration.components
+        let (seconds, overflow) = parts.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflowAgain) = seconds.addingReportingOverflow(parts.attoseconds / 1_000_000_000)
+        return overflow || overflowAgain ? (parts.seconds < 0 ? 0 : .max) : max(0, total)
     }
 
     /// Removes and returns the value for `key` (even an expired one).
@@ -146,15 +180,15 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
         }
     }
 
-    /// Removes the values older than the time to live (nothing without one). Reads find
-    /// expired values anyway; this frees their memory sooner.
+    /// Removes the expired values (past the time to live or their own lifetime). Reads
+    /// find expired values anyway; this frees their memory sooner.
     public func removeExpired() {
-        guard let timeToLive else { return }
-        let expiredBefore = now() &- timeToLive
+        guard mayExpire else { return }
+        let now = now()
         for index in 0..<shardCount {
             let dropped = shards[index].withLock { segment in
                 var dropped = LRUSegment<Key, Value>.Dropped()
-                segment.removeEntries(storedBefore: expiredBefore, into: &dropped)
+                segment.removeEntries(expiredAt: now, into: &dropped)
                 return dropped
             }
             _ = consume dropped

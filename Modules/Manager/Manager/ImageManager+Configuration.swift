@@ -1,5 +1,6 @@
 import Foundation
 import WebImageCore
+import WebImageHTTP
 
 extension ImageManager {
     /// What every load of one manager shares.
@@ -19,6 +20,21 @@ extension ImageManager {
         /// tried again, and the queue may pause while it is down (see ``NetworkRecovery``).
         /// `nil` (the default): failures complete at once, whatever the network.
         public var networkRecovery: NetworkRecovery? = nil
+        /// How loads use the disk cache (see ``CachePolicy``); a load's context may
+        /// choose another. Default: ``CachePolicy/protocol``, HTTP's rules.
+        public var cachePolicy: CachePolicy = .protocol
+        /// The rules ``CachePolicy/protocol`` follows: whether the cache is shared (a
+        /// server's, serving many users: `private` responses are then not stored, and
+        /// `s-maxage` applies) and the heuristic freshness. Default: a private cache,
+        /// heuristic 10 % of the time since `Last-Modified`, at most one day.
+        public var cacheRules = HTTPCacheRules()
+        /// Whether decoded images leave the memory cache when their response stops being
+        /// fresh (under ``CachePolicy/protocol``): a load after that goes to the disk
+        /// cache and revalidates. Off by default: an app's memory cache is short-lived;
+        /// a long-running server should turn it on, or it serves an image from memory
+        /// forever. With it on, a response that is stale or `no-cache` on arrival is not
+        /// kept in memory at all.
+        public var memoryCacheFollowsFreshness = false
 
         public init(
             cacheKeyFilter: (@Sendable (URL) -> String)? = nil,

@@ -51,6 +51,8 @@ public final class ImageManager: Sendable {
     private let queueSuspension: NetworkQueueSuspension?
     /// The load runs under way, for pause and resume (see ImageLoadToken).
     private let runs = ImageLoadRuns()
+    /// The `stale-while-revalidate` refreshes under way.
+    private let revalidations = BackgroundRevalidations()
 
     /// A manager over the given parts; leave a cache out to go without it.
     public init(
@@ -190,6 +192,10 @@ public final class ImageManager: Sendable {
             decoders: decoders,
             failedURLs: failedURLs,
             writes: writes,
-            events: events)
+            events: events,
+            caching: LoadCaching(
+                policy: context.cachePolicy ?? configuration.cachePolicy, rules: configuration.cacheRules,
+                memoryFollowsFreshness: configuration.memoryCacheFollowsFreshness),
+            revalidations: revalidations)
     }
 }

@@ -122,6 +122,7 @@ final class ImageLoadTask: Sendable {
 
     private func pipeline() async throws(ImageLoadError) -> ImageResponse {
         let options = request.options
+        let caching = stages.caching
         let readsCache = !options.contains(.fromLoaderOnly)
         let revalidates = options.contains(.refreshCached) && !options.contains(.fromCacheOnly)
         let decodes = !options.contains(.returnDataWithoutDecoding)
@@ -132,21 +133,21 @@ final class ImageLoadTask: Sendable {
         }
 
         var cached: CachedResponse?
-        if readsCache, stages.disk != nil {
+        var use = LoadCaching.Use.ignore
+        if caching.readsDisk(options), stages.disk != nil {
             // Read here, in the load's task, not through the disk cache's serial queue: a
             // read is one open, fstat and preadv (a miss, the open alone), and cold loads
             // queued behind one another and behind the writes took about 35 ms more per
             // thousand images. The caller's thread never does this read.
             cached = stages.diskResponse(for: request)
             try stopIfCancelled()
+            if let stored = cached { use = caching.use(of: stored.metadata, for: request, at: Date()) }
         }
-        if let stored = cached, !revalidates {
-            guard decodes else { return ImageResponse(image: nil, data: stored.data, source: .disk, request: request) }
+        if let stored = cached, use != .revalidate, use != .ignore {
+            let stale = use != .answer(stale: false)
+            if use == .answerAndRevalidateBehind { stages.revalidations.revalidate(stored, for: request, stages: stages) }
             do {
-                let image = try stages.decodeAndTransform(stored.data, for: request)
-                try stopIfCancelled()
-                storeInMemory(image)
-                return ImageResponse(image: image, data: stored.data, source: .disk, request: request)
+                return try answer(from: stored, source: stale ? .stale : .disk)
             } catch .decoding(let error, let response, let bytes) {
                 // Bytes on disk that do not decode are no use to anyone: drop them and
                 // fetch a fresh copy (unless the load may not touch the network).
@@ -157,16 +158,30 @@ final class ImageLoadTask: Sendable {
         }
         if options.contains(.fromCacheOnly) { throw .notCached }
 
-        let validators = revalidates ? cached.map { TransportRequest.Validators($0.metadata) } : nil
+        // A stale entry (or one that must be revalidated): asked about with its
+        // validators, and the stand-in if the server fails within `stale-if-error`.
+        let stale = use == .revalidate ? cached : nil
+        let validators = stale.map { TransportRequest.Validators($0.metadata) }
         let conditional = validators.map { $0.etag != nil || $0.lastModified != nil } ?? false
-        let download = try await self.download(validators: conditional ? validators : nil)
+        let requestedAt = Date()
+        let download: DownloadResult
+        do {
+            download = try await self.download(validators: conditional ? validators : nil)
+        } catch .download(let error) {
+            guard let stored = stale, caching.usableAfterFailure(error, stored: stored.metadata, at: Date()) else {
+                throw .download(error)
+            }
+            return try answer(from: stored, source: .stale)
+        }
         try stopIfCancelled()
+        let receivedAt = Date()
 
-        if download.isNotModified, let stored = cached {
+        if download.isNotModified, let stored = stale {
+            let metadata = caching.refreshed(
+                stored.metadata, by: download.response, of: request, requestedAt: requestedAt, receivedAt: receivedAt)
             let image = decodes ? try stages.decodeAndTransform(stored.data, for: request) : nil
             try stopIfCancelled()
-            if let image { storeInMemory(image) }
-            let metadata = ResponseCachePolicy.refreshed(stored.metadata, by: download.response)
+            if let image { storeInMemory(image, metadata: metadata) }
             await storeOnDisk(stored.data, metadata: metadata)
             return ImageResponse(
                 image: image, data: stored.data, source: .revalidated, request: request,
@@ -176,31 +191,32 @@ final class ImageLoadTask: Sendable {
         // A body that does not decode fails here, before anything is stored.
         let image = decodes ? try stages.decodeAndTransform(download.data, for: request, response: download.response) : nil
         try stopIfCancelled()
-        if let image { storeInMemory(image) }
-        if ResponseCachePolicy.mayStore(download.response) {
-            await storeOnDisk(download.data, metadata: ResponseCachePolicy.metadata(for: download.response))
+        let metadata = caching.metadata(for: download.response, of: request, requestedAt: requestedAt, receivedAt: receivedAt)
+        if let image { storeInMemory(image, metadata: metadata) }
+        if caching.mayStore(download.response, for: request) {
+            await storeOnDisk(download.data, metadata: metadata)
         }
         return ImageResponse(
             image: image, data: download.data, source: .network, request: request,
             httpResponse: download.response, metrics: download.metrics)
     }
 
+    /// The stored bytes as the load's answer: decoded and kept in memory, unless the load
+    /// wants the bytes only.
+    private func answer(from stored: CachedResponse, source: ImageSource) throws(ImageLoadError) -> ImageResponse {
+        guard !request.options.contains(.returnDataWithoutDecoding) else {
+            return ImageResponse(image: nil, data: stored.data, source: source, request: request)
+        }
+        let image = try stages.decodeAndTransform(stored.data, for: request)
+        try stopIfCancelled()
+        storeInMemory(image, metadata: stored.metadata)
+        return ImageResponse(image: image, data: stored.data, source: source, request: request)
+    }
+
     /// Downloads through the downloader, passing progress and partial images on to the
     /// subscribers; cancelling the task cancels the download.
     private func download(validators: TransportRequest.Validators?) async throws(ImageLoadError) -> DownloadResult {
-        let options = request.options
-        var downloadOptions: DownloadOptions = []
-        if options.contains(.progressiveLoad) { downloadOptions.insert(.progressive) }
-        if validators != nil { downloadOptions.insert(.revalidate) }
-        // The downloader turns these into the queue priority (DownloadRequest.effectivePriority).
-        if options.contains(.highPriority) { downloadOptions.insert(.highPriority) }
-        if options.contains(.lowPriority) { downloadOptions.insert(.lowPriority) }
-        if options.contains(.allowInvalidCertificates) { downloadOptions.insert(.allowInvalidCertificates) }
-        let downloadRequest = DownloadRequest(
-            url: request.url, headers: request.context.headers, options: downloadOptions,
-            credential: request.context.credential, validators: validators,
-            progressiveDecodeOptions: request.decodeOptions)
-
+        let downloadRequest = request.downloadRequest(validators: validators)
         // The run's task is cancelled when the load is abandoned: that cancels the token.
         let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<DownloadResult, DownloadError>) -> Void) in
             // The token is known before the first event: a load paused from its first
@@ -233,9 +249,16 @@ final class ImageLoadTask: Sendable {
         registry.publishPartial(marked, for: key, generation: generation.load(ordering: .relaxed))
     }
 
-    private func storeInMemory(_ image: DecodedImage) {
+    /// Keeps the image in memory: for as long as its response stays fresh when the memory
+    /// cache follows freshness (not at all once stale), else with no limit.
+    private func storeInMemory(_ image: DecodedImage, metadata: CachedResponseMetadata) {
         guard let memory = stages.memory else { return }
-        memory.setValue(image, forKey: request.imageKey, cost: image.byteCount)
+        if let lifetime = stages.caching.memoryLifetime(metadata, at: Date()) {
+            memory.setValue(image, forKey: request.imageKey, cost: image.byteCount, expiresAfter: lifetime)
+            guard lifetime > .zero else { return }
+        } else {
+            memory.setValue(image, forKey: request.imageKey, cost: image.byteCount)
+        }
         stages.events.stored(in: .memory)
     }
 

@@ -12,6 +12,10 @@ struct LoadStages: Sendable {
     let writes: DiskWriteBehind
     /// The run's monitors, told in the name of the load that started it.
     let events: LoadEventReporter
+    /// The caching rules the load follows.
+    let caching: LoadCaching
+    /// The manager's revalidations behind stale answers.
+    let revalidations: BackgroundRevalidations
 
     /// The disk cache's bytes for `request`, read on the calling thread (a synchronous
     /// function, so the synchronous read is the one called).

@@ -21,6 +21,8 @@ public struct ImageLoadContext: Sendable {
     public var diskCache: (any DataCaching)?
     /// Replaces the manager's downloader for this load.
     public var downloader: (any ImageDownloading)?
+    /// Replaces the manager's ``ImageManager/Configuration/cachePolicy`` for this load.
+    public var cachePolicy: CachePolicy?
 
     public init(
         thumbnailPixelSize: Int? = nil,
@@ -29,7 +31,8 @@ public struct ImageLoadContext: Sendable {
         credential: Credential? = nil,
         memoryCache: (any MemoryCaching<CacheKey, DecodedImage>)? = nil,
         diskCache: (any DataCaching)? = nil,
-        downloader: (any ImageDownloading)? = nil
+        downloader: (any ImageDownloading)? = nil,
+        cachePolicy: CachePolicy? = nil
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.transformers = transformers
@@ -38,10 +41,12 @@ public struct ImageLoadContext: Sendable {
         self.memoryCache = memoryCache
         self.diskCache = diskCache
         self.downloader = downloader
+        self.cachePolicy = cachePolicy
     }
 
     /// Whether this load must do its own work rather than share another's.
     var isIndividual: Bool {
         !headers.isEmpty || credential != nil || memoryCache != nil || diskCache != nil || downloader != nil
+            || cachePolicy != nil
     }
 }

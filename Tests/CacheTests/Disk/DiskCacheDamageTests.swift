@@ -22,11 +22,11 @@ struct DiskCacheDamageTests {
             case .extended: bytes.append(0)
             case .empty: bytes = []
             case .badMagic: bytes[0] ^= 0xFF
-            case .otherVersion: bytes[4] = 2
+            case .otherVersion: bytes[4] = 3
             case .hugeLengths: for index in 8..<24 { bytes[index] = 0xFF }
-            // The byte after the stored date (8 bytes) in the metadata says whether a
-            // max-age follows: only 0 and 1 are valid.
-            case .badMetadata: bytes[24 + 5_000 + 8] = 7
+            // After the two dates (16 bytes) in the metadata comes the count of header
+            // fields: far more than the bytes that follow could hold.
+            case .badMetadata: for index in (24 + 5_000 + 16)..<(24 + 5_000 + 20) { bytes[index] = 0xFF }
             case .garbage: bytes = (0..<6_000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
             case .headerOnly: bytes.removeLast(bytes.count - 24)
             }

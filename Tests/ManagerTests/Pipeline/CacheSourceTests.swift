@@ -63,7 +63,7 @@ struct CacheSourceTests {
         _ = try await stored
 
         async let refreshed = manager.response(for: ImageRequest(url: url, options: [.refreshCached, .waitForCacheStore]))
-        await fixture.downloader.download(at: 1).reply(.body(Pictures.photo, headers: ["ETag": "\"big\""]))
+        await fixture.downloader.download(at: 1).reply(.body(Pictures.photo, headers: ["ETag": "\"big\"", "Cache-Control": "max-age=60"]))
         let response = try await refreshed
         #expect(response.source == .network)
         #expect(response.image?.size == PixelSize(width: 320, height: 240))

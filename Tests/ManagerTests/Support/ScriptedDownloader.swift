@@ -35,9 +35,12 @@ final class ScriptedDownloader: ImageDownloading {
     }
 
     /// A downloader that answers at once with the body named by the URL's last path
-    /// component, and 404 for any other name.
+    /// component, fresh for an hour (`Cache-Control: max-age=3600`), and 404 for any
+    /// other name.
     static func serving(_ files: [String: Data]) -> ScriptedDownloader {
-        ScriptedDownloader { request in files[request.url.lastPathComponent].map { .body($0) } ?? .status(404) }
+        ScriptedDownloader { request in
+            files[request.url.lastPathComponent].map { .body($0, headers: ["Cache-Control": "max-age=3600"]) } ?? .status(404)
+        }
     }
 
     func download(
