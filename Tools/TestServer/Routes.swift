@@ -24,6 +24,9 @@ enum Routes {
         if let rest = path.dropPrefix("/files/") {
             return Files.plan(relativePath: rest, query: query, head: head, documentRoot: core.documentRoot)
         }
+        if let rest = path.dropPrefix("/cache/") {
+            return CachingRoute.plan(rest, query: query, head: head, core: core)
+        }
         if let rest = path.dropPrefix("/status/") {
             return status(rest, query: query)
         }

@@ -63,7 +63,8 @@ public struct HTTPCacheRules: Sendable, Hashable {
 
     /// The stored metadata brought up to date by a 304 (RFC 9111 §4.3.4): each caching
     /// field the 304 carries replaces the stored one of that name; the times become the
-    /// revalidation's, so the response is fresh again for its lifetime.
+    /// revalidation's, so the response is fresh again for its lifetime. `Date` and `Age`
+    /// describe the 304 itself: kept only from it, never from the old response.
     public func refreshed(
         _ stored: CachedResponseMetadata, byNotModified responseHeaders: HTTPHeaderFields, requestHeaders: HTTPHeaderFields,
         requestedAt: Date, receivedAt: Date
@@ -71,7 +72,8 @@ public struct HTTPCacheRules: Sendable, Hashable {
         var fields = HTTPHeaderFields()
         let update = CachedResponseMetadata(responseHeaders: responseHeaders)
         for name in CachedResponseMetadata.cachingFieldNames {
-            let values = update.headers.contains(name) ? update.headers.values(for: name) : stored.headers.values(for: name)
+            let fromUpdate = update.headers.contains(name) || name == "Date" || name == "Age"
+            let values = fromUpdate ? update.headers.values(for: name) : stored.headers.values(for: name)
             for value in values { fields.add(name, value) }
         }
         var refreshed = CachedResponseMetadata(

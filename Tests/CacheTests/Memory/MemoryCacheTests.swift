@@ -299,3 +299,47 @@ struct DecodedImageStandIn: Sendable {
     var bytes: Int { pixels.count }
     init(bytes: Int) { pixels = Array(repeating: 0, count: bytes) }
 }
+
+@Suite("MemoryCache: a lifetime per value")
+struct MemoryCacheLifetimeTests {
+    @Test("a value stored with a lifetime misses once it has passed; values without one stay")
+    func lifetime() {
+        let clock = ManualClock()
+        let cache = singleShardCache(clock: clock)
+        cache.setValue(1, forKey: "fresh for 5 s", cost: 1, expiresAfter: .seconds(5))
+        cache.setValue(2, forKey: "forever", cost: 1)
+        clock.advance(by: .seconds(5))
+        #expect(cache.value(forKey: "fresh for 5 s") == 1, "at the deadline still there")
+        clock.advance(by: .milliseconds(1))
+        #expect(cache.value(forKey: "fresh for 5 s") == nil)
+        #expect(cache.value(forKey: "forever") == 2)
+        #expect(cache.count == 1)
+    }
+
+    @Test("the earlier of the lifetime and the time to live wins")
+    func earlierDeadline() {
+        let clock = ManualClock()
+        let cache = singleShardCache(timeToLive: .seconds(10), clock: clock)
+        cache.setValue(1, forKey: "long", cost: 1, expiresAfter: .seconds(3600))
+        cache.setValue(2, forKey: "short", cost: 1, expiresAfter: .seconds(2))
+        clock.advance(by: .seconds(3))
+        #expect(cache.value(forKey: "short") == nil)
+        #expect(cache.value(forKey: "long") == 1)
+        clock.advance(by: .seconds(8))
+        #expect(cache.value(forKey: "long") == nil, "the time to live came first")
+    }
+
+    @Test("a lifetime of zero stores nothing and removes the old value; removeExpired drops the passed ones")
+    func zeroAndSweep() {
+        let clock = ManualClock()
+        let cache = singleShardCache(clock: clock)
+        cache.setValue(1, forKey: "a", cost: 1)
+        cache.setValue(2, forKey: "a", cost: 1, expiresAfter: .zero)
+        #expect(cache.value(forKey: "a") == nil && cache.count == 0)
+        cache.setValue(3, forKey: "b", cost: 1, expiresAfter: .seconds(1))
+        cache.setValue(4, forKey: "c", cost: 1)
+        clock.advance(by: .seconds(2))
+        cache.removeExpired()
+        #expect(cache.count == 1 && cache.totalCost == 1)
+    }
+}
