@@ -66,6 +66,23 @@ struct FetchCommandTests {
         }
     }
 
+    @Test("a stale copy is revalidated without --refresh (source revalidated); --cache-policy always uses it as it is (disk)")
+    func staleCopy() throws {
+        try withServedInputs { server, folder in
+            let cache = ["--cache-dir", folder.appendingPathComponent("cache").path]
+            // The server's /cache/ route: fresh for 60 s, but already 120 s old.
+            let stale = server.url("icon.png").replacingOccurrences(of: "/files/", with: "/cache/") + "?cc=max-age%3D60&age=120"
+            let first = try WebImageProgram.run(["fetch", "--json"] + cache + [stale])
+            #expect(try DecodeCommandTests.json(first.lines[0])["source"] as? String == "network", "\(first.errors)")
+            let again = try WebImageProgram.run(["fetch", "--json"] + cache + [stale])
+            let line = try DecodeCommandTests.json(again.lines[0])
+            #expect(line["source"] as? String == "revalidated")
+            #expect(line["httpStatus"] as? Int == 304)
+            let always = try WebImageProgram.run(["fetch", "--json", "--cache-policy", "always"] + cache + [stale])
+            #expect(try DecodeCommandTests.json(always.lines[0])["source"] as? String == "disk")
+        }
+    }
+
     @Test("--no-disk-cache stores nothing, so a second run downloads again")
     func noDiskCache() throws {
         try withServedInputs { server, folder in

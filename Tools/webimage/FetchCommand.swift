@@ -15,7 +15,10 @@ struct FetchCommand: AsyncParsableCommand {
             a scheme is read as a local file path.
 
             The table has one row per URL: format, decoded size, frames, source \
-            (memory, disk, network, or revalidated when --refresh got a 304), the \
+            (memory; disk for a copy still fresh by HTTP's caching rules; network; \
+            revalidated when the server answered 304 to a stale copy or to --refresh; \
+            stale for a copy used past its freshness, as stale-while-revalidate or \
+            stale-if-error allow), the \
             encoded bytes downloaded or read from disk (- for a memory hit, which reads \
             none), the HTTP status (- for a cache hit) and the time of the load. With \
             --json each URL is one JSON object per line instead, with the keys url, \
@@ -86,6 +89,13 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Ask the server whether a cached copy is still current (a 304 keeps it: source revalidated).")
     var refresh = false
 
+    @Option(
+        name: .customLong("cache-policy"),
+        help: ArgumentHelp(
+            "How the disk cache is used: protocol (HTTP's caching rules), always (any copy, however old) or never.",
+            valueName: "policy"))
+    var cachePolicy: CachePolicyArgument = .protocol
+
     @Option(name: .customLong("out"), help: ArgumentHelp("Write every image as PNG into this directory.", valueName: "dir"))
     var outputDirectory: String?
 
@@ -123,6 +133,7 @@ struct FetchCommand: AsyncParsableCommand {
                 observer: monitor, maximumWait: .milliseconds(Int64(networkWait * 1000)),
                 waitHandler: { url in Console.note("waiting for the network to retry \(url.absoluteString)") })
         }
+        configuration.manager.cachePolicy = cachePolicy.policy
         let manager = ImageManager(configuration: configuration)
         var options: ImageLoadOptions = [.waitForCacheStore]
         if firstFrame { options.insert(.firstFrameOnly) }
@@ -195,5 +206,18 @@ struct FetchCommand: AsyncParsableCommand {
         let message = "contact sheet: \(file.path) (\(size), \(sheet.thumbnails.count) images)"
         // Standard output stays JSON lines with --json.
         if json { Console.note(message) } else { Console.line(message) }
+    }
+}
+
+/// `--cache-policy`: the manager's ``CachePolicy`` by name.
+enum CachePolicyArgument: String, ExpressibleByArgument, CaseIterable {
+    case `protocol`, always, never
+
+    var policy: CachePolicy {
+        switch self {
+        case .protocol: .protocol
+        case .always: .always
+        case .never: .never
+        }
     }
 }
