@@ -38,7 +38,7 @@ final class PrefetchBatch: @unchecked Sendable {
         running[index] = nil
         switch result {
         case .success(let response):
-            if response.source == .memory || response.source == .disk { progress.skipped += 1 } else { progress.finished += 1 }
+            if [.memory, .disk, .stale].contains(response.source) { progress.skipped += 1 } else { progress.finished += 1 }
         case .failure(let error):
             if error.isCancelled { progress.cancelled += 1 } else { progress.failed += 1 }
         }

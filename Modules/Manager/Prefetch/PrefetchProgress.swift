@@ -3,7 +3,8 @@ public struct PrefetchProgress: Sendable, Hashable, CustomStringConvertible {
     public var total: Int
     /// Loaded from the network (downloaded, or revalidated with a 304).
     public var finished = 0
-    /// Already in a cache: nothing to fetch.
+    /// Already in a cache: nothing to fetch (a stale copy allowed by
+    /// `stale-while-revalidate` or `stale-if-error` included).
     public var skipped = 0
     /// Failed (the failed-URL set included).
     public var failed = 0
