@@ -163,6 +163,8 @@ final class ImageLoadTask: Sendable {
         let stale = use == .revalidate ? cached : nil
         let validators = stale.map { TransportRequest.Validators($0.metadata) }
         let conditional = validators.map { $0.etag != nil || $0.lastModified != nil } ?? false
+        // RFC 9111's request time. Taken before the download waits in the queue, so the
+        // response's age errs on the old side, never the fresh one.
         let requestedAt = Date()
         let download: DownloadResult
         do {
