@@ -76,7 +76,12 @@ public final class ImageDownloader: ImageDownloading {
             self?.forget(ended)
         }
         let registry = context.registry
-        let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.stop() }, handler: handler)
+        let subscription = registry.add(
+            to: key, delivery: delivery,
+            whenAbandoned: {
+                // The last subscriber left: its cancel decides whether the bytes are kept.
+                candidate.stop(keepingResumableData: DownloadToken.isCancellingKeepingResumableData)
+            }, handler: handler)
         // The operation this subscriber's pauses count for (see DownloadToken.pause()).
         let joined: DownloadOperation? = subscription.isFirst ? candidate : operations.withLock { $0[key] }
         joined?.subscriberJoined(subscription.token)
@@ -103,7 +108,8 @@ public final class ImageDownloader: ImageDownloading {
         return token
     }
 
-    /// Stops every download; their subscribers get `DownloadError.cancelled`.
+    /// Stops every download; their subscribers get `DownloadError.cancelled`. Nothing they
+    /// received is kept for resuming.
     public func cancelAll() {
         for operation in operations.withLock({ Array($0.values) }) { operation.stop() }
     }
