@@ -21,6 +21,12 @@ import WebImageCore
 /// when its last subscriber leaves. Pausing a token pauses the transfer once every
 /// subscriber still present has paused it (`DownloadToken.pause()`); the first resume,
 /// or a new subscriber, resumes it.
+///
+/// Resuming: with a `PartialDownloadStore` in ``Configuration/partialDownloads``, a
+/// download that breaks off after its body began keeps its bytes and their strong
+/// validator, and its retry, or the next download of the resource, asks only for the
+/// rest (`Range` with `If-Range`). `DownloadToken.cancel(keepingResumableData:)` keeps
+/// them when it stops the download.
 public final class ImageDownloader: ImageDownloading {
     public let configuration: Configuration
     /// The queue the downloads wait in: suspend, resume, counts, concurrency.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -26,8 +27,9 @@ import Foundation
 /// configuration.partialDownloads = PartialDownloadStore(directory: cachesURL.appendingPathComponent("partial-downloads"))
 /// ```
 ///
-/// All file work runs on one serial queue of the store, in the order asked: a download
-/// that starts after another broke off finds what it kept. Safe from any thread.
+/// Writes and sweeps run on one serial queue of the store, in the order asked; a download
+/// that starts waits for a write of its own file still queued (so it finds what an
+/// earlier download kept), never for the writes of other files. Safe from any thread.
 public final class PartialDownloadStore: Sendable {
     /// Where the files are and how far they may grow.
     public struct Configuration: Sendable {
@@ -48,6 +50,8 @@ public final class PartialDownloadStore: Sendable {
 
     public let configuration: Configuration
     private let queue = DispatchQueue(label: "webimage.partial-downloads", qos: .utility)
+    /// File names with a write still queued, and how many.
+    private let pendingWrites = Mutex<[String: Int]>([:])
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -80,20 +84,27 @@ public final class PartialDownloadStore: Sendable {
     // MARK: For the downloader
 
     /// The bytes kept for `identity`, removing their file; `nil` when there are none, or
-    /// only expired or unreadable ones (removed too). Waits for writes asked before it.
+    /// only expired or unreadable ones (removed too). Waits for a queued write of this
+    /// file, and for nothing else.
     func take(_ identity: PartialDownloadIdentity) -> PartialDownload? {
-        queue.sync {
-            let path = path(of: identity.fileName)
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-            defer { remove(path) }
-            let size = (attributes[.size] as? NSNumber)?.intValue ?? Int.max
-            let modified = attributes[.modificationDate] as? Date ?? .distantPast
-            // A file larger than the bound cannot be one the store wrote: never read it whole.
-            guard !isExpired(modified), size <= configuration.maximumSize + (64 << 10),
-                let file = FileManager.default.contents(atPath: path)
-            else { return nil }
-            return PartialFileFormat.decode(file, expecting: identity)
-        }
+        let name = identity.fileName
+        // Most downloads have no write of their own queued: they do not wait for others'.
+        guard pendingWrites.withLock({ $0[name] != nil }) else { return read(identity) }
+        return queue.sync { read(identity) }
+    }
+
+    /// Reads and removes the file of `identity`, if it is a live one.
+    private func read(_ identity: PartialDownloadIdentity) -> PartialDownload? {
+        let path = path(of: identity.fileName)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        defer { remove(path) }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? Int.max
+        let modified = attributes[.modificationDate] as? Date ?? .distantPast
+        // A file larger than the bound cannot be one the store wrote: never read it whole.
+        guard !isExpired(modified), size <= configuration.maximumSize + (64 << 10),
+            let file = FileManager.default.contents(atPath: path)
+        else { return nil }
+        return PartialFileFormat.decode(file, expecting: identity)
     }
 
     /// Writes `partial` behind the caller's back (never on the transport's thread), then
@@ -102,9 +113,14 @@ public final class PartialDownloadStore: Sendable {
         guard partial.body.count <= configuration.maximumSize else { return }
         // Dated when kept, not when the queue gets to it.
         let date = now
+        let name = partial.identity.fileName
+        pendingWrites.withLock { $0[name, default: 0] += 1 }
         queue.async { [self] in
-            guard write(partial, date: date) else { return }
-            sweepFiles()
+            let written = write(partial, date: date)
+            pendingWrites.withLock { pending in
+                pending[name] = pending[name].flatMap { $0 > 1 ? $0 - 1 : nil }
+            }
+            if written { sweepFiles() }
         }
     }
 
