@@ -35,6 +35,7 @@ public struct DefaultComposition: Sendable {
         if downloaderConfiguration.progressiveDecoders.isEmpty {
             downloaderConfiguration.progressiveDecoders = configuration.decoders.decoders
         }
+        downloaderConfiguration.partialDownloads = configuration.makePartialDownloadStore()
         var transportConfiguration = configuration.transport
         if configuration.postsNotifications {
             let broadcaster = NotificationBroadcaster()

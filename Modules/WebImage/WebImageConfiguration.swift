@@ -24,6 +24,10 @@ public struct WebImageConfiguration: Sendable {
     /// The disk cache's limits: total bytes (256 MiB) and entry age (7 days).
     public var diskCacheSizeLimit: Int
     public var diskCacheMaximumAge: TimeInterval?
+    /// Whether a download that broke off keeps what it received in `partial-downloads`
+    /// beside the disk cache (64 MiB, one day) and resumes from it; on by default, off
+    /// without a ``cacheDirectory``. A store set in `downloader.partialDownloads` wins.
+    public var keepsPartialDownloads = true
     /// The memory cache's limits: decoded bytes (an eighth of the machine's memory, at
     /// most 512 MiB, by default) and count.
     public var memoryCache: MemoryCacheConfiguration
@@ -74,6 +78,15 @@ public struct WebImageConfiguration: Sendable {
             disk.maximumAge = diskCacheMaximumAge
             return DiskCache(disk)
         }
+    }
+
+    /// The partial-download store this configuration describes: `downloader.partialDownloads`,
+    /// else one in `partial-downloads` beside the disk cache's namespace folder (`nil`
+    /// without a cache directory, or with ``keepsPartialDownloads`` off).
+    public func makePartialDownloadStore() -> PartialDownloadStore? {
+        if let store = downloader.partialDownloads { return store }
+        guard keepsPartialDownloads, let cacheDirectory else { return nil }
+        return PartialDownloadStore(directory: cacheDirectory.appendingPathComponent("partial-downloads", isDirectory: true))
     }
 
     /// `$XDG_CACHE_HOME/swift-web-image`, else `~/.cache/swift-web-image` (on macOS,

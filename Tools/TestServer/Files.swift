@@ -60,6 +60,7 @@ enum Files {
         guard let data = FileManager.default.contents(atPath: filePath), data.count == size else {
             return .text(.internalServerError, "could not read the file")
         }
+        if let ranged = RangeRoutes.rangedFile(head: head, etag: etag, headers: headers, data: data) { return ranged }
         var buffer = ByteBufferAllocator().buffer(capacity: data.count)
         buffer.writeBytes(data)
         if let chunk = query.int("chunk"), chunk > 0 {

@@ -33,6 +33,9 @@ enum Routes {
         if let rest = path.dropPrefix("/redirect/") {
             return redirectChain(rest, query: query, core: core)
         }
+        if let rest = path.dropPrefix("/range/") {
+            return RangeRoutes.plan(rest, query: query, head: head, core: core)
+        }
         if let rest = path.dropPrefix("/flaky/") {
             return flaky(String(rest), query: query, core: core)
         }

@@ -30,6 +30,8 @@ final class ServerCore: Sendable {
     let state = NIOLockedValueBox(State())
     /// Requests seen per /flaky/<name>.
     let flakyCounts = NIOLockedValueBox([String: Int]())
+    /// Requests seen per /range/<name>.
+    let rangeCounts = NIOLockedValueBox([String: Int]())
     /// Digest nonces this server handed out.
     let digestNonces = NIOLockedValueBox(Set<String>())
     private let baseURL = NIOLockedValueBox("")

@@ -69,8 +69,30 @@ public final class DownloadToken: Cancellable, Hashable, CustomStringConvertible
     }
 
     /// Completes this subscriber with ``DownloadError/cancelled`` unless it already
-    /// completed. Safe from any thread, any number of times.
+    /// completed. Safe from any thread, any number of times. When this stops the
+    /// download (no other subscriber is left), what it received is dropped.
     public func cancel() { onCancel() }
+
+    /// ``cancel()``, and when this stops the download, asks the downloader to keep what
+    /// it received, with its strong validator, so that the next download of the resource
+    /// asks only for the rest (`Range` with `If-Range`). A downloader that cannot resume
+    /// drops it as ``cancel()`` does; so does any, when the download is shared and
+    /// another subscriber is left (it goes on) or when nothing resumable arrived yet.
+    /// Safe from any thread.
+    ///
+    /// The wish reaches the downloader as ``isCancellingKeepingResumableData``, which is
+    /// `true` on this thread for the whole (synchronous) cancel: downloaders read it
+    /// where the last subscriber's leaving stops the download, and wrappers that cancel
+    /// an inner token from their own cancel pass it on without doing anything.
+    public func cancel(keepingResumableData: Bool) {
+        guard keepingResumableData else { return cancel() }
+        Self.$isCancellingKeepingResumableData.withValue(true) { onCancel() }
+    }
+
+    /// `true` while a ``cancel(keepingResumableData:)`` that keeps the data runs, on its
+    /// thread (and in what it calls synchronously: a manager's load token binds it too
+    /// around its own cancel); `false` anywhere else. For downloaders.
+    @TaskLocal public static var isCancellingKeepingResumableData = false
 
     /// Says this subscriber can wait: the download pauses (no byte arrives, its paused
     /// time costs none of its timeouts, nothing is lost) once every subscriber still

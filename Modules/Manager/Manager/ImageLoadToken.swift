@@ -32,6 +32,16 @@ public final class ImageLoadToken: Cancellable, CustomStringConvertible {
 
     public func cancel() { onCancel?() }
 
+    /// ``cancel()``, and when that stops the download (no other load waits for it), asks
+    /// the downloader to keep what it received, so that the next load of the resource
+    /// asks only for the rest. With `false`, the same as ``cancel()``. It is a wish: a
+    /// downloader without a partial-download store, a response without a strong
+    /// validator, or a load not downloading yet keep nothing.
+    public func cancel(keepingResumableData: Bool) {
+        // The download token the run cancels, synchronously, sees the wish.
+        DownloadToken.$isCancellingKeepingResumableData.withValue(keepingResumableData) { onCancel?() }
+    }
+
     /// Pauses this load's download, under the rule above.
     public func pause() { onPauseChange?(true) }
 

@@ -35,6 +35,12 @@ extension ImageDownloader {
         /// Sees the whole lifecycle; give a `CompositeDownloadEventMonitor` for several, or
         /// add more while running with ``ImageDownloader/addEventMonitor(_:delivery:)``.
         public var eventMonitor: (any DownloadEventMonitor)?
+        /// Where a download that broke off after its body began (a reset, a stall, a
+        /// timeout, a cancel that keeps resumable data) keeps what it received, so that
+        /// the next attempt (a retry) or the next download of the resource asks only for
+        /// the rest. `nil` (the default): nothing is kept, every attempt starts from byte
+        /// 0. The `WebImage` umbrella puts one beside its disk cache.
+        public var partialDownloads: PartialDownloadStore?
         /// The clock the waits between attempts run on: continuous time, or a test's own
         /// so that retries need no real waiting.
         package var clock: any Clock<Duration> = ContinuousClock()
@@ -49,7 +55,8 @@ extension ImageDownloader {
             requestModifier: RequestModifier? = nil,
             responseModifier: ResponseModifier? = nil,
             progressiveDecoders: [any ImageDecoding] = [],
-            eventMonitor: (any DownloadEventMonitor)? = nil
+            eventMonitor: (any DownloadEventMonitor)? = nil,
+            partialDownloads: PartialDownloadStore? = nil
         ) {
             self.defaultHeaders = defaultHeaders
             self.timeout = timeout
@@ -61,6 +68,7 @@ extension ImageDownloader {
             self.responseModifier = responseModifier
             self.progressiveDecoders = progressiveDecoders
             self.eventMonitor = eventMonitor
+            self.partialDownloads = partialDownloads
         }
     }
 }

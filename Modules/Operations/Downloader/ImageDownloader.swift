@@ -21,6 +21,12 @@ import WebImageCore
 /// when its last subscriber leaves. Pausing a token pauses the transfer once every
 /// subscriber still present has paused it (`DownloadToken.pause()`); the first resume,
 /// or a new subscriber, resumes it.
+///
+/// Resuming: with a `PartialDownloadStore` in ``Configuration/partialDownloads``, a
+/// download that breaks off after its body began keeps its bytes and their strong
+/// validator, and its retry, or the next download of the resource, asks only for the
+/// rest (`Range` with `If-Range`). `DownloadToken.cancel(keepingResumableData:)` keeps
+/// them when it stops the download.
 public final class ImageDownloader: ImageDownloading {
     public let configuration: Configuration
     /// The queue the downloads wait in: suspend, resume, counts, concurrency.
@@ -76,7 +82,12 @@ public final class ImageDownloader: ImageDownloading {
             self?.forget(ended)
         }
         let registry = context.registry
-        let subscription = registry.add(to: key, delivery: delivery, whenAbandoned: { candidate.stop() }, handler: handler)
+        let subscription = registry.add(
+            to: key, delivery: delivery,
+            whenAbandoned: {
+                // The last subscriber left: its cancel decides whether the bytes are kept.
+                candidate.stop(keepingResumableData: DownloadToken.isCancellingKeepingResumableData)
+            }, handler: handler)
         // The operation this subscriber's pauses count for (see DownloadToken.pause()).
         let joined: DownloadOperation? = subscription.isFirst ? candidate : operations.withLock { $0[key] }
         joined?.subscriberJoined(subscription.token)
@@ -103,7 +114,8 @@ public final class ImageDownloader: ImageDownloading {
         return token
     }
 
-    /// Stops every download; their subscribers get `DownloadError.cancelled`.
+    /// Stops every download; their subscribers get `DownloadError.cancelled`. Nothing they
+    /// received is kept for resuming.
     public func cancelAll() {
         for operation in operations.withLock({ Array($0.values) }) { operation.stop() }
     }

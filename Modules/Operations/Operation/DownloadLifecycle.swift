@@ -8,13 +8,14 @@ import WebImageCore
 /// idle                start                         -> queued
 /// queued              slot granted                  -> modifying (transferring without a modifier)
 /// modifying           request modified / rejected   -> transferring / finished
+/// transferring        resume refused                -> modifying / transferring (same slot)
 /// transferring        completed, transient failure  -> backingOff
 /// transferring        completed, anything else      -> finished
 /// backingOff          wait over                     -> queued (the next attempt)
 /// queued              pause                         -> held (out of the queue)
 /// held                resume                        -> queued (queued again)
 /// transferring        stop                          -> cancellingTransfer
-/// cancellingTransfer  completed                     -> finished
+/// cancellingTransfer  completed, or resume refused   -> finished
 /// any other           stop                          -> finished
 /// ```
 ///
@@ -219,6 +220,27 @@ struct DownloadLifecycle {
             }
             state = .finished
             return .end(outcome, release: .free(holding.entry))
+        case .cancellingTransfer(let holding, _) where holding.number == attempt:
+            state = .finished
+            return .endStopped(release: .free(holding.entry))
+        default:
+            return .none
+        }
+    }
+
+    /// The transfer of `attempt` is over without a result: it asked to resume, and the
+    /// server's answer could not be appended (see `AttemptResume`). The attempt keeps its
+    /// slot and starts again with `request`, which asks for the whole body: through the
+    /// request modifier when there is one, as a new attempt would.
+    mutating func transferRestarted(attempt: Int, request: TransportRequest) -> Action {
+        switch state {
+        case .transferring(let holding, _) where holding.number == attempt:
+            if modifiesRequests {
+                state = .modifying(holding, modifier: nil)
+                return .modifyRequest(request, attempt: attempt)
+            }
+            state = .transferring(holding, nil)
+            return .startTransfer(request, attempt: attempt)
         case .cancellingTransfer(let holding, _) where holding.number == attempt:
             state = .finished
             return .endStopped(release: .free(holding.entry))

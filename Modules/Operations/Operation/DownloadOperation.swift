@@ -22,6 +22,11 @@ final class DownloadOperation: Sendable {
     /// it publishes only to that run, so after every subscriber left, a newer operation's
     /// subscribers for the same key never see this one's progress or its cancellation.
     private let generation = Atomic<UInt64>(0)
+    /// Which kept bytes this download may continue; `nil` when it never resumes (no
+    /// store configured, or a request that cannot: see ``PartialDownloadIdentity``).
+    private let partialIdentity: PartialDownloadIdentity?
+    /// The kept bytes between attempts.
+    private let partial = Locked(PartialHold())
 
     init(key: DownloadKey, request: DownloadRequest, context: DownloaderContext, onEnd: @escaping @Sendable (DownloadOperation) -> Void) {
         self.key = key
@@ -30,6 +35,7 @@ final class DownloadOperation: Sendable {
         self.onEnd = onEnd
         self.lifecycle = Locked(
             DownloadLifecycle(priority: request.effectivePriority, modifiesRequests: context.configuration.requestModifier != nil))
+        self.partialIdentity = context.configuration.partialDownloads == nil ? nil : PartialDownloadIdentity(request)
     }
 
     /// The retry policy that applies: the request's, the downloader's, or the default
@@ -46,6 +52,7 @@ final class DownloadOperation: Sendable {
     /// Starts the operation for the registry's run `generation` of its key.
     func start(generation: UInt64) {
         self.generation.store(generation, ordering: .relaxed)
+        takeKeptBytes()
         perform(lifecycle.withLock { $0.start() })
     }
 
@@ -55,8 +62,13 @@ final class DownloadOperation: Sendable {
     }
 
     /// Stops the work: nobody wants it any more, or everything is cancelled. Subscribers
-    /// still present get ``DownloadError/cancelled``.
-    func stop() {
+    /// still present get ``DownloadError/cancelled``. With `keepingResumableData`, what
+    /// the transfer received is kept for the next download of the resource (the first
+    /// stop decides).
+    func stop(keepingResumableData: Bool = false) {
+        partial.withLock { hold in
+            if hold.keepsOnStop == nil { hold.keepsOnStop = keepingResumableData }
+        }
         perform(lifecycle.withLock { $0.stop() })
     }
 
@@ -129,13 +141,24 @@ final class DownloadOperation: Sendable {
             received: progress.received, expected: progress.expected, for: key, generation: generation.load(ordering: .relaxed))
     }
 
-    /// The transfer of attempt `attempt` completed with `outcome`.
-    func attemptDidEnd(_ attempt: Int, outcome: Result<DownloadResult, DownloadError>) {
+    /// The transfer of attempt `attempt` completed with `outcome`; `update` says what
+    /// becomes of the kept bytes.
+    func attemptDidEnd(_ attempt: Int, outcome: Result<DownloadResult, DownloadError>, update: AttemptResume.Update = .unchanged) {
+        // Before the lifecycle hears of it: a retry's request is made from what is kept.
+        partial.withLock { $0.apply(update) }
         var retryDelay: Duration?
         if case .failure(.transport(let error)) = outcome {
             retryDelay = retryPolicy.delay(beforeRetry: attempt, after: error, method: .get, random: Double.random(in: 0..<1))
         }
         perform(lifecycle.withLock { $0.transferCompleted(attempt: attempt, outcome, retryDelay: retryDelay) })
+    }
+
+    /// The transfer of `attempt` asked to resume, and the answer could not be appended:
+    /// the kept bytes go, and the attempt asks again for the whole body.
+    func restartAttempt(_ attempt: Int) {
+        partial.withLock { $0.apply(.discard) }
+        let request = makeTransportRequest()
+        perform(lifecycle.withLock { $0.transferRestarted(attempt: attempt, request: request) })
     }
 
     // MARK: Actions
@@ -208,10 +231,12 @@ final class DownloadOperation: Sendable {
 
     private func send(_ request: TransportRequest, attempt: Int) {
         context.notify { [key] in $0.downloadDidStart(key, request: request, attempt: attempt) }
-        // The zero-byte progress at the start of each attempt (SDWebImage's), size unknown;
-        // a retry starts the body again from zero.
-        didReceive(TransferProgress(received: 0, expected: nil))
-        let delegate = AttemptDelegate(operation: self, attempt: attempt, feeder: makeFeeder())
+        let resumed = partial.withLock { $0.kept }.flatMap { request.resumes($0) ? $0 : nil }
+        // The progress at the start of each attempt (SDWebImage's zero-byte one): a retry
+        // starts the body again from zero, or from the kept bytes it asks to continue.
+        didReceive(TransferProgress(received: resumed?.offset ?? 0, expected: resumed?.completeLength))
+        let delegate = AttemptDelegate(
+            operation: self, attempt: attempt, feeder: makeFeeder(), resume: AttemptResume(identity: partialIdentity, resumed: resumed))
         let transfer = context.transport.start(request, delegate: delegate)
         // A download paused meanwhile pauses its new transfer at once.
         perform(lifecycle.withLock { forwardingPause($0.transferStarted(transfer, attempt: attempt)) })
@@ -245,6 +270,7 @@ final class DownloadOperation: Sendable {
         case .cancelWait(let wait): wait.cancel()
         }
         onEnd(self)
+        leaveKeptBytes(succeeded: (try? result.get()) != nil, stopped: stopped)
         let subscribers = context.registry.finish(key, generation: generation.load(ordering: .relaxed), with: result)
         if stopped { context.notify { [key] in $0.downloadDidStop(key) } }
         context.notify { [key] in $0.download(key, didFinish: result, subscribers: subscribers) }
@@ -259,7 +285,30 @@ final class DownloadOperation: Sendable {
         transportRequest.allowsInvalidCertificates = request.options.contains(.allowInvalidCertificates)
         transportRequest.credential = request.credential
         if request.options.contains(.revalidate) { transportRequest.validators = request.validators }
+        if let kept = partial.withLock({ $0.kept }) { transportRequest.resume(kept) }
         return transportRequest
+    }
+
+    // MARK: Kept bytes
+
+    /// Takes what an earlier download of the resource kept, if anything.
+    private func takeKeptBytes() {
+        guard let partialIdentity, let store = context.configuration.partialDownloads,
+            let kept = store.take(partialIdentity)
+        else { return }
+        partial.withLock { hold in
+            hold.kept = kept
+            hold.isFromStore = true
+        }
+    }
+
+    /// Hands the store what the download leaves behind (written off this thread).
+    private func leaveKeptBytes(succeeded: Bool, stopped: Bool) {
+        let left = partial.withLock { hold in
+            defer { hold.kept = nil }
+            return hold.leftBehind(succeeded: succeeded, stopped: stopped)
+        }
+        if let left { context.configuration.partialDownloads?.keep(left) }
     }
 
     /// A fresh partial-image maker for a progressive download, else `nil`: a retry
