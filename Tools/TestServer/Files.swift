@@ -9,6 +9,11 @@ import enum WebImageHTTP.HTTPDate
 #elseif canImport(Darwin)
     import Darwin
 #endif
+// `stat` and its fields may resolve through CoreFoundation's copy of the C headers, which
+// member import visibility then asks to be imported by name.
+#if canImport(CoreFoundation)
+    import CoreFoundation
+#endif
 
 /// GET|HEAD /files/<relative path>: the document root's files with validators.
 enum Files {

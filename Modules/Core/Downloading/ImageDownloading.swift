@@ -54,17 +54,23 @@ public final class DownloadToken: Cancellable, Hashable, CustomStringConvertible
     public let key: DownloadKey
     public let subscription: SubscriptionToken
     private let onCancel: @Sendable () -> Void
+    private let onCancelKeepingResumableData: (@Sendable () -> Void)?
     private let onPauseChange: (@Sendable (_ paused: Bool) -> Void)?
 
-    /// For downloaders: `onPauseChange` runs on the calling thread at every
-    /// ``pause()`` and ``resume()``; `nil` when the downloader cannot pause.
+    /// For downloaders: `onCancel` runs at every ``cancel()``, and
+    /// `onCancelKeepingResumableData` at every ``cancel(keepingResumableData:)`` that
+    /// keeps (`onCancel` then, when `nil`: the downloader cannot resume); `onPauseChange`
+    /// runs on the calling thread at every ``pause()`` and ``resume()``, `nil` when the
+    /// downloader cannot pause.
     public init(
         key: DownloadKey, subscription: SubscriptionToken, onCancel: @escaping @Sendable () -> Void,
+        onCancelKeepingResumableData: (@Sendable () -> Void)? = nil,
         onPauseChange: (@Sendable (_ paused: Bool) -> Void)? = nil
     ) {
         self.key = key
         self.subscription = subscription
         self.onCancel = onCancel
+        self.onCancelKeepingResumableData = onCancelKeepingResumableData
         self.onPauseChange = onPauseChange
     }
 
@@ -79,20 +85,10 @@ public final class DownloadToken: Cancellable, Hashable, CustomStringConvertible
     /// drops it as ``cancel()`` does; so does any, when the download is shared and
     /// another subscriber is left (it goes on) or when nothing resumable arrived yet.
     /// Safe from any thread.
-    ///
-    /// The wish reaches the downloader as ``isCancellingKeepingResumableData``, which is
-    /// `true` on this thread for the whole (synchronous) cancel: downloaders read it
-    /// where the last subscriber's leaving stops the download, and wrappers that cancel
-    /// an inner token from their own cancel pass it on without doing anything.
     public func cancel(keepingResumableData: Bool) {
-        guard keepingResumableData else { return cancel() }
-        Self.$isCancellingKeepingResumableData.withValue(true) { onCancel() }
+        guard keepingResumableData, let onCancelKeepingResumableData else { return cancel() }
+        onCancelKeepingResumableData()
     }
-
-    /// `true` while a ``cancel(keepingResumableData:)`` that keeps the data runs, on its
-    /// thread (and in what it calls synchronously: a manager's load token binds it too
-    /// around its own cancel); `false` anywhere else. For downloaders.
-    @TaskLocal public static var isCancellingKeepingResumableData = false
 
     /// Says this subscriber can wait: the download pauses (no byte arrives, its paused
     /// time costs none of its timeouts, nothing is lost) once every subscriber still

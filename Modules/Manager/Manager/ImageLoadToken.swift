@@ -21,26 +21,26 @@ public final class ImageLoadToken: Cancellable, CustomStringConvertible {
     /// The shared work this load joined; `nil` for a load answered at once (a memory hit
     /// or a recent failure), for which cancelling does nothing.
     public let key: ImageLoadKey?
-    private let onCancel: (@Sendable () -> Void)?
+    private let onCancel: (@Sendable (_ keepingResumableData: Bool) -> Void)?
     private let onPauseChange: (@Sendable (_ paused: Bool) -> Void)?
 
-    init(key: ImageLoadKey?, onCancel: (@Sendable () -> Void)?, onPauseChange: (@Sendable (_ paused: Bool) -> Void)? = nil) {
+    init(
+        key: ImageLoadKey?, onCancel: (@Sendable (_ keepingResumableData: Bool) -> Void)?,
+        onPauseChange: (@Sendable (_ paused: Bool) -> Void)? = nil
+    ) {
         self.key = key
         self.onCancel = onCancel
         self.onPauseChange = onPauseChange
     }
 
-    public func cancel() { onCancel?() }
+    public func cancel() { onCancel?(false) }
 
     /// ``cancel()``, and when that stops the download (no other load waits for it), asks
     /// the downloader to keep what it received, so that the next load of the resource
     /// asks only for the rest. With `false`, the same as ``cancel()``. It is a wish: a
     /// downloader without a partial-download store, a response without a strong
     /// validator, or a load not downloading yet keep nothing.
-    public func cancel(keepingResumableData: Bool) {
-        // The download token the run cancels, synchronously, sees the wish.
-        DownloadToken.$isCancellingKeepingResumableData.withValue(keepingResumableData) { onCancel?() }
-    }
+    public func cancel(keepingResumableData: Bool) { onCancel?(keepingResumableData) }
 
     /// Pauses this load's download, under the rule above.
     public func pause() { onPauseChange?(true) }

@@ -177,7 +177,10 @@ public final class ImageManager: Sendable {
         let registry = self.registry
         return ImageLoadToken(
             key: key,
-            onCancel: { [weak joined] in
+            onCancel: { [weak joined] keepingResumableData in
+                // Said before the removal, whose abandonment (if this is the last load)
+                // cancels the run's download and reads it.
+                joined?.loadLeaving(keepingResumableData: keepingResumableData)
                 if registry.remove(subscription.token, failure: .cancelled) { joined?.loadLeft(subscription.token) }
             },
             onPauseChange: { [weak joined] paused in joined?.load(subscription.token, paused: paused) })

@@ -26,6 +26,8 @@ final class ImageLoadTask: Sendable {
     private let task = Locked<Task<Void, Never>?>(nil)
     private let abandoned = Atomic<Bool>(false)
     private let generation = Atomic<UInt64>(0)
+    /// The last load to leave asked to keep the download's bytes (see ``abandon()``).
+    private let leaverKeepsResumableData = Atomic<Bool>(false)
     private let runs: ImageLoadRuns?
     /// The loads' pauses, and the download they apply to once it started.
     private let pauses = Locked<(loads: SubscriberPauses, download: DownloadToken?)>((SubscriberPauses(), nil))
@@ -54,9 +56,16 @@ final class ImageLoadTask: Sendable {
         if !keep { task.cancel() }
     }
 
+    /// The last load left: the task is cancelled, and with it the download (told to keep
+    /// what it received when that load asked).
     func abandon() {
         runs?.forget(self)
         abandoned.store(true, ordering: .relaxed)
+        if leaverKeepsResumableData.load(ordering: .relaxed), let download = pauses.withLock({ $0.download }) {
+            // Before the task's cancellation, whose plain cancel of the token then finds
+            // the subscriber gone.
+            download.cancel(keepingResumableData: true)
+        }
         let task = self.task.withLock { held in
             defer { held = nil }
             return held
@@ -87,6 +96,12 @@ final class ImageLoadTask: Sendable {
     /// Load `token` joined the run (the first one included).
     func loadJoined(_ token: SubscriptionToken) {
         changePause { $0.join(token.id) }
+    }
+
+    /// A load is leaving, and asks (or not) that the download keep what it received
+    /// should its leaving end the run: said just before its subscription is removed.
+    func loadLeaving(keepingResumableData: Bool) {
+        leaverKeepsResumableData.store(keepingResumableData, ordering: .relaxed)
     }
 
     /// Load `token` left before the end.

@@ -62,7 +62,8 @@ final class RecoveringDownload: Sendable {
 
     private func wholeToken(like first: DownloadToken) -> DownloadToken {
         DownloadToken(
-            key: first.key, subscription: first.subscription, onCancel: { [self] in cancel() },
+            key: first.key, subscription: first.subscription, onCancel: { [self] in cancel(keepingResumableData: false) },
+            onCancelKeepingResumableData: { [self] in cancel(keepingResumableData: true) },
             onPauseChange: { [self] paused in setPaused(paused) })
     }
 
@@ -161,7 +162,7 @@ final class RecoveringDownload: Sendable {
         }
     }
 
-    private func cancel() {
+    private func cancel(keepingResumableData: Bool) {
         enum Action {
             case none
             case cancelToken(DownloadToken)
@@ -180,7 +181,7 @@ final class RecoveringDownload: Sendable {
         switch action {
         case .none: break
         // The attempt completes with `cancelled`, which `handle` delivers.
-        case .cancelToken(let token): token.cancel()
+        case .cancelToken(let token): token.cancel(keepingResumableData: keepingResumableData)
         case .endWait(let observation):
             observation?.cancel()
             let handler = self.handler

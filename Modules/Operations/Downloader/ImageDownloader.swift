@@ -84,21 +84,23 @@ public final class ImageDownloader: ImageDownloading {
         let registry = context.registry
         let subscription = registry.add(
             to: key, delivery: delivery,
-            whenAbandoned: {
-                // The last subscriber left: its cancel decides whether the bytes are kept.
-                candidate.stop(keepingResumableData: DownloadToken.isCancellingKeepingResumableData)
-            }, handler: handler)
+            // The last subscriber left: its cancel decides whether the bytes are kept.
+            whenAbandoned: { candidate.abandoned() }, handler: handler)
         // The operation this subscriber's pauses count for (see DownloadToken.pause()).
         let joined: DownloadOperation? = subscription.isFirst ? candidate : operations.withLock { $0[key] }
         joined?.subscriberJoined(subscription.token)
+        let cancel: @Sendable (_ keepingResumableData: Bool) -> Void = { [context, weak joined] keeping in
+            // Said before the removal, whose abandonment (if this is the last subscriber)
+            // stops the operation and reads it.
+            joined?.subscriberLeaving(keepingResumableData: keeping)
+            if registry.remove(subscription.token, failure: .cancelled) {
+                joined?.subscriberLeft(subscription.token)
+                context.notify { $0.download(key, subscriberDidCancel: subscription.token) }
+            }
+        }
         let token = DownloadToken(
-            key: key, subscription: subscription.token,
-            onCancel: { [context, weak joined] in
-                if registry.remove(subscription.token, failure: .cancelled) {
-                    joined?.subscriberLeft(subscription.token)
-                    context.notify { $0.download(key, subscriberDidCancel: subscription.token) }
-                }
-            },
+            key: key, subscription: subscription.token, onCancel: { cancel(false) },
+            onCancelKeepingResumableData: { cancel(true) },
             onPauseChange: { [weak joined] paused in joined?.subscriber(subscription.token, paused: paused) })
         tokenReady(token)
         let priority = request.effectivePriority

@@ -72,6 +72,17 @@ final class DownloadOperation: Sendable {
         perform(lifecycle.withLock { $0.stop() })
     }
 
+    /// A subscriber is leaving, and asks (or not) to keep what arrived should its leaving
+    /// stop the download: said just before its subscription is removed.
+    func subscriberLeaving(keepingResumableData: Bool) {
+        partial.withLock { $0.leaverKeeps = keepingResumableData }
+    }
+
+    /// The last subscriber left: stops, keeping what arrived if that subscriber asked.
+    func abandoned() {
+        stop(keepingResumableData: partial.withLock { $0.leaverKeeps })
+    }
+
     // MARK: Pausing (the rule is SubscriberPauses')
 
     /// Subscriber `token` joined (the first one before ``start(generation:)``).
