@@ -32,4 +32,24 @@ struct CacheCommandTests {
             #expect(after.lines.contains("size: 0 bytes"))
         }
     }
+
+    @Test("clear also removes the partial downloads kept beside the cache")
+    func clearPartialDownloads() throws {
+        try withServedInputs { server, folder in
+            let cache = ["--cache-dir", folder.appendingPathComponent("cache").path]
+            // The server resets the first request after 40 000 of 100 000 bytes: the part
+            // that arrived is kept, with its strong ETag.
+            let broken = server.url("x").replacingOccurrences(of: "/files/x", with: "/range/tool?bytes=100000&first=reset&after=40000")
+            let fetched = try WebImageProgram.run(["fetch"] + cache + [broken])
+            #expect(fetched.status != 0, "the reset fails the load")
+            let partial = folder.appendingPathComponent("cache/partial-downloads")
+            let kept = try FileManager.default.contentsOfDirectory(atPath: partial.path).filter { !$0.hasPrefix(".") }
+            #expect(kept.count == 1, "\(kept)")
+
+            let cleared = try WebImageProgram.run(["cache", "clear"] + cache)
+            #expect(cleared.status == 0, "\(cleared.errors)")
+            #expect(cleared.output.contains("removed 1 partial downloads"), "\(cleared.output)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: partial.path).filter { !$0.hasPrefix(".") }.isEmpty)
+        }
+    }
 }

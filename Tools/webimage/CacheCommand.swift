@@ -39,7 +39,7 @@ struct CacheStatsCommand: ParsableCommand {
 struct CacheClearCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear",
-        abstract: "Remove every entry of the disk cache."
+        abstract: "Remove every entry of the disk cache, and the partial downloads kept beside it."
     )
 
     @OptionGroup var cacheDirectory: CacheDirectoryOption
@@ -49,6 +49,11 @@ struct CacheClearCommand: ParsableCommand {
         let (count, size) = (cache.count, cache.totalSize)
         cache.removeAll()
         Console.line("removed \(count) entries (\(Measurements.text(bytes: size))) from \(cache.directoryURL.path)")
+        if let partial = cacheDirectory.partialDownloads(), partial.count > 0 {
+            let (partialCount, partialSize) = (partial.count, partial.totalSize)
+            partial.removeAll()
+            Console.line("removed \(partialCount) partial downloads (\(Measurements.text(bytes: partialSize)))")
+        }
         // Counted again from a fresh scan of the directory, not from what this cache
         // object believes: another process may have stored entries meanwhile.
         let left = cacheDirectory.diskCache().count

@@ -23,13 +23,21 @@ struct CacheDirectoryOption: ParsableArguments {
         // A configuration with a directory always describes a disk cache.
         WebImageConfiguration(cacheDirectory: directory).makeDiskCache()!
     }
+
+    /// The partial downloads a manager made with this directory keeps beside its cache.
+    func partialDownloads() -> PartialDownloadStore? {
+        WebImageConfiguration(cacheDirectory: directory).makePartialDownloadStore()
+    }
 }
 
 extension WebImageConfiguration {
     /// The configuration of a command-line load: the library's defaults, with the cache
     /// directory (nil for none), the downloads at once and the trust policy the flags chose.
+    /// The partial-download store is made here, so that the program can flush it before
+    /// it exits.
     static func commandLine(cacheDirectory: URL?, concurrency: Int, trust: TrustOptions) throws -> WebImageConfiguration {
         var configuration = WebImageConfiguration(cacheDirectory: cacheDirectory)
+        configuration.downloader.partialDownloads = configuration.makePartialDownloadStore()
         configuration.downloader.maximumConcurrentDownloads = concurrency
         configuration.transport.trustPolicy = try trust.trustPolicy()
         return configuration

@@ -135,6 +135,8 @@ struct FetchCommand: AsyncParsableCommand {
         }
         configuration.manager.cachePolicy = cachePolicy.policy
         let manager = ImageManager(configuration: configuration)
+        // What failed downloads kept is written behind them: on disk before the exit.
+        defer { configuration.downloader.partialDownloads?.flush() }
         var options: ImageLoadOptions = [.waitForCacheStore]
         if firstFrame { options.insert(.firstFrameOnly) }
         if refresh { options.insert(.refreshCached) }

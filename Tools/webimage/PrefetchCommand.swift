@@ -54,8 +54,10 @@ struct PrefetchCommand: AsyncParsableCommand {
     func run() async throws {
         let urls = try URLArguments.urls(inListFile: listFile)
         let directory = cacheDirectory.directory
-        let manager = ImageManager(
-            configuration: try .commandLine(cacheDirectory: directory, concurrency: concurrency, trust: trust))
+        let configuration = try WebImageConfiguration.commandLine(cacheDirectory: directory, concurrency: concurrency, trust: trust)
+        let manager = ImageManager(configuration: configuration)
+        // What failed downloads kept is written behind them: on disk before the exit.
+        defer { configuration.downloader.partialDownloads?.flush() }
         // The process ends right after: each load must wait for its disk write.
         let options: ImageLoadOptions = decode ? [.waitForCacheStore] : [.waitForCacheStore, .returnDataWithoutDecoding]
         let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentLoads: concurrency, options: options)

@@ -74,6 +74,12 @@ public final class PartialDownloadStore: Sendable {
         queue.sync { sweepFiles() }
     }
 
+    /// Returns once every write asked for so far is on disk (or has failed): before a
+    /// process exits, so that what its failed downloads kept is not lost.
+    public func flush() {
+        queue.sync {}
+    }
+
     /// Removes every partial file.
     public func removeAll() {
         queue.sync {
