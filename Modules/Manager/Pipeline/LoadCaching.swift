@@ -62,7 +62,8 @@ struct LoadCaching: Sendable {
     }
 
     /// The metadata to store with the response.
-    func metadata(for response: TransportResponse, of request: ImageRequest, requestedAt: Date, receivedAt: Date) -> CachedResponseMetadata {
+    func metadata(for response: TransportResponse, of request: ImageRequest, requestedAt: Date, receivedAt: Date) -> CachedResponseMetadata
+    {
         rules.metadata(
             responseHeaders: response.headers, requestHeaders: request.context.headers, requestedAt: requestedAt,
             receivedAt: receivedAt)
