@@ -72,7 +72,9 @@ extension DiskCache {
             let trailer = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bodyBuffer)[header.dataLength...])
             let metadataBytes = UnsafeRawBufferPointer(rebasing: trailer[..<header.metadataLength])
             let keyBytes = UnsafeRawBufferPointer(rebasing: trailer[header.metadataLength...])
-            guard DiskEntryFormat.keyMatches(keyBytes, key), let metadata = DiskEntryFormat.parseMetadata(metadataBytes, version: header.version) else {
+            guard DiskEntryFormat.keyMatches(keyBytes, key),
+                let metadata = DiskEntryFormat.parseMetadata(metadataBytes, version: header.version)
+            else {
                 free(body)
                 return nil
             }

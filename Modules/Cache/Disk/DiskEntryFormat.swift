@@ -106,7 +106,8 @@ enum DiskEntryFormat {
         guard let storedAt = reader.date(), let requestedAt = reader.date(),
             let headers = reader.fields(), let varying = reader.fields()
         else { return nil }
-        var metadata = CachedResponseMetadata(responseHeaders: [:], varyingRequestHeaders: varying, requestedAt: requestedAt, storedAt: storedAt)
+        var metadata = CachedResponseMetadata(
+            responseHeaders: [:], varyingRequestHeaders: varying, requestedAt: requestedAt, storedAt: storedAt)
         // As stored: the fields were chosen when written.
         metadata.headers = headers
         return metadata
