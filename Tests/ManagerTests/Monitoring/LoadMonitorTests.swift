@@ -79,14 +79,14 @@ struct LoadMonitorTests {
         let log = LoadEventLog()
         let manager = fixture.manager { $0.eventMonitors = [log] }
         async let missing = manager.response(for: ImageRequest(url: fixture.url("missing.png")))
-        await fixture.downloader.download(at: 0).reply(.status(404))
+        try await fixture.downloader.download(at: 0).reply(.status(404))
         _ = try? await missing
 
         let ended = AsyncStream<Void>.makeStream()
         let token = manager.loadImage(with: ImageRequest(url: fixture.url("slow.png"))) { event in
             if event.isCompletion { ended.continuation.yield() }
         }
-        _ = await fixture.downloader.download(at: 1)
+        _ = try await fixture.downloader.download(at: 1)
         token.cancel()
         for await _ in ended.stream { break }
         #expect(log.heard == ["missing.png started", "missing.png failed", "slow.png started", "slow.png cancelled"])
@@ -120,7 +120,7 @@ struct LoadMonitorTests {
                 if event.isCompletion { ended.continuation.yield() }
             }
         }
-        await fixture.downloader.download(at: 0).reply(.body(Pictures.badge))
+        try await fixture.downloader.download(at: 0).reply(.body(Pictures.badge))
         var completions = 0
         for await _ in ended.stream {
             completions += 1

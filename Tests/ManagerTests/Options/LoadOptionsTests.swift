@@ -61,11 +61,11 @@ struct LoadOptionsTests {
         let manager = fixture.manager()
         let running = LoadLog()
         let token = manager.loadImage(with: ImageRequest(url: fixture.url("badge.png")), handler: running.handler)
-        let held = await fixture.downloader.download(at: 0)
+        let held = try await fixture.downloader.download(at: 0)
 
         let request = ImageRequest(url: fixture.url("photo.jpg"))
         async let photo = manager.response(for: request)
-        await fixture.downloader.download(at: 1).reply(.body(Pictures.photo))
+        try await fixture.downloader.download(at: 1).reply(.body(Pictures.photo))
         _ = try await photo
         #expect(fixture.disk[request.dataKey] == nil, "not written while a load runs")
         let thumbnail = ImageRequest(url: request.url, options: [.fromCacheOnly], context: .init(thumbnailPixelSize: 32))
@@ -152,7 +152,7 @@ struct LoadOptionsTests {
             context: .init(transformers: [ResizeTransformer(width: 160, height: 160)]))
         let log = LoadLog()
         let token = manager.loadImage(with: request, handler: log.handler)
-        let download = await fixture.downloader.download(at: 0)
+        let download = try await fixture.downloader.download(at: 0)
         let rough = DecodedImage(format: .jpeg, frames: [ImageFrame(bitmap: try SyntheticImage.photo(width: 320, height: 240))])
         download.partial(rough)
         download.partial(rough)

@@ -35,11 +35,12 @@ struct CacheSourceTests {
         let manager = fixture.manager()
         let request = ImageRequest(url: fixture.url("badge.png"), options: [.waitForCacheStore])
         async let stored = manager.response(for: request)
-        await fixture.downloader.download(at: 0).reply(.body(Pictures.badge, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60"]))
+        try await fixture.downloader.download(at: 0).reply(
+            .body(Pictures.badge, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60"]))
         _ = try await stored
 
         async let refreshed = manager.response(for: ImageRequest(url: request.url, options: [.refreshCached, .waitForCacheStore]))
-        let conditional = await fixture.downloader.download(at: 1)
+        let conditional = try await fixture.downloader.download(at: 1)
         #expect(conditional.request.options.contains(.revalidate))
         #expect(conditional.request.validators?.etag == "\"v1\"")
         conditional.reply(.notModified(headers: ["Cache-Control": "max-age=3600"]))
@@ -59,11 +60,12 @@ struct CacheSourceTests {
         let manager = fixture.manager()
         let url = fixture.url("swap.png")
         async let stored = manager.response(for: ImageRequest(url: url, options: [.waitForCacheStore]))
-        await fixture.downloader.download(at: 0).reply(.body(Pictures.badge, headers: ["ETag": "\"small\""]))
+        try await fixture.downloader.download(at: 0).reply(.body(Pictures.badge, headers: ["ETag": "\"small\""]))
         _ = try await stored
 
         async let refreshed = manager.response(for: ImageRequest(url: url, options: [.refreshCached, .waitForCacheStore]))
-        await fixture.downloader.download(at: 1).reply(.body(Pictures.photo, headers: ["ETag": "\"big\"", "Cache-Control": "max-age=60"]))
+        try await fixture.downloader.download(at: 1).reply(
+            .body(Pictures.photo, headers: ["ETag": "\"big\"", "Cache-Control": "max-age=60"]))
         let response = try await refreshed
         #expect(response.source == .network)
         #expect(response.image?.size == PixelSize(width: 320, height: 240))
@@ -107,7 +109,7 @@ struct CacheSourceTests {
         let manager = fixture.manager()
         let request = ImageRequest(url: fixture.url("badge.png"), options: [.waitForCacheStore])
         async let response = manager.response(for: request)
-        await fixture.downloader.download(at: 0).reply(.body(Pictures.badge, headers: ["Cache-Control": "no-store"]))
+        try await fixture.downloader.download(at: 0).reply(.body(Pictures.badge, headers: ["Cache-Control": "no-store"]))
         let loaded = try await response
         #expect(loaded.source == .network)
         await manager.flushPendingWrites()

@@ -15,7 +15,7 @@ struct CoalescingTests {
         let logs = (0..<20).map { _ in LoadLog() }
         let tokens = logs.map { manager.loadImage(with: request, handler: $0.handler) }
 
-        let download = await fixture.downloader.download(at: 0)
+        let download = try await fixture.downloader.download(at: 0)
         download.progress(received: 1000, expected: Int64(Pictures.photo.count))
         download.reply(.body(Pictures.photo))
         for log in logs {
@@ -35,7 +35,7 @@ struct CoalescingTests {
         let url = fixture.url("photo.jpg")
         async let full = manager.image(for: ImageRequest(url: url))
         async let thumbnail = manager.image(for: ImageRequest(url: url, context: .init(thumbnailPixelSize: 80)))
-        let downloads = await fixture.downloader.waitForDownloads(2)
+        let downloads = try await fixture.downloader.waitForDownloads(2)
         #expect(Set(fixture.downloader.keys).count == 1)
         for download in downloads { download.reply(.body(Pictures.photo)) }
 
@@ -53,7 +53,7 @@ struct CoalescingTests {
         let request = ImageRequest(url: fixture.url("photo.jpg"))
         let logs = (0..<3).map { _ in LoadLog() }
         let tokens = logs.map { manager.loadImage(with: request, handler: $0.handler) }
-        let download = await fixture.downloader.download(at: 0)
+        let download = try await fixture.downloader.download(at: 0)
 
         tokens[1].cancel()
         #expect(await logs[1].result().error?.isCancelled == true)
@@ -76,7 +76,7 @@ struct CoalescingTests {
         let request = ImageRequest(url: fixture.url("photo.jpg"))
         let log = LoadLog()
         let token = manager.loadImage(with: request, handler: log.handler)
-        let download = await fixture.downloader.download(at: 0)
+        let download = try await fixture.downloader.download(at: 0)
         download.progress(received: 100, expected: 1000)
 
         token.cancel()
@@ -86,7 +86,7 @@ struct CoalescingTests {
         #expect(manager.cachedImage(for: request) == nil)
 
         async let again = manager.response(for: request)
-        await fixture.downloader.download(at: 1).reply(.body(Pictures.photo))
+        try await fixture.downloader.download(at: 1).reply(.body(Pictures.photo))
         let response = try await again
         #expect(response.source == .network)
         #expect(log.completions == 1)
@@ -98,7 +98,7 @@ struct CoalescingTests {
         let manager = fixture.manager()
         let request = ImageRequest(url: fixture.url("photo.jpg"))
         let task = Task { await outcome { () async throws(ImageLoadError) in try await manager.response(for: request) } }
-        let download = await fixture.downloader.download(at: 0)
+        let download = try await fixture.downloader.download(at: 0)
         task.cancel()
         #expect(await task.value.error?.isCancelled == true)
         await download.cancellation()

@@ -15,7 +15,7 @@ struct FailedURLTests {
         let manager = fixture.manager()
         let url = fixture.url("missing.png")
         async let first = outcome { () async throws(ImageLoadError) in try await manager.image(for: url) }
-        await fixture.downloader.download(at: 0).reply(.status(status))
+        try await fixture.downloader.download(at: 0).reply(.status(status))
         let failure = await first.error
         #expect(failure?.isPermanent == true)
         #expect(failure.flatMap { if case .download(let error) = $0 { error.statusCode } else { nil } } == status)
@@ -29,7 +29,7 @@ struct FailedURLTests {
         #expect(fixture.downloader.downloads.count == 1, "no second download")
 
         async let retried = manager.image(for: url, options: [.retryFailed])
-        await fixture.downloader.download(at: 1).reply(.body(Pictures.badge))
+        try await fixture.downloader.download(at: 1).reply(.body(Pictures.badge))
         let image = try await retried
         #expect(image.size == PixelSize(width: 64, height: 48))
         #expect(manager.failedURLs.count == 0, "a success forgets the failure")
@@ -64,7 +64,7 @@ struct FailedURLTests {
         let manager = fixture.manager()
         let log = LoadLog()
         let token = manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg")), handler: log.handler)
-        _ = await fixture.downloader.download(at: 0)
+        _ = try await fixture.downloader.download(at: 0)
         token.cancel()
         #expect(await log.result().error?.isCancelled == true)
         #expect(manager.failedURLs.count == 0)

@@ -37,7 +37,7 @@ struct PrefetcherTests {
         let token = prefetcher.prefetch(urls, completion: { done.continuation.yield($0) })
         for index in 0..<8 {
             // The load that starts when this one ends is the next but one to be asked for.
-            await fixture.downloader.download(at: index).reply(.body(Pictures.photo))
+            try await fixture.downloader.download(at: index).reply(.body(Pictures.photo))
         }
         var summary: PrefetchProgress?
         for await progress in done.stream {
@@ -60,7 +60,7 @@ struct PrefetcherTests {
         let urls = (0..<5).map { fixture.url("photo-\($0).jpg") }
         let done = AsyncStream<PrefetchProgress>.makeStream()
         let token = prefetcher.prefetch(urls, completion: { done.continuation.yield($0) })
-        let running = await fixture.downloader.download(at: 0)
+        let running = try await fixture.downloader.download(at: 0)
         token.cancel()
         var summary: PrefetchProgress?
         for await progress in done.stream {

@@ -78,16 +78,19 @@ final class ScriptedDownloader: ImageDownloading {
     var cancelledCount: Int { downloads.filter(\.isCancelled).count }
 
     /// The `index`th download (from 0), once the manager has asked for it. (One task at a
-    /// time may wait: the signal is one stream.)
-    func download(at index: Int) async -> Download {
-        await waitForDownloads(index + 1)[index]
+    /// time may wait: the signal is one stream.) Throws `CancellationError` when the test
+    /// is cancelled first (its time limit), so that it ends rather than waits.
+    func download(at index: Int) async throws -> Download {
+        try await waitForDownloads(index + 1)[index]
     }
 
     /// The first `count` downloads, once the manager has asked for that many.
     @discardableResult
-    func waitForDownloads(_ count: Int) async -> [Download] {
+    func waitForDownloads(_ count: Int) async throws -> [Download] {
         while downloads.count < count {
             for await _ in asked.stream { break }
+            // A cancelled task's stream ends at once: without this the loop would spin.
+            try Task.checkCancellation()
         }
         return Array(downloads.prefix(count))
     }

@@ -44,6 +44,8 @@ private final class NotificationLog: Sendable {
     func wait(for name: Notification.Name, count: Int = 1) async {
         while all.count(where: { $0.name == name }) < count {
             for await _ in arrived.stream { break }
+            // A cancelled task's stream ends at once: without this the loop would spin.
+            if Task.isCancelled { return }
         }
     }
 }

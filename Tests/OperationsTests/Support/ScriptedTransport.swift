@@ -40,6 +40,8 @@ final class ScriptedTransport: Transporting {
     func waitForTransfers(_ count: Int) async {
         while transfers.count < count {
             for await _ in started.stream { break }
+            // A cancelled task's stream ends at once: without this the loop would spin.
+            if Task.isCancelled { return }
         }
     }
 

@@ -43,6 +43,8 @@ private final class ThreadMonitor: TransportEventMonitor {
     func waitForCompletions(_ count: Int) async {
         while state.withLock({ $0.completed }) < count {
             for await _ in completions.stream { break }
+            // A cancelled task's stream ends at once: without this the loop would spin.
+            if Task.isCancelled { return }
         }
     }
 }
