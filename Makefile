@@ -130,7 +130,10 @@ test-asan: test-deps
 # (hundreds of images: hours under TSan, and nothing concurrent to find) and the
 # program's end-to-end runs, and the one transport test that races two timers against a
 # flooding server (under TSan the starved server pauses past any stall limit); TSAN_FILTER=...
-# runs exactly what it names instead.
+# runs exactly what it names instead. The tests run one at a time: run all at once, ten
+# times slower each, the suites' timing bounds (a stall limit, a status line within
+# seconds) failed for want of CPU, not for a race; one at a time the run takes about 3
+# minutes here.
 TSAN_SCRATCH := .build-tsan
 TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) -Xswiftc -DWEBIMAGE_TSAN
 TSAN_FILTER ?=
@@ -138,7 +141,7 @@ TSAN_SKIP ?= WebImageDecodingTests|WebImageFuzzingTests|WebImageToolTests|chunkE
 test-tsan: test-deps
 	$(call build-suite,$(TSAN_FLAGS))
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-		$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(TSAN_FLAGS) \
+		$(SWIFT) test $(TESTS_PACKAGE) --skip-build --no-parallel $(TSAN_FLAGS) \
 		$(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)',--skip '$(TSAN_SKIP)')
 
 # What only the benchmarks need: TurboJPEG, the bare library the JPEG baselines call, and

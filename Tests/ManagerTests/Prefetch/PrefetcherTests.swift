@@ -35,6 +35,8 @@ struct PrefetcherTests {
         let urls = (0..<8).map { fixture.url("photo-\($0).jpg") }
         let done = AsyncStream<PrefetchProgress>.makeStream()
         let token = prefetcher.prefetch(urls, completion: { done.continuation.yield($0) })
+        // Both first loads are asked for before either is answered, however slow the run.
+        try await fixture.downloader.waitForDownloads(2)
         for index in 0..<8 {
             // The load that starts when this one ends is the next but one to be asked for.
             try await fixture.downloader.download(at: index).reply(.body(Pictures.photo))
