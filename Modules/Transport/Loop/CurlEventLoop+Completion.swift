@@ -4,7 +4,8 @@ import WebImageCore
 
 extension CurlEventLoop {
     /// Ends a transfer, once: its slot and handle given back, metrics gathered, then the
-    /// delegate and the monitors told.
+    /// monitors and the delegate told. Monitors first: one delivered `.immediate` has
+    /// heard the end before the caller waiting on the delegate resumes.
     func complete(_ state: TransferState, _ result: Result<TransportResponse, TransportError>) {
         loopThread.assertOnLoop()
         guard let cleanup = state.lifecycle.finish() else { return }
@@ -16,10 +17,10 @@ extension CurlEventLoop {
             metrics: TransferMetrics(
                 transactions: state.transactions, totalDuration: ContinuousClock.now - state.startedAt,
                 redirectCount: state.redirectCount))
-        state.delegate.transfer(state.task, didComplete: completion)
         if !environment.monitors.isEmpty {
             let task = state.task
             environment.monitors.emit { $0.transfer(task, didComplete: completion) }
         }
+        state.delegate.transfer(state.task, didComplete: completion)
     }
 }
