@@ -131,7 +131,7 @@ struct ResumeIntegrationTests {
     @Test("cancel(keepingResumableData: true) keeps what arrived; the next download asks for the rest")
     func cancelKeeping() async throws {
         try await withServer { server in
-            let client = try ResumingDownloader()
+            let client = try ResumingDownloader(waitsForCancel: true)
             let url = server.url("/range/i?bytes=\(total)&first=stall&after=\(after)")
             let waiter = ProgressWaiter()
             let token = client.downloader.download(DownloadRequest(url: url), handler: waiter.handler)
@@ -149,7 +149,7 @@ struct ResumeIntegrationTests {
     @Test("a plain cancel keeps nothing")
     func plainCancel() async throws {
         try await withServer { server in
-            let client = try ResumingDownloader()
+            let client = try ResumingDownloader(waitsForCancel: true)
             let url = server.url("/range/j?bytes=\(total)&first=stall&after=\(after)")
             let waiter = ProgressWaiter()
             let token = client.downloader.download(DownloadRequest(url: url), handler: waiter.handler)

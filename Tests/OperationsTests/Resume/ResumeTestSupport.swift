@@ -30,12 +30,21 @@ struct ResumingDownloader {
     let monitor = LifecycleMonitor()
     let downloader: ImageDownloader
 
-    init(retryPolicy: RetryPolicy = .none, storeDirectory: URL? = nil) throws {
+    /// `waitsForCancel`: no stall or whole-transfer timeout, so that a test's cancel, not
+    /// a timer, ends a stalled transfer however slowly a loaded run reaches it.
+    init(retryPolicy: RetryPolicy = .none, storeDirectory: URL? = nil, waitsForCancel: Bool = false) throws {
         directory = try TemporaryDirectory()
         store = PartialDownloadStore(directory: storeDirectory ?? directory.url.appendingPathComponent("partial"))
+        let patient: RequestModifier = { request in
+            var request = request
+            request.timeouts.stall = nil
+            request.timeouts.total = nil
+            return request
+        }
         downloader = ImageDownloader(
             transport: CurlTransport(), registry: DownloadRegistry(),
-            configuration: .init(retryPolicy: retryPolicy, eventMonitor: monitor, partialDownloads: store))
+            configuration: .init(
+                retryPolicy: retryPolicy, requestModifier: waitsForCancel ? patient : nil, eventMonitor: monitor, partialDownloads: store))
     }
 
     /// Downloads `url` to its result.
