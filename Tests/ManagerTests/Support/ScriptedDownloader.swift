@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageTestSupport
 
 @testable import WebImageConcurrency
 @testable import WebImageCore
@@ -87,11 +88,8 @@ final class ScriptedDownloader: ImageDownloading {
     /// The first `count` downloads, once the manager has asked for that many.
     @discardableResult
     func waitForDownloads(_ count: Int) async throws -> [Download] {
-        while downloads.count < count {
-            for await _ in asked.stream { break }
-            // A cancelled task's stream ends at once: without this the loop would spin.
-            try Task.checkCancellation()
-        }
+        await asked.stream.wait { downloads.count >= count }
+        try Task.checkCancellation()
         return Array(downloads.prefix(count))
     }
 }

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WebImageCallbackRegistry
 import WebImageTestServer
+import WebImageTestSupport
 import WebImageTransport
 
 @testable import WebImageConcurrency
@@ -42,11 +43,7 @@ private final class NotificationLog: Sendable {
 
     /// Waits until `count` notifications named `name` have arrived.
     func wait(for name: Notification.Name, count: Int = 1) async {
-        while all.count(where: { $0.name == name }) < count {
-            for await _ in arrived.stream { break }
-            // A cancelled task's stream ends at once: without this the loop would spin.
-            if Task.isCancelled { return }
-        }
+        await arrived.stream.wait { all.count(where: { $0.name == name }) >= count }
     }
 }
 

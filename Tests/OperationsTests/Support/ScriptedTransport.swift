@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageTestSupport
 
 @testable import WebImageConcurrency
 @testable import WebImageCore
@@ -38,11 +39,7 @@ final class ScriptedTransport: Transporting {
 
     /// Waits until `count` transfers have started.
     func waitForTransfers(_ count: Int) async {
-        while transfers.count < count {
-            for await _ in started.stream { break }
-            // A cancelled task's stream ends at once: without this the loop would spin.
-            if Task.isCancelled { return }
-        }
+        await started.stream.wait { transfers.count >= count }
     }
 
     /// Answers `task` with a status and body, then completes it.

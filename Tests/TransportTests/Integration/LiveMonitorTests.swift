@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WebImageTestServer
+import WebImageTestSupport
 import WebImageTransport
 
 @testable import WebImageConcurrency
@@ -41,11 +42,7 @@ private final class ThreadMonitor: TransportEventMonitor {
 
     /// Waits until `count` completions have been heard.
     func waitForCompletions(_ count: Int) async {
-        while state.withLock({ $0.completed }) < count {
-            for await _ in completions.stream { break }
-            // A cancelled task's stream ends at once: without this the loop would spin.
-            if Task.isCancelled { return }
-        }
+        await completions.stream.wait { state.withLock { $0.completed } >= count }
     }
 }
 
