@@ -117,17 +117,22 @@ test-sanitize: test-asan test-tsan
 # processes), then LeakSanitizer over a load run of the whole pipeline. The test process
 # itself runs without the leak check: Foundation's Process and FileHandle, which the
 # tests use to run programs, and XCTest's own objects are reported at its exit, so its
-# report would say nothing about this library. ASAN_FILTER narrows the test run.
+# report would say nothing about this library. ASAN_FILTER narrows the test run; without
+# it the suites run in the same two parts as `make test`.
 # Tools/Sanitizers/asan.supp names the one error suppressed: an over-read inside
 # Foundation's Process.run(), fixed upstream after Swift 6.3.1.
 ASAN_SCRATCH := .build-asan
 ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH)
 ASAN_FILTER ?=
 ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --timeout 600
+# As in `make test`, the suites that run other programs go second, on their own.
+define asan-tests
+ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/Sanitizers/asan.supp" \
+	$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(ASAN_FLAGS) $(1)
+endef
 test-asan: test-deps
 	$(call build-suite,$(ASAN_FLAGS))
-	ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/Sanitizers/asan.supp" \
-		$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(ASAN_FLAGS) $(if $(ASAN_FILTER),--filter '$(ASAN_FILTER)')
+	$(if $(ASAN_FILTER),$(call asan-tests,--filter '$(ASAN_FILTER)'),$(call asan-tests,--skip '$(PROGRAM_SUITES)') && $(call asan-tests,--filter '$(PROGRAM_SUITES)'))
 	ASAN_OPTIONS="detect_leaks=1:halt_on_error=1" \
 	LSAN_OPTIONS="suppressions=$(CURDIR)/Tools/Sanitizers/lsan.supp:print_suppressions=0" \
 		$(ASAN_SCRATCH)/debug/webimage-load $(ASAN_LOAD_ARGS)

@@ -302,6 +302,25 @@ struct LoopbackServerTests {
         #expect(slow.output == "slow")
     }
 
+    @Test func gateHoldsTheBodyUntilTheTestOpensIt() async throws {
+        let server = try await LoopbackServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = server.url("/gate/g?bytes=5000&first=100").absoluteString
+
+        let held = try await curl(["--max-time", "1", "-o", "/dev/null", "-w", "%{size_download}", url], in: directory)
+        #expect(held.exitCode == 28)
+        #expect(held.output == "100")
+
+        async let waiting = curl([url], in: directory)
+        await server.requestsArrived(2)
+        server.openGate("g")
+        #expect(try await waiting.outputBytes == pattern(5000))
+        // Once open, a gate stays open.
+        #expect(try await curl([url], in: directory).outputBytes == pattern(5000))
+    }
+
     @Test func resetOverTLSAndHTTP2() async throws {
         let authority = try TestCertificateAuthority()
         let server = try await LoopbackServer.start(.init(tls: try authority.issue()))

@@ -20,6 +20,9 @@ struct ResponsePlan {
         /// `total` bytes, `chunk` at a time, one chunk every `interval`: from `source` when
         /// given, else pattern bytes.
         case drip(total: Int, chunk: Int, interval: TimeAmount, source: ByteBuffer? = nil)
+        /// `first` of `total` pattern bytes, then nothing until the test opens `gate`
+        /// (``LoopbackServer/openGate(_:)``), then the rest and the end.
+        case gated(total: Int, first: Int, gate: String)
     }
 
     enum Ending {
@@ -182,6 +185,27 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .drip(let total, let chunk, let interval, let source):
             context.flush()
             self.drip(sent: 0, total: total, chunk: max(1, chunk), interval: interval, source: source, context: context)
+        case .gated(let total, let first, let gate):
+            self.sendGated(total: total, first: first, gate: gate, context: context)
+        }
+    }
+
+    /// The first bytes at once; the rest once the test opens the gate, on this channel's
+    /// loop, unless the connection went away meanwhile.
+    private func sendGated(total: Int, first: Int, gate: String, context: ChannelHandlerContext) {
+        if first > 0 {
+            context.write(self.wrapOutboundOut(.body(.byteBuffer(self.core.patternSlice(offset: 0, length: first)))), promise: nil)
+        }
+        context.flush()
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: loop)
+        self.core.whenGateOpens(gate) {
+            loop.execute {
+                let (handler, context) = bound.value
+                guard handler.isActive else { return }
+                handler.pump = (first, total, .end)
+                handler.writePump(context: context)
+            }
         }
     }
 

@@ -162,6 +162,13 @@ public final class LoopbackServer: Sendable {
         }
     }
 
+    /// Opens the gate `name`: every `/gate/<name>` response sends the rest of its body,
+    /// and later ones send theirs whole. A test holds a body mid-way this way for as long
+    /// as it needs, however slowly the machine runs it.
+    public func openGate(_ name: String) {
+        self.core.openGate(name)
+    }
+
     /// TCP connections accepted, TLS handshake failures included.
     public var connectionCount: Int { self.core.state.withLockedValue { $0.connectionCount } }
     /// TLS connections that ended (error or close) before their handshake completed.

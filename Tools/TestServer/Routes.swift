@@ -36,6 +36,14 @@ enum Routes {
         if let rest = path.dropPrefix("/range/") {
             return RangeRoutes.plan(rest, query: query, head: head, core: core)
         }
+        if let rest = path.dropPrefix("/gate/") {
+            let total = max(0, query.int("bytes") ?? 0)
+            let first = min(total, max(0, query.int("first") ?? 0), ServerCore.patternChunk)
+            var headers = HTTPHeaders()
+            headers.add(name: "content-type", value: "application/octet-stream")
+            headers.add(name: "content-length", value: String(total))
+            return ResponsePlan(status: .ok, headers: headers, body: .gated(total: total, first: first, gate: String(rest)))
+        }
         if let rest = path.dropPrefix("/flaky/") {
             return flaky(String(rest), query: query, core: core)
         }

@@ -35,6 +35,13 @@ final class ServerCore: Sendable {
     /// Digest nonces this server handed out.
     let digestNonces = NIOLockedValueBox(Set<String>())
     private let baseURL = NIOLockedValueBox("")
+    /// Per /gate/<name>: opened, or the responses waiting for it to open.
+    private let gates = NIOLockedValueBox([String: Gate]())
+
+    enum Gate {
+        case closed(waiting: [@Sendable () -> Void])
+        case open
+    }
 
     /// `patternChunk + 251` bytes with byte i = i % 251: any run of up to `patternChunk`
     /// pattern bytes starting at offset o is the slice at o % 251 (no copy).
@@ -53,6 +60,29 @@ final class ServerCore: Sendable {
             return Self.patternChunk + 251
         }
         self.pattern = buffer
+    }
+
+    /// Runs `action` once `name` is opened: at once when it already is.
+    func whenGateOpens(_ name: String, _ action: @escaping @Sendable () -> Void) {
+        let runNow = self.gates.withLockedValue { gates -> Bool in
+            switch gates[name] {
+            case .open: return true
+            case .closed(let waiting): gates[name] = .closed(waiting: waiting + [action])
+            case nil: gates[name] = .closed(waiting: [action])
+            }
+            return false
+        }
+        if runNow { action() }
+    }
+
+    /// Opens `name`: the responses waiting for it go on, and later ones do not wait.
+    func openGate(_ name: String) {
+        let waiting = self.gates.withLockedValue { gates -> [@Sendable () -> Void] in
+            defer { gates[name] = .open }
+            if case .closed(let waiting) = gates[name] { return waiting }
+            return []
+        }
+        for action in waiting { action() }
     }
 
     var baseURLString: String { self.baseURL.withLockedValue { $0 } }

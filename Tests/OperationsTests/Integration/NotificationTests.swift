@@ -122,12 +122,13 @@ struct NotificationTests {
             let transport = CurlTransport()
             transport.addEventMonitor(NotificationBroadcaster(center: log.center))
             let sink = BodySink()
-            let task = transport.start(
-                TransportRequest(url: server.url("/drip?bytes=4000&chunk=50&interval_ms=100")), delegate: sink)
-            // Eight seconds of body: the pause lands long before its end, even in the loaded suite.
+            // The server holds the body after its first bytes until the gate opens, so the
+            // pause lands mid-body however slowly the suite runs this task.
+            let task = transport.start(TransportRequest(url: server.url("/gate/suspend?bytes=4000&first=50")), delegate: sink)
             await sink.firstBytes()
             task.pause()
             await log.wait(for: .webImageTransferDidSuspend)
+            server.openGate("suspend")
             task.resume()
             await log.wait(for: .webImageTransferDidComplete)
             #expect(sink.received == 4000)

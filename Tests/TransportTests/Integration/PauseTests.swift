@@ -84,17 +84,20 @@ struct PauseTests {
     @Test("a transfer paused from another thread delivers nothing after pause() returns", arguments: HTTPVersion.allCases)
     func pauseFromAnotherThread(_ version: HTTPVersion) async throws {
         try await withSetup(version) { server, transport, monitor in
-            // A dripped body of about 10 s, so the pause lands mid-body even when the
-            // whole suite keeps this task waiting for seconds (2 s was not enough there).
+            // The server holds the body after its first bytes until the test opens the
+            // gate, so the pause lands mid-body however long this task waits to run.
             let size = 200_000
             let delegate = PausingDelegate(pauseAtFirstChunk: false)
             let task = transport.start(
-                TransportRequest(url: server.url("/drip?bytes=\(size)&chunk=2000&interval_ms=100")), delegate: delegate)
+                TransportRequest(url: server.url("/gate/pause?bytes=\(size)&first=2000")), delegate: delegate)
             await delegate.firstBytes()
             task.pause()
             let atPause = delegate.snapshot.body.count
             await monitor.paused(task)
             try #require(monitor.events(of: task) == [.paused], "the pause landed before the body's end")
+            // The rest of the body is sent while the transfer is paused; another transfer
+            // on the same transport completes meanwhile, and not one byte is delivered.
+            server.openGate("pause")
             _ = try await transport.data(for: TransportRequest(url: server.url("/bytes/1000")))
             #expect(delegate.snapshot.body.count == atPause)
             task.resume()
