@@ -34,6 +34,12 @@ public struct TransportConfiguration: Sendable {
     /// The PEM file of the system's certificate authorities. `nil`: libcurl's configured
     /// bundle when it exists, else the first of the usual Linux locations.
     public var certificateAuthorityBundle: String?
+    /// Which URLs and addresses transfers may reach, unless a request sets its own
+    /// (`TransportRequest.urlPolicy`). The default, `URLPolicy.standard`, allows `http`
+    /// and `https` to any host; `file:` and `data:` URLs need a policy that names them
+    /// (`URLPolicy.unrestricted`). A server that fetches URLs its users give wants
+    /// `URLPolicy.publicOnly`.
+    public var urlPolicy: URLPolicy
 
     public init(
         userAgent: String = TransportConfiguration.defaultUserAgent,
@@ -45,7 +51,8 @@ public struct TransportConfiguration: Sendable {
         trustPolicy: (any ServerTrustPolicy)? = nil,
         challengeHandler: (any AuthenticationChallengeHandling)? = nil,
         eventMonitors: [any TransportEventMonitor] = [],
-        certificateAuthorityBundle: String? = nil
+        certificateAuthorityBundle: String? = nil,
+        urlPolicy: URLPolicy = .standard
     ) {
         self.userAgent = userAgent
         self.accept = accept
@@ -57,6 +64,7 @@ public struct TransportConfiguration: Sendable {
         self.challengeHandler = challengeHandler
         self.eventMonitors = eventMonitors
         self.certificateAuthorityBundle = certificateAuthorityBundle
+        self.urlPolicy = urlPolicy
     }
 
     public static let defaultUserAgent = "swift-web-image/0.1 libcurl/\(CurlLibrary.version)"

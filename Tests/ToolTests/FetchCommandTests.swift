@@ -83,6 +83,29 @@ struct FetchCommandTests {
         }
     }
 
+    @Test("--public-only refuses the loopback server; --allow-host admits only the hosts it names")
+    func urlPolicyFlags() throws {
+        try withServedInputs { server, _ in
+            let url = server.url("icon.png")
+            func error(_ run: WebImageProgram.Run) throws -> String {
+                try DecodeCommandTests.json(run.lines[0])["error"] as? String ?? ""
+            }
+            let publicOnly = try WebImageProgram.run(["fetch", "--json", "--no-disk-cache", "--public-only", url])
+            #expect(publicOnly.status != 0)
+            #expect(try error(publicOnly).contains("refusedByPolicy: the address 127.0.0.1 is loopback, not public"))
+
+            let elsewhere = try WebImageProgram.run(["fetch", "--json", "--no-disk-cache", "--allow-host", "images.example.com", url])
+            #expect(elsewhere.status != 0)
+            #expect(try error(elsewhere).contains("the host 127.0.0.1 is not on the allowed list"))
+
+            let allowed = try WebImageProgram.run([
+                "fetch", "--json", "--no-disk-cache", "--allow-host", "images.example.com", "--allow-host", "127.0.0.1", url,
+            ])
+            #expect(allowed.status == 0, "\(allowed.errors)")
+            #expect(try DecodeCommandTests.json(allowed.lines[0])["source"] as? String == "network")
+        }
+    }
+
     @Test("--no-disk-cache stores nothing, so a second run downloads again")
     func noDiskCache() throws {
         try withServedInputs { server, folder in

@@ -32,11 +32,15 @@ struct CacheDirectoryOption: ParsableArguments {
 
 extension WebImageConfiguration {
     /// The configuration of a command-line load: the library's defaults, with the cache
-    /// directory (nil for none), the downloads at once and the trust policy the flags chose.
+    /// directory (nil for none), the downloads at once, and the trust and URL policies the
+    /// flags chose.
     /// The partial-download store is made here, so that the program can flush it before
     /// it exits.
-    static func commandLine(cacheDirectory: URL?, concurrency: Int, trust: TrustOptions) throws -> WebImageConfiguration {
+    static func commandLine(
+        cacheDirectory: URL?, concurrency: Int, trust: TrustOptions, urlPolicy: URLPolicy = .unrestricted
+    ) throws -> WebImageConfiguration {
         var configuration = WebImageConfiguration(cacheDirectory: cacheDirectory)
+        configuration.transport.urlPolicy = urlPolicy
         configuration.downloader.partialDownloads = configuration.makePartialDownloadStore()
         configuration.downloader.maximumConcurrentDownloads = concurrency
         configuration.transport.trustPolicy = try trust.trustPolicy()

@@ -78,6 +78,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var trust: TrustOptions
 
+    @OptionGroup var urlPolicy: URLPolicyOptions
+
     @OptionGroup var authentication: AuthenticationOptions
 
     @Option(name: .customLong("max-pixel-size"), help: ArgumentHelp("Decode so that the longer side is at most N pixels.", valueName: "n"))
@@ -124,7 +126,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = try WebImageConfiguration.commandLine(
-            cacheDirectory: noDiskCache ? nil : cacheDirectory.directory, concurrency: concurrency, trust: trust)
+            cacheDirectory: noDiskCache ? nil : cacheDirectory.directory, concurrency: concurrency, trust: trust,
+            urlPolicy: urlPolicy.policy)
         configuration.transport.challengeHandler = authentication.challengeHandler(for: try URLArguments.urls(urls))
         let monitor = try waitForNetwork ? NetworkReachabilityMonitor() : nil
         defer { monitor?.stop() }

@@ -41,6 +41,8 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     @OptionGroup var trust: TrustOptions
 
+    @OptionGroup var urlPolicy: URLPolicyOptions
+
     func validate() throws {
         if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
     }
@@ -54,7 +56,8 @@ struct PrefetchCommand: AsyncParsableCommand {
     func run() async throws {
         let urls = try URLArguments.urls(inListFile: listFile)
         let directory = cacheDirectory.directory
-        let configuration = try WebImageConfiguration.commandLine(cacheDirectory: directory, concurrency: concurrency, trust: trust)
+        let configuration = try WebImageConfiguration.commandLine(
+            cacheDirectory: directory, concurrency: concurrency, trust: trust, urlPolicy: urlPolicy.policy)
         let manager = ImageManager(configuration: configuration)
         // What failed downloads kept is written behind them: on disk before the exit.
         defer { configuration.downloader.partialDownloads?.flush() }

@@ -5,7 +5,9 @@ import Foundation
 /// More than the URL: the method, every request header (so requests that differ in
 /// Authorization, Accept, Range or any other header never share a response), the
 /// credential, the validators of a conditional request, the certificate choice, and for a
-/// progressive download the options its partial images are decoded with. It is made from
+/// progressive download the options its partial images are decoded with, and the request's
+/// own URL policy (a request held to public addresses never shares the transfer of one
+/// that is not). It is made from
 /// the request before the downloader's request modifier runs: a modifier must change
 /// equal requests in equal ways (signing a URL, adding a token), which is what they do.
 public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
@@ -18,11 +20,13 @@ public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
     public let allowsInvalidCertificates: Bool
     /// The partial images' decode options, for a progressive download only.
     public let progressiveDecodeOptions: DecodeOptions?
+    /// The request's own URL policy; `nil` for the downloader's.
+    public let urlPolicy: URLPolicy?
 
     public init(
         url: URL, method: TransportRequest.Method = .get, headers: HTTPHeaderFields = [:], credential: Credential? = nil,
         validators: TransportRequest.Validators? = nil, allowsInvalidCertificates: Bool = false,
-        progressiveDecodeOptions: DecodeOptions? = nil
+        progressiveDecodeOptions: DecodeOptions? = nil, urlPolicy: URLPolicy? = nil
     ) {
         self.url = url.absoluteString
         self.method = method
@@ -31,6 +35,7 @@ public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
         self.validators = validators
         self.allowsInvalidCertificates = allowsInvalidCertificates
         self.progressiveDecodeOptions = progressiveDecodeOptions
+        self.urlPolicy = urlPolicy
     }
 
     /// The URL, then what else sets the key apart (never a password).
@@ -42,6 +47,7 @@ public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
         if validators != nil { parts.append("conditional") }
         if allowsInvalidCertificates { parts.append("any certificate") }
         if progressiveDecodeOptions != nil { parts.append("progressive") }
+        if urlPolicy != nil { parts.append("own URL policy") }
         return parts.joined(separator: ", ")
     }
 }

@@ -25,6 +25,10 @@ public struct DownloadRequest: Sendable {
     public var progressiveDecodeOptions: DecodeOptions
     /// Overrides the downloader's retry policy for this request.
     public var retryPolicy: RetryPolicy?
+    /// Which URLs and addresses this download may reach, replacing the transport's for
+    /// this request (and its redirects); `nil` uses the transport's. Part of the
+    /// coalescing key.
+    public var urlPolicy: URLPolicy?
 
     public init(
         url: URL,
@@ -35,7 +39,8 @@ public struct DownloadRequest: Sendable {
         validators: TransportRequest.Validators? = nil,
         timeout: Duration? = nil,
         progressiveDecodeOptions: DecodeOptions = .default,
-        retryPolicy: RetryPolicy? = nil
+        retryPolicy: RetryPolicy? = nil,
+        urlPolicy: URLPolicy? = nil
     ) {
         self.url = url
         self.headers = headers
@@ -46,6 +51,7 @@ public struct DownloadRequest: Sendable {
         self.timeout = timeout
         self.progressiveDecodeOptions = progressiveDecodeOptions
         self.retryPolicy = retryPolicy
+        self.urlPolicy = urlPolicy
     }
 
     /// The queue priority after the low and high priority options.

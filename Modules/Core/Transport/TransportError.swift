@@ -16,6 +16,10 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
 
         /// The URL cannot be used: malformed, or a scheme other than http, https, file, data.
         public static let invalidURL = Code("invalidURL")
+        /// The URL policy refused the URL, a redirect's target, or the address a host name
+        /// resolved to; ``TransportError/policyViolation`` names the rule. A refused
+        /// address is never connected to.
+        public static let refusedByPolicy = Code("refusedByPolicy")
         /// The transfer was cancelled.
         public static let cancelled = Code("cancelled")
         /// The host name did not resolve.
@@ -85,6 +89,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public var bytesReceived: Int64?
     /// Why the server was not trusted, for ``Code/serverTrustFailed``.
     public var trustFailure: ServerTrustError?
+    /// The rule that refused the transfer, for ``Code/refusedByPolicy``.
+    public var policyViolation: URLPolicyViolation?
     /// The transport's own cause, for logs and diagnostics (WebImageTransport attaches
     /// a `CurlError` with libcurl's result code to the failures libcurl reported).
     public var underlyingError: (any Error & Sendable)?

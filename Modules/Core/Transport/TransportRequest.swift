@@ -49,6 +49,9 @@ public struct TransportRequest: Sendable {
     /// HTTP/2 is negotiated over TLS (ALPN) unless this is `.http1_1`; plain-text HTTP is
     /// always HTTP/1.1.
     public var preferredHTTPVersion: PreferredHTTPVersion
+    /// Which URLs and addresses this request may reach, replacing the transport's
+    /// (`TransportConfiguration.urlPolicy`) for this request; `nil` uses the transport's.
+    public var urlPolicy: URLPolicy?
 
     public init(
         url: URL,
@@ -63,7 +66,8 @@ public struct TransportRequest: Sendable {
         allowsInvalidCertificates: Bool = false,
         proxy: Proxy = .environment,
         preferredHTTPVersion: PreferredHTTPVersion = .http2,
-        credential: Credential? = nil
+        credential: Credential? = nil,
+        urlPolicy: URLPolicy? = nil
     ) {
         self.url = url
         self.method = method
@@ -78,6 +82,7 @@ public struct TransportRequest: Sendable {
         self.proxy = proxy
         self.preferredHTTPVersion = preferredHTTPVersion
         self.credential = credential
+        self.urlPolicy = urlPolicy
     }
 }
 

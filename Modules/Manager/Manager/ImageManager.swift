@@ -126,9 +126,14 @@ public final class ImageManager: Sendable {
 
     // MARK: Inside
 
-    /// What a load can be answered with at once: a recent permanent failure, or a
-    /// memory hit.
+    /// What a load can be answered with at once: a refusal by its own URL policy (before
+    /// any cache answers it), a recent permanent failure, or a memory hit.
     func earlyResult(for request: ImageRequest) -> Result<ImageResponse, ImageLoadError>? {
+        if let policy = request.context.urlPolicy, let violation = policy.violation(for: request.url) {
+            var refusal = TransportError(.refusedByPolicy, violation.description, url: request.url)
+            refusal.policyViolation = violation
+            return .failure(.download(.transport(refusal)))
+        }
         let options = request.options
         if !options.contains(.retryFailed), failedURLs.contains(request.dataKey) {
             return .failure(.failedRecently(request.url))

@@ -23,6 +23,11 @@ public struct ImageLoadContext: Sendable {
     public var downloader: (any ImageDownloading)?
     /// Replaces the manager's ``ImageManager/Configuration/cachePolicy`` for this load.
     public var cachePolicy: CachePolicy?
+    /// Which URLs and addresses this load may reach, replacing the transport's
+    /// (`TransportConfiguration.urlPolicy`) for its download and redirects. Its URL rules
+    /// are checked before either cache is read, so a refused URL fails the same way
+    /// whether or not it is cached.
+    public var urlPolicy: URLPolicy?
 
     public init(
         thumbnailPixelSize: Int? = nil,
@@ -32,7 +37,8 @@ public struct ImageLoadContext: Sendable {
         memoryCache: (any MemoryCaching<CacheKey, DecodedImage>)? = nil,
         diskCache: (any DataCaching)? = nil,
         downloader: (any ImageDownloading)? = nil,
-        cachePolicy: CachePolicy? = nil
+        cachePolicy: CachePolicy? = nil,
+        urlPolicy: URLPolicy? = nil
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.transformers = transformers
@@ -42,11 +48,12 @@ public struct ImageLoadContext: Sendable {
         self.diskCache = diskCache
         self.downloader = downloader
         self.cachePolicy = cachePolicy
+        self.urlPolicy = urlPolicy
     }
 
     /// Whether this load must do its own work rather than share another's.
     var isIndividual: Bool {
         !headers.isEmpty || credential != nil || memoryCache != nil || diskCache != nil || downloader != nil
-            || cachePolicy != nil
+            || cachePolicy != nil || urlPolicy != nil
     }
 }

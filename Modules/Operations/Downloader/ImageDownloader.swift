@@ -139,7 +139,8 @@ public final class ImageDownloader: ImageDownloading {
             url: request.url, headers: request.headers, credential: request.credential,
             validators: request.options.contains(.revalidate) ? request.validators : nil,
             allowsInvalidCertificates: request.options.contains(.allowInvalidCertificates),
-            progressiveDecodeOptions: request.options.contains(.progressive) ? request.progressiveDecodeOptions : nil)
+            progressiveDecodeOptions: request.options.contains(.progressive) ? request.progressiveDecodeOptions : nil,
+            urlPolicy: request.urlPolicy)
     }
 
     private func withDefaultHeaders(_ request: DownloadRequest) -> DownloadRequest {

@@ -295,6 +295,7 @@ final class DownloadOperation: Sendable {
         transportRequest.maximumBodySize = context.configuration.maximumBodySize
         transportRequest.allowsInvalidCertificates = request.options.contains(.allowInvalidCertificates)
         transportRequest.credential = request.credential
+        transportRequest.urlPolicy = request.urlPolicy
         if request.options.contains(.revalidate) { transportRequest.validators = request.validators }
         if let kept = partial.withLock({ $0.kept }) { transportRequest.resume(kept) }
         return transportRequest

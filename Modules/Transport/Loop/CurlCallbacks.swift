@@ -30,4 +30,17 @@ enum CurlCallbacks {
         wi_trust_set_evaluator(trust)
         return true
     }()
+
+    static let addressCheck: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32 = {
+        context, address, length in
+        guard let context, let address else { return 0 }
+        let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
+        return state.mayConnect(to: UnsafeBufferPointer(start: address, count: length)) ? 1 : 0
+    }
+
+    /// Registers ``addressCheck`` with the C hook, once per process.
+    static let addressCheckRegistered: Bool = {
+        wi_address_set_checker(addressCheck)
+        return true
+    }()
 }

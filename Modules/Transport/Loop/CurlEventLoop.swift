@@ -175,6 +175,10 @@ final class CurlEventLoop: @unchecked Sendable {
             complete(state, .failure(TransportError(.cancelled, "cancelled before it started", url: state.url)))
             return
         }
+        if ["http", "https", "file", "data"].contains(state.scheme), let violation = state.policy.violation(for: state.url) {
+            complete(state, .failure(state.refusal(violation)))
+            return
+        }
         switch state.scheme {
         case "http", "https", "file":
             guard state.scheme == "file" || !(state.url.host ?? "").isEmpty else {
@@ -235,6 +239,13 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private func follow(_ state: TransferState, to hop: RedirectPlanner.Hop, from response: TransportResponse) {
+        if let violation = state.policy.violation(for: hop.url) {
+            var error = state.refusal(violation)
+            error.response = response
+            error.bytesReceived = 0
+            complete(state, .failure(error))
+            return
+        }
         if !environment.monitors.isEmpty {
             let (task, url) = (state.task, hop.url)
             environment.monitors.emit { $0.transfer(task, willRedirectTo: url, from: response) }

@@ -30,6 +30,8 @@ enum HopOutcome {
         // head still says what happened.
         let cutOff = code == CURLE_WRITE_ERROR && state.reception == .cutOff
         if code != CURLE_OK, !cutOff {
+            // Every address the host resolved to was refused, or the reused connection was.
+            if let violation = state.policyViolation { return .failed(state.refusal(violation)) }
             var connectTime: curl_off_t = 0
             wi_easy_getinfo_off(easy, CURLINFO_CONNECT_TIME_T, &connectTime)
             var verifyResult = 0

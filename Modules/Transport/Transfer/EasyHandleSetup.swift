@@ -41,6 +41,11 @@ enum EasyHandleSetup {
 
         guard scheme == "http" || scheme == "https" else { return nil }
 
+        if state.policy.checksAddresses {
+            _ = CurlCallbacks.addressCheckRegistered
+            wi_easy_install_address_check(easy, context)
+        }
+
         // NTLM authenticates the connection its three messages go over: HTTP/1.1 only
         // (an HTTP/2 server answers it with HTTP_1_1_REQUIRED at best).
         let http1Only = request.preferredHTTPVersion == .http1_1 || authentication?.0.method == .ntlm

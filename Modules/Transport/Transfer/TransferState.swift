@@ -14,6 +14,8 @@ final class TransferState: @unchecked Sendable {
     let request: TransportRequest
     let delegate: any TransferDelegate
     let environment: TransportEnvironment
+    /// The request's URL policy, else the transport's.
+    let policy: URLPolicy
     let startedAt = ContinuousClock.now
     /// Where the transfer is: idle, waiting for a slot, running, awaiting a challenge
     /// answer, finished.
@@ -40,6 +42,9 @@ final class TransferState: @unchecked Sendable {
     /// The hop's evaluator waits for OpenSSL's status callback (a stapled OCSP response
     /// was asked for) and has not run yet.
     var awaitsStatusEvaluation = false
+    /// The first address of this hop the URL policy refused: a connection libcurl then
+    /// could not open, or a reused one it was told not to send on.
+    var policyViolation: URLPolicyViolation?
 
     // Across hops.
     var delivered: TransportResponse?
@@ -65,6 +70,7 @@ final class TransferState: @unchecked Sendable {
         self.request = request
         self.delegate = delegate
         self.environment = environment
+        policy = request.urlPolicy ?? environment.configuration.urlPolicy
         url = request.url
         scheme = request.url.scheme?.lowercased() ?? ""
         method = request.method
@@ -86,6 +92,22 @@ final class TransferState: @unchecked Sendable {
     }
 
     var isFileURL: Bool { scheme == "file" }
+
+    /// The transfer refused by its URL policy: `violation` says which rule.
+    func refusal(_ violation: URLPolicyViolation) -> TransportError {
+        var error = TransportError(.refusedByPolicy, violation.description, url: violation.url ?? url)
+        error.policyViolation = violation
+        return error
+    }
+
+    /// Whether the policy lets this hop connect to (or send on a connection to) the
+    /// address; a refusal is kept for the hop's error.
+    func mayConnect(to address: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let address = IPAddress(bytes: Array(address)) else { return false }
+        guard let violation = policy.violation(for: address, url: url) else { return true }
+        if policyViolation == nil { policyViolation = violation }
+        return false
+    }
 
     // MARK: Callbacks from libcurl (on the loop thread, inside curl_multi_perform)
 
@@ -288,6 +310,7 @@ final class TransferState: @unchecked Sendable {
         trustFailure = nil
         evaluator = nil
         awaitsStatusEvaluation = false
+        policyViolation = nil
         errorBuffer[0] = 0
     }
 }

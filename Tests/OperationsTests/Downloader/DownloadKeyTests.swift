@@ -20,10 +20,13 @@ struct DownloadKeyTests {
         #expect(key { $0.headers = ["Accept": "image/png", "X-A": "1"] } == key { $0.headers = ["x-a": "1", "accept": "image/png"] })
     }
 
-    @Test("Authorization, Accept, Range or any header, a credential, validators, certificates or progressive options set requests apart")
+    @Test(
+        "Authorization, Accept, Range or any header, a credential, validators, certificates, progressive options or a URL policy set requests apart"
+    )
     func different() {
         let base = key()
         #expect(base != key { $0.headers = ["Authorization": "Bearer a"] })
+        #expect(base != key { $0.urlPolicy = .publicOnly }, "a load held to public addresses never shares another's transfer")
         #expect(key { $0.headers = ["Authorization": "Bearer a"] } != key { $0.headers = ["Authorization": "Bearer b"] })
         #expect(base != key { $0.headers = ["Accept": "image/png"] })
         #expect(base != key { $0.headers = ["Range": "bytes=0-99"] })

@@ -6,7 +6,8 @@ import WebImageTransport
 
 @Suite("file: and data: URLs through the transport")
 struct LocalSchemeTests {
-    let transport = CurlTransport()
+    /// file: and data: load only under a policy that names them (URLPolicyTransportTests).
+    let transport = CurlTransport(configuration: .init(urlPolicy: .unrestricted))
 
     @Test("a file URL delivers the file's bytes with its length")
     func file() async throws {

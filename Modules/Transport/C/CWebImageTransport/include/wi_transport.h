@@ -56,6 +56,18 @@ CURLcode wi_easy_track_sockets(CURL *handle);
 /// TCP, or a platform without the counter).
 int64_t wi_easy_connection_bytes_received(CURL *handle);
 
+// MARK: Address checks (the URL policy's rules on the address actually connected to)
+
+/// The process-wide address checker: called with a transfer's context and an IPv4 (4
+/// bytes) or IPv6 (16 bytes) address in network order; zero refuses the address.
+typedef int (*wi_address_check_fn)(void *context, const unsigned char *address, size_t length);
+void wi_address_set_checker(wi_address_check_fn check);
+/// Checks every connection the handle opens, before connecting (libcurl's open-socket
+/// callback: a refused address gets no socket, so libcurl tries the next or fails with
+/// CURLE_COULDNT_CONNECT), and the connection of every request before it is sent, reused
+/// ones included (the pre-request callback: a refusal is CURLE_ABORTED_BY_CALLBACK).
+CURLcode wi_easy_install_address_check(CURL *handle, void *context);
+
 /// libcurl's version text ("7.88.1").
 const char *wi_curl_version(void);
 /// CURLAUTH_* are macros with casts, which Swift does not import.
