@@ -17,7 +17,9 @@ import enum WebImageHTTP.HTTPDate
 /// - `vary=<names>`: a Vary field; `lang_<code>=<file>` serves that file instead when
 ///   the request's Accept-Language is `<code>`;
 /// - `name=<n>&fail_after=<k>`: from the (k+1)th request for `n` on, 503
-///   (`fail_status` for another status).
+///   (`fail_status` for another status);
+/// - `revalidation_gate=<g>`: a conditional request (`If-None-Match` or
+///   `If-Modified-Since`) is answered only once the test opens gate `g`.
 enum CachingRoute {
     static func plan(_ file: Substring, query: Query, head: HTTPRequestHead, core: ServerCore) -> ResponsePlan {
         if let name = query["name"], let failAfter = query.int("fail_after") {
@@ -52,6 +54,11 @@ enum CachingRoute {
             plan.headers.replaceOrAdd(name: "last-modified", value: HTTPDate.format(secondsSince1970: date - modifiedAgo))
         }
         if let vary = query["vary"] { plan.headers.add(name: "vary", value: vary) }
+        if let gate = query["revalidation_gate"],
+            head.headers.contains(name: "if-none-match") || head.headers.contains(name: "if-modified-since")
+        {
+            plan.gate = gate
+        }
         return plan
     }
 }

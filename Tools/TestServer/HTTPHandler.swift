@@ -42,6 +42,8 @@ struct ResponsePlan {
     var body: Body
     /// Wait this long before sending the head.
     var delay: TimeAmount?
+    /// Send nothing until the test opens this gate (``LoopbackServer/openGate(_:)``).
+    var gate: String?
     /// Instead of the head and body: raw bytes no HTTP encoder would write, then the
     /// connection closes (the flood goes on for `duration` first). HTTP/1 only.
     var hostile: (reply: HostileReply, duration: TimeAmount)?
@@ -114,7 +116,16 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                 connection: self.connection,
                 isHTTP2: self.isHTTP2
             )
-            if let delay = plan.delay {
+            if let gate = plan.gate {
+                let loop = context.eventLoop
+                let bound = NIOLoopBound((self, context), eventLoop: loop)
+                self.core.whenGateOpens(gate) {
+                    loop.execute {
+                        let (handler, context) = bound.value
+                        if handler.isActive { handler.send(plan, head: head, context: context) }
+                    }
+                }
+            } else if let delay = plan.delay {
                 self.scheduled = context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
                     self.scheduled = nil
                     if self.isActive { self.send(plan, head: head, context: context) }

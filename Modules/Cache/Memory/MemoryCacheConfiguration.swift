@@ -1,3 +1,5 @@
+import WebImageConcurrency
+
 /// The limits of a ``MemoryCache``.
 ///
 /// ```swift
@@ -34,10 +36,12 @@ public struct MemoryCacheConfiguration: Sendable, Hashable {
 
     /// An eighth of the memory available to the process, at most 512 MiB.
     ///
-    /// "Available" is the physical memory or, when smaller, the cgroup v2 limit of the
-    /// container the process runs in (`/sys/fs/cgroup/memory.max`), so that a server in
-    /// a 1 GiB container gets 128 MiB, not an eighth of the host.
-    public static let defaultCostLimit: Int = min(AvailableMemory.bytes / 8, 512 << 20)
+    /// "Available" is `ProcessResources.memoryLimit` (WebImageConcurrency): the physical
+    /// memory or, when smaller, the cgroup v2 limit of the container the process runs in
+    /// (`memory.max`, the smallest up its cgroup's tree), so that a server in a 1 GiB
+    /// container gets 128 MiB, not an eighth of the host. The decoding memory budget
+    /// (`MemoryBudget.shared`) is a quarter of the same limit.
+    public static let defaultCostLimit: Int = min(ProcessResources.current.memoryLimit / 8, 512 << 20)
 
     /// The shard count used when ``shardCount`` is `nil`: 8 shards (two threads hitting
     /// the cache rarely meet on the same lock), fewer when that would make a shard's

@@ -109,8 +109,9 @@ public final class WorkerPool: TaskExecutor, Sendable {
     /// How many jobs wait for a thread, for tests.
     var queuedJobs: Int { queue.count }
 
-    /// Whether the calling thread is one of the pool's.
-    var isCurrentThreadInPool: Bool {
+    /// Whether the calling thread is one of the pool's: for assertions that CPU work
+    /// stays off the cooperative pool.
+    public var isCurrentThreadInPool: Bool {
         threads.withLock { $0.all.contains { pthread_equal($0, pthread_self()) != 0 } }
     }
 

@@ -18,4 +18,12 @@ extension ImageDecoderProviding {
     public func decodeImage(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         try decoder(for: data).decode(data, options: options)
     }
+
+    /// About how many bytes of pixels decoding `data` holds at its peak, from the headers
+    /// of the decoder its first bytes call for (see
+    /// ``ImageDecoding/estimatedMemory(decoding:options:)``); `nil` when unknown.
+    public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
+        guard let decoder = try? decoder(for: data) else { return nil }
+        return decoder.estimatedMemory(decoding: data, options: options)
+    }
 }

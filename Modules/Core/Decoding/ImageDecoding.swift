@@ -25,9 +25,17 @@ public protocol ImageDecoding: Sendable {
 
     /// A decoder to feed bytes as they arrive, for progressive display.
     func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding
+    /// About how many bytes of pixels decoding `data` with `options` holds at its peak,
+    /// read from the headers alone (no pixel is decoded; an animation's frames are
+    /// counted), or `nil` when the headers do not say. A memory budget reserves this
+    /// much before the decode starts. The default is `nil`: a decoder that cannot tell
+    /// decodes without waiting for the budget.
+    func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int?
 }
 
 extension ImageDecoding {
+    public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? { nil }
+
     public func recognizes(_ header: Data) -> Bool {
         ImageFormat.sniff(header) == format
     }

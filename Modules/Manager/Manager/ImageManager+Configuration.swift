@@ -1,4 +1,5 @@
 import Foundation
+import WebImageConcurrency
 import WebImageCore
 import WebImageHTTP
 
@@ -35,6 +36,22 @@ extension ImageManager {
         /// forever. With it on, a response that is stale or `no-cache` on arrival is not
         /// kept in memory at all.
         public var memoryCacheFollowsFreshness = false
+        /// Where loads run: their disk cache reads, decoding and transforming, and the
+        /// awaits between them. Default: `WorkerPool.shared`, threads the library owns,
+        /// as many as the cores the process may use (the cgroup CPU quota read), so large
+        /// decodes never hold Swift's cooperative pool, which runs the application's own
+        /// tasks (on two cores, two decodes there would stall every request handler). A
+        /// load's priority orders its work on the pool. `nil`: the cooperative pool.
+        public var executor: (any TaskExecutor)? = WorkerPool.shared
+        /// Bounds the bytes of pixels being decoded and transformed at once: a load
+        /// reserves its decode's estimated peak (`ImageDecoding.estimatedMemory`, from
+        /// the headers) before decoding and gives it back once transformed; loads over
+        /// the budget wait, highest priority first and then in order, and may be
+        /// cancelled while they wait. Default: `MemoryBudget.shared`, a quarter of the
+        /// memory the process may use (the cgroup limit, else physical memory), at least
+        /// 64 MiB. `nil`: no bound. A decoded image kept in the memory cache or by the
+        /// caller is no longer counted: the memory cache has its own limit.
+        public var memoryBudget: MemoryBudget? = .shared
 
         public init(
             cacheKeyFilter: (@Sendable (URL) -> String)? = nil,

@@ -204,6 +204,8 @@ public final class ImageManager: Sendable {
             caching: LoadCaching(
                 policy: context.cachePolicy ?? configuration.cachePolicy, rules: configuration.cacheRules,
                 memoryFollowsFreshness: configuration.memoryCacheFollowsFreshness),
-            revalidations: revalidations)
+            revalidations: revalidations,
+            executor: configuration.executor,
+            memoryBudget: configuration.memoryBudget)
     }
 }

@@ -47,7 +47,9 @@ final class ImageLoadTask: Sendable {
             request.options.contains(.highPriority)
             ? .high
             : request.options.contains(.lowPriority) ? .low : .medium
-        let task = Task(priority: priority) { await self.run() }
+        // On the manager's executor: the run's disk reads, decodes and transforms stay off
+        // the cooperative pool.
+        let task = Task(executorPreference: stages.executor, priority: priority) { await self.run() }
         let keep = self.task.withLock { held -> Bool in
             guard !abandoned.load(ordering: .relaxed) else { return false }
             held = task
@@ -162,7 +164,7 @@ final class ImageLoadTask: Sendable {
             let stale = use != .answer(stale: false)
             if use == .answerAndRevalidateBehind { stages.revalidations.revalidate(stored, for: request, stages: stages) }
             do {
-                return try answer(from: stored, source: stale ? .stale : .disk)
+                return try await answer(from: stored, source: stale ? .stale : .disk)
             } catch .decoding(let error, let response, let bytes) {
                 // Bytes on disk that do not decode are no use to anyone: drop them and
                 // fetch a fresh copy (unless the load may not touch the network).
@@ -188,7 +190,7 @@ final class ImageLoadTask: Sendable {
             guard let stored = stale, caching.usableAfterFailure(error, stored: stored.metadata, at: Date()) else {
                 throw .download(error)
             }
-            return try answer(from: stored, source: .stale)
+            return try await answer(from: stored, source: .stale)
         }
         try stopIfCancelled()
         let receivedAt = Date()
@@ -196,7 +198,7 @@ final class ImageLoadTask: Sendable {
         if download.isNotModified, let stored = stale {
             let metadata = caching.refreshed(
                 stored.metadata, by: download.response, of: request, requestedAt: requestedAt, receivedAt: receivedAt)
-            let image = decodes ? try stages.decodeAndTransform(stored.data, for: request) : nil
+            let image = decodes ? try await stages.decodeAndTransform(stored.data, for: request) : nil
             try stopIfCancelled()
             if let image { storeInMemory(image, metadata: metadata) }
             await storeOnDisk(stored.data, metadata: metadata)
@@ -206,7 +208,7 @@ final class ImageLoadTask: Sendable {
         }
 
         // A body that does not decode fails here, before anything is stored.
-        let image = decodes ? try stages.decodeAndTransform(download.data, for: request, response: download.response) : nil
+        let image = decodes ? try await stages.decodeAndTransform(download.data, for: request, response: download.response) : nil
         try stopIfCancelled()
         let metadata = caching.metadata(for: download.response, of: request, requestedAt: requestedAt, receivedAt: receivedAt)
         if let image { storeInMemory(image, metadata: metadata) }
@@ -220,11 +222,11 @@ final class ImageLoadTask: Sendable {
 
     /// The stored bytes as the load's answer: decoded and kept in memory, unless the load
     /// wants the bytes only.
-    private func answer(from stored: CachedResponse, source: ImageSource) throws(ImageLoadError) -> ImageResponse {
+    private func answer(from stored: CachedResponse, source: ImageSource) async throws(ImageLoadError) -> ImageResponse {
         guard !request.options.contains(.returnDataWithoutDecoding) else {
             return ImageResponse(image: nil, data: stored.data, source: source, request: request)
         }
-        let image = try stages.decodeAndTransform(stored.data, for: request)
+        let image = try await stages.decodeAndTransform(stored.data, for: request)
         try stopIfCancelled()
         storeInMemory(image, metadata: stored.metadata)
         return ImageResponse(image: image, data: stored.data, source: source, request: request)

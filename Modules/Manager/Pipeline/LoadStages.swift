@@ -1,4 +1,5 @@
 import Foundation
+import WebImageConcurrency
 import WebImageCore
 
 /// The parts one load runs through, resolved from the manager and the load's context.
@@ -16,6 +17,10 @@ struct LoadStages: Sendable {
     let caching: LoadCaching
     /// The manager's revalidations behind stale answers.
     let revalidations: BackgroundRevalidations
+    /// Where the run's task runs (`nil`: the cooperative pool).
+    let executor: (any TaskExecutor)?
+    /// Reserved from before a decode until its transforms are done.
+    let memoryBudget: MemoryBudget?
 
     /// The disk cache's bytes for `request`, read on the calling thread (a synchronous
     /// function, so the synchronous read is the one called).
@@ -28,7 +33,9 @@ struct LoadStages: Sendable {
     /// response the bytes came with, kept on a decoding error (`nil` for bytes from disk).
     func decodeAndTransform(
         _ data: Data, for request: ImageRequest, response: TransportResponse? = nil
-    ) throws(ImageLoadError) -> DecodedImage {
+    ) async throws(ImageLoadError) -> DecodedImage {
+        let reservation = try await reserveMemory(decoding: data, for: request)
+        defer { reservation?.release() }
         let image: DecodedImage
         let started = events.isActive ? ContinuousClock.now : nil
         do {
@@ -39,6 +46,20 @@ struct LoadStages: Sendable {
         if let started { events.decoded(image, duration: ContinuousClock.now - started) }
         try stopIfCancelled()
         return try transform(image, for: request)
+    }
+
+    /// Waits for the memory budget to hold the decode's estimated peak; `nil` without a
+    /// budget or an estimate.
+    private func reserveMemory(decoding data: Data, for request: ImageRequest) async throws(ImageLoadError) -> MemoryReservation? {
+        guard let memoryBudget, let bytes = decoders.estimatedMemory(decoding: data, options: request.decodeOptions), bytes > 0
+        else { return nil }
+        let options = request.options
+        let priority: DownloadPriority = options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
+        do {
+            return try await memoryBudget.reserve(bytes, priority: priority)
+        } catch {
+            throw .cancelled
+        }
     }
 
     /// Runs the request's transformers; `reports` is off for partial images, whose

@@ -121,7 +121,9 @@ struct HTTPCachingTests {
     @Test("stale-while-revalidate: two loads answered stale at once, with one revalidation behind them")
     func staleWhileRevalidate() async throws {
         try await withFixture { fixture in
-            let url = url(fixture, "photo.jpg", "cc=max-age%3D60,stale-while-revalidate%3D600&age=120")
+            // The revalidation is held at the server until both loads are answered: its
+            // 304 (still stale, Age 120) would otherwise let a later load revalidate again.
+            let url = url(fixture, "photo.jpg", "cc=max-age%3D60,stale-while-revalidate%3D600&age=120&revalidation_gate=swr")
             _ = try await fixture.manager().response(for: ImageRequest(url: url, options: [.waitForCacheStore]))
             let manager = fixture.manager()
             // Two variants of one resource (a thumbnail and the full image): two loads,
@@ -132,6 +134,7 @@ struct HTTPCachingTests {
             #expect(a.source == .stale && b.source == .stale)
             #expect(b.image.map { max($0.size.width, $0.size.height) } == 32)
             await fixture.server.requestsArrived(2)
+            fixture.server.openGate("swr")
             await manager.flushPendingWrites()
             let requests = hits(fixture, "photo.jpg")
             #expect(requests.count == 2, "one revalidation for both loads")

@@ -1,0 +1,60 @@
+import Foundation
+import WebImageCore
+
+// What each built-in decoder holds at its peak, from the headers alone, for a memory
+// budget to reserve before the decode starts. Estimates, rounded up: the decoded
+// pixels, the full-size image a downsampling decoder resamples from, an animation's
+// canvas and every frame. A file over the options' pixel limits estimates 0: its decode
+// fails from the same headers before allocating, so it need not wait for memory.
+
+extension JPEGDecoder {
+    public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
+        data.withUnsafeBytes { bytes -> Int? in
+            guard let engine = try? JPEGDecompressor(incremental: false), (try? engine.borrow(bytes)) != nil,
+                (try? engine.step()) == .headerReady
+            else { return nil }
+            let header = engine.header
+            guard let plan = try? JPEGScalePlan(header: header, options: options) else { return 0 }
+            let bytesPerPixel = plan.wantsGray ? 1 : 4
+            let decoded = JPEGScalePlan.scaled(header.size, eighths: plan.scaleEighths)
+            var total = decoded.pixelCount * bytesPerPixel
+            if plan.targetSize != decoded { total += plan.targetSize.pixelCount * bytesPerPixel }
+            // libjpeg keeps a multi-scan file's DCT coefficients, two bytes per sample,
+            // about three samples a pixel at full size.
+            if header.hasMultipleScans { total += header.size.pixelCount * 6 }
+            return total
+        }
+    }
+}
+
+extension PNGDecoder {
+    public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
+        // The signature, then IHDR: length, type, width, height (big-endian).
+        guard data.count >= 24 else { return nil }
+        let bytes = [UInt8](data.prefix(24))
+        guard bytes[12...15].elementsEqual("IHDR".utf8) else { return nil }
+        func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let size = PixelSize(width: word(16), height: word(20))
+        guard size.width > 0, size.height > 0, size.pixelCount <= options.maxPixelCount else { return 0 }
+        let bytesPerPixel = options.pixelFormat.bytesPerPixel
+        let target = options.targetSize(for: size)
+        return size.pixelCount * bytesPerPixel + (target == size ? 0 : target.pixelCount * bytesPerPixel)
+    }
+}
+
+extension GIFDecoder {
+    public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
+        // "GIF89a", then the logical screen's width and height (little-endian).
+        guard data.count >= 10 else { return nil }
+        let bytes = [UInt8](data.prefix(10))
+        let screen = PixelSize(width: Int(bytes[6]) | Int(bytes[7]) << 8, height: Int(bytes[8]) | Int(bytes[9]) << 8)
+        guard screen.pixelCount > 0 else { return nil }
+        // The survey walks the blocks without decoding (linear in the file) and checks
+        // the same limits the decode will.
+        guard let survey = try? GIFSurvey(data: data, screen: screen, options: options) else { return 0 }
+        let frames = options.firstFrameOnly ? 1 : max(1, survey.frameCount)
+        let target = options.targetSize(for: screen)
+        // The canvas and the copy a "restore to previous" frame needs, then every frame.
+        return screen.pixelCount * 4 * 2 + frames * target.pixelCount * options.pixelFormat.bytesPerPixel
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImage
+import WebImageTestServer
+import WebImageTestSupport
+
+@testable import WebImageConcurrency
+
+/// A transformer that notes whether it ran on `pool`'s threads.
+private final class ThreadProbe: ImageTransforming {
+    let pool: WorkerPool
+    let ranOnPool = Locked<[Bool]>([])
+    init(pool: WorkerPool) { self.pool = pool }
+    var identifier: String { "thread-probe" }
+    func transform(_ image: DecodedImage) throws(ImageDecodingError) -> DecodedImage {
+        let onPool = pool.isCurrentThreadInPool
+        ranOnPool.withLock { $0.append(onPool) }
+        return image
+    }
+}
+
+@Suite("Manager: work on its own executor, within a memory budget", .timeLimit(.minutes(1)))
+struct OwnedWorkTests {
+    @Test("a load decodes and transforms on the manager's executor; with none, off it")
+    func executor() async throws {
+        let pool = WorkerPool(width: 1, name: "test-pool")
+        defer { pool.shutdown() }
+        try await withFixture { fixture in
+            for executor in [pool, nil] as [WorkerPool?] {
+                let probe = ThreadProbe(pool: pool)
+                let manager = fixture.manager { $0.manager.executor = executor }
+                _ = try await manager.image(for: ImageRequest(url: fixture.url("photo.jpg"), context: .init(transformers: [probe])))
+                #expect(probe.ranOnPool.withLock { $0 } == [executor != nil])
+            }
+        }
+    }
+
+    @Test("a load whose decode does not fit waits for the budget, then completes and gives its bytes back")
+    func waitsForTheBudget() async throws {
+        try await withFixture { fixture in
+            let queued = AsyncStream<Void>.makeStream()
+            let budget = MemoryBudget(capacity: 1 << 20, onQueued: { queued.continuation.yield() })
+            let held = try await budget.reserve(1 << 20)
+            let manager = fixture.manager { $0.manager.memoryBudget = budget }
+            let log = LoadLog()
+            let token = manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg")), handler: log.handler)
+            await queued.stream.wait { budget.waiting == 1 }
+            #expect(log.completions == 0, "nothing decoded while the budget is spent")
+            held.release()
+            let result = await log.result()
+            withExtendedLifetime(token) {}
+            #expect((try? result.get())?.image != nil, "\(result)")
+            #expect(budget.inUse == 0 && budget.waiting == 0)
+        }
+    }
+
+    @Test("a load cancelled while it waits for the budget ends cancelled and leaves the budget as it was")
+    func cancelledWhileWaiting() async throws {
+        try await withFixture { fixture in
+            let queued = AsyncStream<Void>.makeStream()
+            let budget = MemoryBudget(capacity: 1 << 20, onQueued: { queued.continuation.yield() })
+            let held = try await budget.reserve(1 << 20)
+            let manager = fixture.manager { $0.manager.memoryBudget = budget }
+            let log = LoadLog()
+            let token = manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg")), handler: log.handler)
+            await queued.stream.wait { budget.waiting == 1 }
+            token.cancel()
+            let result = await log.result()
+            #expect(result.error?.isCancelled == true, "\(result)")
+            #expect(budget.waiting == 0)
+            #expect(budget.inUse == 1 << 20, "only the test's own reservation")
+            held.release()
+        }
+    }
+}
