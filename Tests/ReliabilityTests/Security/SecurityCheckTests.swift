@@ -59,8 +59,9 @@ struct SecurityCheckTests {
                 #expect(code == .badRedirect || code == .insecureRedirect, "\(target): \(String(describing: error))")
                 try await pipeline.expectNothingLeft(after: request)
             }
-            // The same file loads when asked for directly: the refusal is the redirect's.
-            let direct = try await pipeline.manager.image(for: file)
+            // The same file loads when asked for directly, under a URL policy that allows
+            // file: (the default allows http and https only): the refusal is the redirect's.
+            let direct = try await pipeline.manager.image(for: ImageRequest(url: file, context: .init(urlPolicy: .unrestricted)))
             #expect(direct.width == 160)
         }
     }
