@@ -249,4 +249,4 @@ docs-check: deps
 	python3 Tools/DocsCheck/docs-check.py --scratch $(DOCS_CHECK_SCRATCH)
 
 clean:
-	rm -rf .build $(ASAN_SCRATCH) $(TSAN_SCRATCH) $(FUZZ_SCRATCH) $(DOCS_SCRATCH) $(DOCS_CHECK_SCRATCH) Tools/.build Tests/.build Benchmarks/.build
+	rm -rf .build $(ASAN_SCRATCH) $(TSAN_SCRATCH) $(FUZZ_SCRATCH) $(DOCS_SCRATCH) $(DOCS_CHECK_SCRATCH) Tools/.build Tests/.build Benchmarks/.build Integrations/.build

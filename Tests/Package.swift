@@ -31,6 +31,11 @@ let package = Package(
     dependencies: [
         .package(name: "swift-web-image", path: ".."),
         .package(name: "swift-web-image-tools", path: "../Tools"),
+        .package(name: "swift-web-image-integrations", path: "../Integrations"),
+        // The in-memory backends the adapters' tests read (the adapters bring the APIs).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .target(
@@ -110,6 +115,23 @@ let package = Package(
                 tool("WebImageTestServer"), "WebImageTestSupport",
             ],
             path: "OperationsTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageIntegrationsTests",
+            dependencies: [
+                library("WebImage"), library("WebImageConcurrency"), tool("WebImageFixtures"), tool("WebImageTestServer"),
+                "WebImageTestSupport",
+                .product(name: "WebImageLogging", package: "swift-web-image-integrations"),
+                .product(name: "WebImageMetrics", package: "swift-web-image-integrations"),
+                .product(name: "WebImageTracing", package: "swift-web-image-integrations"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            path: "IntegrationsTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -18,7 +18,7 @@ import WebImageCore
 /// let image = try decoder.decode(data)  // at most `capacity` bytes of pixels exist at once
 /// ```
 ///
-/// Order: waiters are admitted highest ``DownloadPriority`` first and, within a priority,
+/// Order: waiters are admitted highest `DownloadPriority` first and, within a priority,
 /// in the order they asked. A waiter that does not fit yet holds back every waiter behind
 /// it, even smaller ones that would fit, so a large request is never starved by a stream
 /// of small ones of its priority or lower (a steady stream of higher-priority requests

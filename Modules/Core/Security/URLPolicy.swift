@@ -35,7 +35,7 @@ public struct URLPolicy: Sendable, Hashable {
     public var allowedHosts: [HostPattern]?
     /// Hosts never fetched, even when ``allowedHosts`` names them.
     public var deniedHosts: [HostPattern]
-    /// Refuses every address whose scope is not ``IPAddress/Scope/public``, whether the
+    /// Refuses every address whose scope is not `IPAddress.Scope.public`, whether the
     /// URL names it or a host name resolves to it.
     public var refusesNonPublicAddresses: Bool
 

@@ -39,6 +39,25 @@ public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A short, stable name of the kind of failure, for a log field or a metric
+    /// dimension (few distinct values, never a URL): `cancelled`, `failedRecently`,
+    /// `notCached`, `download.<TransportError code>` (`download.httpStatus`,
+    /// `download.refusedByPolicy`, ...), `download.requestRejected`,
+    /// `download.responseRejected`, `decoding.<ImageDecodingError code>`, `transform`.
+    public var errorClass: String {
+        switch self {
+        case .cancelled: "cancelled"
+        case .failedRecently: "failedRecently"
+        case .notCached: "notCached"
+        case .download(.cancelled): "cancelled"
+        case .download(.transport(let error)): "download.\(error.code)"
+        case .download(.requestRejected): "download.requestRejected"
+        case .download(.responseRejected): "download.responseRejected"
+        case .decoding(let error, _, _): "decoding.\(error.code)"
+        case .transform: "transform"
+        }
+    }
+
     public var description: String {
         switch self {
         case .cancelled: "cancelled"

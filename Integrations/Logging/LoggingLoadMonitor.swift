@@ -1,0 +1,95 @@
+import Foundation
+import Logging
+import WebImageCore
+import WebImageManager
+
+/// Logs the manager's loads through swift-log: one line per load when it ends, at
+/// `debug` when answered or cancelled and at `warning` when failed, with the load's
+/// facts as metadata.
+///
+/// ```swift
+/// var logger = Logger(label: "images")
+/// logger.logLevel = .debug
+/// manager.addEventMonitor(LoggingLoadMonitor(logger: logger))
+/// // debug: image load answered [webimage.source: network, webimage.ms: 41.2,
+/// //        webimage.url: https://…, webimage.decode_ms: 5.1, webimage.pixels: 1920000, …]
+/// ```
+///
+/// The metadata keys, each present when it applies: `webimage.load` (the load's number),
+/// `webimage.url`, `webimage.ms` (start to end), `webimage.source`, `webimage.decode_ms`,
+/// `webimage.width`, `webimage.height`, `webimage.pixels`, `webimage.frames`,
+/// `webimage.transform_ms`, `webimage.stored` (`memory,disk`), `webimage.error` (its
+/// description) and `webimage.error_class` (``ImageLoadError/errorClass``). Lines are
+/// written off the load's thread, one at a time, in the order loads ended.
+public final class LoggingLoadMonitor: ImageLoadEventMonitor {
+    private let recorder: ImageLoadRecorder
+
+    /// - Parameters:
+    ///   - logger: where the lines go, with its level and its own metadata.
+    ///   - answeredLevel: the level of answered and cancelled loads (`debug`).
+    ///   - failedLevel: the level of failed loads (`warning`).
+    public init(logger: Logger, answeredLevel: Logger.Level = .debug, failedLevel: Logger.Level = .warning) {
+        recorder = ImageLoadRecorder { record in
+            let level = record.error == nil ? answeredLevel : failedLevel
+            logger.log(level: level, "\(Self.message(for: record))", metadata: Self.metadata(for: record))
+        }
+    }
+
+    /// Returns once every load that ended before this call has been written.
+    public func flush() async { await recorder.flush() }
+
+    public var delivery: CallbackDelivery { recorder.delivery }
+    public func loadDidStart(_ load: ImageLoadInfo) { recorder.loadDidStart(load) }
+    public func load(_ load: ImageLoadInfo, didAnswerFrom source: ImageSource) { recorder.load(load, didAnswerFrom: source) }
+    public func load(_ load: ImageLoadInfo, didDecode size: PixelSize, frames: Int, duration: Duration) {
+        recorder.load(load, didDecode: size, frames: frames, duration: duration)
+    }
+    public func load(_ load: ImageLoadInfo, didTransformTo size: PixelSize, duration: Duration) {
+        recorder.load(load, didTransformTo: size, duration: duration)
+    }
+    public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) { recorder.load(load, didStoreIn: cache) }
+    public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) { recorder.load(load, didFail: error) }
+    public func loadDidCancel(_ load: ImageLoadInfo) { recorder.loadDidCancel(load) }
+
+    static func message(for record: ImageLoadRecord) -> String {
+        switch record.outcome {
+        case .answered: "image load answered"
+        case .failed: "image load failed"
+        case .cancelled: "image load cancelled"
+        }
+    }
+
+    static func metadata(for record: ImageLoadRecord) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "webimage.load": "\(record.load.id)",
+            "webimage.url": "\(record.load.request.url.absoluteString)",
+            "webimage.ms": "\(milliseconds(record.duration))",
+        ]
+        if let source = record.source { metadata["webimage.source"] = "\(source.rawValue)" }
+        if let decode = record.decode {
+            metadata["webimage.decode_ms"] = "\(milliseconds(decode.duration))"
+            metadata["webimage.width"] = "\(decode.size.width)"
+            metadata["webimage.height"] = "\(decode.size.height)"
+            metadata["webimage.pixels"] = "\(decode.size.width * decode.size.height * decode.frames)"
+            metadata["webimage.frames"] = "\(decode.frames)"
+        }
+        if let transform = record.transform { metadata["webimage.transform_ms"] = "\(milliseconds(transform.duration))" }
+        if !record.stored.isEmpty { metadata["webimage.stored"] = "\(record.stored.map(cacheName).joined(separator: ","))" }
+        if let error = record.error {
+            metadata["webimage.error"] = "\(error.description)"
+            metadata["webimage.error_class"] = "\(error.errorClass)"
+        }
+        return metadata
+    }
+
+    static func cacheName(_ cache: ImageCacheType) -> String {
+        cache == .memory ? "memory" : cache == .disk ? "disk" : "\(cache.rawValue)"
+    }
+
+    /// Milliseconds with one decimal.
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        return (milliseconds * 10).rounded() / 10
+    }
+}

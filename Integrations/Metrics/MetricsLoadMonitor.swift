@@ -1,0 +1,75 @@
+import Foundation
+import Metrics
+import WebImageCore
+import WebImageManager
+
+/// Counts and times the manager's loads through swift-metrics.
+///
+/// | metric | kind | dimensions |
+/// |---|---|---|
+/// | `webimage_loads_total` | counter, per answered load | `source` (memory, disk, network, revalidated, stale) |
+/// | `webimage_load_failures_total` | counter | `error_class` (``ImageLoadError/errorClass``) |
+/// | `webimage_loads_cancelled_total` | counter | |
+/// | `webimage_load_duration` | timer, `loadImage` to the answer | `source` |
+/// | `webimage_decode_duration` | timer | |
+/// | `webimage_transform_duration` | timer | |
+/// | `webimage_decoded_pixels_total` | counter (width x height x frames) | |
+///
+/// Dimensions take few values (never a URL), as metrics backends need. Queue depth, the
+/// memory budget and cache sizes are gauges: see ``ImageLoadGauges``.
+///
+/// ```swift
+/// MetricsSystem.bootstrap(PrometheusMetricsFactory(...))   // once, at start
+/// manager.addEventMonitor(MetricsLoadMonitor())
+/// ```
+public final class MetricsLoadMonitor: ImageLoadEventMonitor {
+    private let recorder: ImageLoadRecorder
+
+    /// - Parameter factory: the metrics backend; by default the one bootstrapped.
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        let cancelled = Counter(label: "webimage_loads_cancelled_total", factory: factory)
+        let decodeDuration = Timer(label: "webimage_decode_duration", factory: factory)
+        let transformDuration = Timer(label: "webimage_transform_duration", factory: factory)
+        let pixels = Counter(label: "webimage_decoded_pixels_total", factory: factory)
+        recorder = ImageLoadRecorder { record in
+            if let decode = record.decode {
+                decodeDuration.recordNanoseconds(Self.nanoseconds(decode.duration))
+                pixels.increment(by: decode.size.width * decode.size.height * decode.frames)
+            }
+            if let transform = record.transform { transformDuration.recordNanoseconds(Self.nanoseconds(transform.duration)) }
+            switch record.outcome {
+            case .answered(let source):
+                let dimensions = [("source", source.rawValue)]
+                Counter(label: "webimage_loads_total", dimensions: dimensions, factory: factory).increment()
+                Timer(label: "webimage_load_duration", dimensions: dimensions, factory: factory)
+                    .recordNanoseconds(Self.nanoseconds(record.duration))
+            case .failed(let error):
+                Counter(label: "webimage_load_failures_total", dimensions: [("error_class", error.errorClass)], factory: factory)
+                    .increment()
+            case .cancelled:
+                cancelled.increment()
+            }
+        }
+    }
+
+    /// Returns once every load that ended before this call has been written.
+    public func flush() async { await recorder.flush() }
+
+    public var delivery: CallbackDelivery { recorder.delivery }
+    public func loadDidStart(_ load: ImageLoadInfo) { recorder.loadDidStart(load) }
+    public func load(_ load: ImageLoadInfo, didAnswerFrom source: ImageSource) { recorder.load(load, didAnswerFrom: source) }
+    public func load(_ load: ImageLoadInfo, didDecode size: PixelSize, frames: Int, duration: Duration) {
+        recorder.load(load, didDecode: size, frames: frames, duration: duration)
+    }
+    public func load(_ load: ImageLoadInfo, didTransformTo size: PixelSize, duration: Duration) {
+        recorder.load(load, didTransformTo: size, duration: duration)
+    }
+    public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) { recorder.load(load, didStoreIn: cache) }
+    public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) { recorder.load(load, didFail: error) }
+    public func loadDidCancel(_ load: ImageLoadInfo) { recorder.loadDidCancel(load) }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,67 @@
+// swift-tools-version: 6.2
+//
+// swift-web-image-integrations: the manager's load events as logs (apple/swift-log),
+// metrics (apple/swift-metrics) and traces (apple/swift-distributed-tracing).
+//
+// A package of its own, beside the library, so that an app taking any module of
+// swift-web-image resolves none of these: SwiftPM pulls every package that any product of
+// a root manifest uses into every app that depends on it, even for products the app never
+// takes (Tools/ConsumerCheck proves the library alone stays free of them). An app that
+// wants an adapter adds this package as well. It depends on the library by path here, in
+// the library's repository; published on its own, that line names the library's URL.
+
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "swift-web-image-integrations",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "WebImageLogging", targets: ["WebImageLogging"]),
+        .library(name: "WebImageMetrics", targets: ["WebImageMetrics"]),
+        .library(name: "WebImageTracing", targets: ["WebImageTracing"]),
+    ],
+    dependencies: [
+        .package(name: "swift-web-image", path: ".."),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+    ],
+    targets: [
+        .target(
+            name: "WebImageLogging",
+            dependencies: [
+                .product(name: "WebImageCore", package: "swift-web-image"),
+                .product(name: "WebImageManager", package: "swift-web-image"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Logging",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "WebImageMetrics",
+            dependencies: [
+                .product(name: "WebImageCore", package: "swift-web-image"),
+                .product(name: "WebImageManager", package: "swift-web-image"),
+                .product(name: "WebImageConcurrency", package: "swift-web-image"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            path: "Metrics",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "WebImageTracing",
+            dependencies: [
+                .product(name: "WebImageCore", package: "swift-web-image"),
+                .product(name: "WebImageManager", package: "swift-web-image"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            path: "Tracing",
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,52 @@
+import WebImageCore
+
+/// One load from start to end, as ``ImageLoadRecorder`` gathers it from the load's
+/// events: what log lines, metrics and traces are made of.
+public struct ImageLoadRecord: Sendable {
+    /// How the load ended.
+    public enum Outcome: Sendable {
+        case answered(ImageSource)
+        case failed(ImageLoadError)
+        case cancelled
+    }
+
+    /// The decode the load's run made, when it decoded.
+    public struct Decode: Sendable, Hashable {
+        public var size: PixelSize
+        public var frames: Int
+        public var duration: Duration
+        /// When the decode ended.
+        public var endedAt: ContinuousClock.Instant
+    }
+
+    /// The transformers' run, when there were transformers.
+    public struct Transform: Sendable, Hashable {
+        public var size: PixelSize
+        public var duration: Duration
+        public var endedAt: ContinuousClock.Instant
+    }
+
+    public var load: ImageLoadInfo
+    public var startedAt: ContinuousClock.Instant
+    public var endedAt: ContinuousClock.Instant
+    public var outcome: Outcome
+    public var decode: Decode?
+    public var transform: Transform?
+    /// The caches the result was handed to, in order.
+    public var stored: [ImageCacheType]
+
+    /// From `loadImage` to the end.
+    public var duration: Duration { endedAt - startedAt }
+
+    /// The source of an answered load; `nil` for a failed or cancelled one.
+    public var source: ImageSource? {
+        if case .answered(let source) = outcome { return source }
+        return nil
+    }
+
+    /// The error of a failed load.
+    public var error: ImageLoadError? {
+        if case .failed(let error) = outcome { return error }
+        return nil
+    }
+}

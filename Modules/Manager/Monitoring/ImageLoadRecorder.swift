@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+import WebImageConcurrency
+import WebImageCore
+
+/// A load monitor that gathers each load's events into one ``ImageLoadRecord`` and hands
+/// it over when the load ends: the building block of the logging, metrics and tracing
+/// adapters (swift-web-image-integrations), and of any monitor that wants one record per
+/// load rather than a stream of events.
+///
+/// It takes the events where they happen (``delivery`` is `.immediate`), so each time is
+/// the event's own, and hands the records over on `recordDelivery`. Decoding,
+/// transforming and storing belong to a run that loads of one variant share; they are
+/// recorded for the load that started the run, as the events name it.
+///
+/// ```swift
+/// let recorder = ImageLoadRecorder { record in
+///     print(record.load.request.url, record.source ?? "failed", record.duration)
+/// }
+/// manager.addEventMonitor(recorder)
+/// ```
+public final class ImageLoadRecorder: ImageLoadEventMonitor {
+    private let open = Locked<[UInt64: ImageLoadRecord]>([:])
+    private let recordDelivery: CallbackDelivery
+    private let finished: @Sendable (ImageLoadRecord) -> Void
+    /// Told at once when a load starts, on the thread that started it (inside
+    /// `loadImage`, where the caller's task-local values are still readable).
+    private let started: (@Sendable (ImageLoadInfo) -> Void)?
+
+    /// - Parameters:
+    ///   - recordDelivery: where `finished` runs; by default a serial queue of its own,
+    ///     so records arrive one at a time, in the order loads ended.
+    ///   - started: called when a load starts, where it starts (keep it quick).
+    ///   - finished: called once per load with its record.
+    public init(
+        recordDelivery: CallbackDelivery = .queue(DispatchQueue(label: "webimage.load-records")),
+        started: (@Sendable (ImageLoadInfo) -> Void)? = nil,
+        finished: @escaping @Sendable (ImageLoadRecord) -> Void
+    ) {
+        self.recordDelivery = recordDelivery
+        self.started = started
+        self.finished = finished
+    }
+
+    public var delivery: CallbackDelivery { .immediate }
+
+    public func loadDidStart(_ load: ImageLoadInfo) {
+        let now = ContinuousClock.now
+        open.withLock {
+            $0[load.id] = ImageLoadRecord(load: load, startedAt: now, endedAt: now, outcome: .cancelled, stored: [])
+        }
+        started?(load)
+    }
+
+    public func load(_ load: ImageLoadInfo, didDecode size: PixelSize, frames: Int, duration: Duration) {
+        let now = ContinuousClock.now
+        update(load) { $0.decode = .init(size: size, frames: frames, duration: duration, endedAt: now) }
+    }
+
+    public func load(_ load: ImageLoadInfo, didTransformTo size: PixelSize, duration: Duration) {
+        let now = ContinuousClock.now
+        update(load) { $0.transform = .init(size: size, duration: duration, endedAt: now) }
+    }
+
+    public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) {
+        update(load) { $0.stored.append(cache) }
+    }
+
+    public func load(_ load: ImageLoadInfo, didAnswerFrom source: ImageSource) { end(load, .answered(source)) }
+    public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) { end(load, .failed(error)) }
+    public func loadDidCancel(_ load: ImageLoadInfo) { end(load, .cancelled) }
+
+    /// Returns once the record of every load that ended before this call has been handed
+    /// to `finished` (with the default delivery, a serial queue: everything queued before
+    /// has run). For a shutdown that must not lose the last records, and for tests.
+    /// Without a queue (`.immediate`) it returns at once.
+    public func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            recordDelivery.run { continuation.resume() }
+        }
+    }
+
+    /// Loads started and not ended yet.
+    public var openLoads: Int { open.withLock { $0.count } }
+
+    private func update(_ load: ImageLoadInfo, _ change: (inout ImageLoadRecord) -> Void) {
+        open.withLock { records in
+            if records[load.id] != nil { change(&records[load.id]!) }
+        }
+    }
+
+    private func end(_ load: ImageLoadInfo, _ outcome: ImageLoadRecord.Outcome) {
+        let now = ContinuousClock.now
+        // A monitor added while a load ran never saw it start: its record starts here.
+        var record =
+            open.withLock { $0.removeValue(forKey: load.id) }
+            ?? ImageLoadRecord(load: load, startedAt: now, endedAt: now, outcome: outcome, stored: [])
+        record.endedAt = now
+        record.outcome = outcome
+        let (finished, ended) = (self.finished, record)
+        recordDelivery.run { finished(ended) }
+    }
+}
