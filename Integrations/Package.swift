@@ -1,7 +1,8 @@
 // swift-tools-version: 6.2
 //
 // swift-web-image-integrations: the manager's load events as logs (apple/swift-log),
-// metrics (apple/swift-metrics) and traces (apple/swift-distributed-tracing).
+// metrics (apple/swift-metrics) and traces (apple/swift-distributed-tracing), and the
+// manager as a swift-server/swift-service-lifecycle Service.
 //
 // A package of its own, beside the library, so that an app taking any module of
 // swift-web-image resolves none of these: SwiftPM pulls every package that any product of
@@ -24,12 +25,14 @@ let package = Package(
         .library(name: "WebImageLogging", targets: ["WebImageLogging"]),
         .library(name: "WebImageMetrics", targets: ["WebImageMetrics"]),
         .library(name: "WebImageTracing", targets: ["WebImageTracing"]),
+        .library(name: "WebImageLifecycle", targets: ["WebImageLifecycle"]),
     ],
     dependencies: [
         .package(name: "swift-web-image", path: ".."),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -61,6 +64,15 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Tracing",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "WebImageLifecycle",
+            dependencies: [
+                .product(name: "WebImageManager", package: "swift-web-image"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Lifecycle",
             swiftSettings: strictSettings
         ),
     ]

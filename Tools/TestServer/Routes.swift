@@ -22,7 +22,9 @@ enum Routes {
             return patternResponse(declared: count, sent: count, ending: .end)
         }
         if let rest = path.dropPrefix("/files/") {
-            return Files.plan(relativePath: rest, query: query, head: head, documentRoot: core.documentRoot)
+            var plan = Files.plan(relativePath: rest, query: query, head: head, documentRoot: core.documentRoot)
+            plan.gate = query["gate"]
+            return plan
         }
         if let rest = path.dropPrefix("/cache/") {
             return CachingRoute.plan(rest, query: query, head: head, core: core)

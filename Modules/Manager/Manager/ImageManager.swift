@@ -53,6 +53,8 @@ public final class ImageManager: Sendable {
     private let runs = ImageLoadRuns()
     /// The `stale-while-revalidate` refreshes under way.
     private let revalidations = BackgroundRevalidations()
+    /// Set by ``shutDown(gracePeriod:)``: new loads fail with ``ImageLoadError/shutDown``.
+    private let isShuttingDown = Atomic<Bool>(false)
 
     /// A manager over the given parts; leave a cache out to go without it.
     public init(
@@ -74,6 +76,29 @@ public final class ImageManager: Sendable {
         self.queueSuspension = NetworkQueueSuspension(recovery: configuration.networkRecovery, downloader: downloader)
         for monitor in configuration.eventMonitors { monitors.add(monitor, delivery: monitor.delivery) }
     }
+
+    /// Stops the manager gracefully, for a server's shutdown: new loads fail at once with
+    /// ``ImageLoadError/shutDown``; the loads under way get `gracePeriod` to finish, then
+    /// the rest are cancelled (their callers get `.cancelled`); then the disk cache's
+    /// waiting writes are written (``flushPendingWrites()``). Returns when all of that is
+    /// done. Calling it again waits the same way. The caches, downloader and transport
+    /// are left as they are: other managers may share them.
+    public func shutDown(gracePeriod: Duration = .seconds(10)) async {
+        isShuttingDown.store(true, ordering: .relaxed)
+        let runs = self.runs
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await runs.whenEmpty() }
+            group.addTask { try? await Task.sleep(for: gracePeriod) }
+            await group.next()
+            group.cancelAll()
+        }
+        for run in runs.all { run.cancelForShutdown() }
+        await runs.whenEmpty()
+        await flushPendingWrites()
+    }
+
+    /// Whether ``shutDown(gracePeriod:)`` was called: no new load is taken.
+    public var isShutDown: Bool { isShuttingDown.load(ordering: .relaxed) }
 
     /// Adds a load monitor while the manager runs. It sees the events that happen after
     /// this call returns (a load under way is reported from its next event on), on
@@ -129,6 +154,7 @@ public final class ImageManager: Sendable {
     /// What a load can be answered with at once: a refusal by its own URL policy (before
     /// any cache answers it), a recent permanent failure, or a memory hit.
     func earlyResult(for request: ImageRequest) -> Result<ImageResponse, ImageLoadError>? {
+        if isShuttingDown.load(ordering: .relaxed) { return .failure(.shutDown) }
         if let policy = request.context.urlPolicy, let violation = policy.violation(for: request.url) {
             var refusal = TransportError(.refusedByPolicy, violation.description, url: request.url)
             refusal.policyViolation = violation

@@ -58,6 +58,12 @@ final class ImageLoadTask: Sendable {
         if !keep { task.cancel() }
     }
 
+    /// The manager is shutting down and the grace period is over: the run stops as if
+    /// cancelled, and its loads complete with `.cancelled`.
+    func cancelForShutdown() {
+        task.withLock { $0 }?.cancel()
+    }
+
     /// The last load left: the task is cancelled, and with it the download (told to keep
     /// what it received when that load asked).
     func abandon() {

@@ -19,6 +19,9 @@ public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
     case decoding(ImageDecodingError, response: TransportResponse? = nil, bytes: Int? = nil)
     /// A transformer failed.
     case transform(ImageDecodingError)
+    /// The manager is shutting down (``ImageManager/shutDown(gracePeriod:)``) and takes no
+    /// new load.
+    case shutDown
 
     public var isCancelled: Bool {
         switch self {
@@ -43,7 +46,8 @@ public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
     /// dimension (few distinct values, never a URL): `cancelled`, `failedRecently`,
     /// `notCached`, `download.<TransportError code>` (`download.httpStatus`,
     /// `download.refusedByPolicy`, ...), `download.requestRejected`,
-    /// `download.responseRejected`, `decoding.<ImageDecodingError code>`, `transform`.
+    /// `download.responseRejected`, `decoding.<ImageDecodingError code>`, `transform`,
+    /// `shutDown`.
     public var errorClass: String {
         switch self {
         case .cancelled: "cancelled"
@@ -55,6 +59,7 @@ public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
         case .download(.responseRejected): "download.responseRejected"
         case .decoding(let error, _, _): "decoding.\(error.code)"
         case .transform: "transform"
+        case .shutDown: "shutDown"
         }
     }
 
@@ -68,6 +73,7 @@ public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
             "decoding failed: \(error) (the server answered \(response.statusCode) with \(bytes ?? 0) bytes)"
         case .decoding(let error, nil, _): "decoding failed: \(error)"
         case .transform(let error): "transform failed: \(error)"
+        case .shutDown: "the manager is shutting down"
         }
     }
 }
