@@ -21,8 +21,8 @@ import WebImageManager
 /// `webimage.transform_ms`, `webimage.stored` (`memory,disk`), `webimage.error` (its
 /// description) and `webimage.error_class` (``ImageLoadError/errorClass``). Lines are
 /// written off the load's thread, one at a time, in the order loads ended.
-public final class LoggingLoadMonitor: ImageLoadEventMonitor {
-    private let recorder: ImageLoadRecorder
+public final class LoggingLoadMonitor: ImageLoadRecordingMonitor {
+    public let recorder: ImageLoadRecorder
 
     /// - Parameters:
     ///   - logger: where the lines go, with its level and its own metadata.
@@ -34,22 +34,6 @@ public final class LoggingLoadMonitor: ImageLoadEventMonitor {
             logger.log(level: level, "\(Self.message(for: record))", metadata: Self.metadata(for: record))
         }
     }
-
-    /// Returns once every load that ended before this call has been written.
-    public func flush() async { await recorder.flush() }
-
-    public var delivery: CallbackDelivery { recorder.delivery }
-    public func loadDidStart(_ load: ImageLoadInfo) { recorder.loadDidStart(load) }
-    public func load(_ load: ImageLoadInfo, didAnswerFrom source: ImageSource) { recorder.load(load, didAnswerFrom: source) }
-    public func load(_ load: ImageLoadInfo, didDecode size: PixelSize, frames: Int, duration: Duration) {
-        recorder.load(load, didDecode: size, frames: frames, duration: duration)
-    }
-    public func load(_ load: ImageLoadInfo, didTransformTo size: PixelSize, duration: Duration) {
-        recorder.load(load, didTransformTo: size, duration: duration)
-    }
-    public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) { recorder.load(load, didStoreIn: cache) }
-    public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) { recorder.load(load, didFail: error) }
-    public func loadDidCancel(_ load: ImageLoadInfo) { recorder.loadDidCancel(load) }
 
     static func message(for record: ImageLoadRecord) -> String {
         switch record.outcome {

@@ -22,8 +22,8 @@ import WebImageManager
 /// MetricsSystem.bootstrap(PrometheusMetricsFactory(...))   // once, at start
 /// manager.addEventMonitor(MetricsLoadMonitor())
 /// ```
-public final class MetricsLoadMonitor: ImageLoadEventMonitor {
-    private let recorder: ImageLoadRecorder
+public final class MetricsLoadMonitor: ImageLoadRecordingMonitor {
+    public let recorder: ImageLoadRecorder
 
     /// - Parameter factory: the metrics backend; by default the one bootstrapped.
     public init(factory: any MetricsFactory = MetricsSystem.factory) {
@@ -51,22 +51,6 @@ public final class MetricsLoadMonitor: ImageLoadEventMonitor {
             }
         }
     }
-
-    /// Returns once every load that ended before this call has been written.
-    public func flush() async { await recorder.flush() }
-
-    public var delivery: CallbackDelivery { recorder.delivery }
-    public func loadDidStart(_ load: ImageLoadInfo) { recorder.loadDidStart(load) }
-    public func load(_ load: ImageLoadInfo, didAnswerFrom source: ImageSource) { recorder.load(load, didAnswerFrom: source) }
-    public func load(_ load: ImageLoadInfo, didDecode size: PixelSize, frames: Int, duration: Duration) {
-        recorder.load(load, didDecode: size, frames: frames, duration: duration)
-    }
-    public func load(_ load: ImageLoadInfo, didTransformTo size: PixelSize, duration: Duration) {
-        recorder.load(load, didTransformTo: size, duration: duration)
-    }
-    public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) { recorder.load(load, didStoreIn: cache) }
-    public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) { recorder.load(load, didFail: error) }
-    public func loadDidCancel(_ load: ImageLoadInfo) { recorder.loadDidCancel(load) }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components

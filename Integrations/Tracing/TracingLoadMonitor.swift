@@ -25,8 +25,8 @@ import WebImageManager
 /// manager.addEventMonitor(TracingLoadMonitor())   // the bootstrapped tracer
 /// try await withSpan("GET /avatar") { _ in try await manager.image(for: url) }
 /// ```
-public final class TracingLoadMonitor: ImageLoadEventMonitor {
-    private let recorder: ImageLoadRecorder
+public final class TracingLoadMonitor: ImageLoadRecordingMonitor {
+    public let recorder: ImageLoadRecorder
 
     /// - Parameter tracer: where spans go; by default the one bootstrapped
     ///   (`InstrumentationSystem.tracer`).
@@ -41,22 +41,6 @@ public final class TracingLoadMonitor: ImageLoadEventMonitor {
                 Self.emit(record, parent: parent ?? .topLevel, tracer: tracer)
             })
     }
-
-    /// Returns once every load that ended before this call has been written.
-    public func flush() async { await recorder.flush() }
-
-    public var delivery: CallbackDelivery { recorder.delivery }
-    public func loadDidStart(_ load: ImageLoadInfo) { recorder.loadDidStart(load) }
-    public func load(_ load: ImageLoadInfo, didAnswerFrom source: ImageSource) { recorder.load(load, didAnswerFrom: source) }
-    public func load(_ load: ImageLoadInfo, didDecode size: PixelSize, frames: Int, duration: Duration) {
-        recorder.load(load, didDecode: size, frames: frames, duration: duration)
-    }
-    public func load(_ load: ImageLoadInfo, didTransformTo size: PixelSize, duration: Duration) {
-        recorder.load(load, didTransformTo: size, duration: duration)
-    }
-    public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) { recorder.load(load, didStoreIn: cache) }
-    public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) { recorder.load(load, didFail: error) }
-    public func loadDidCancel(_ load: ImageLoadInfo) { recorder.loadDidCancel(load) }
 
     /// The record as spans, each at its own times (continuous-clock instants turned into
     /// wall-clock ones against the present).

@@ -4,6 +4,8 @@ struct Options {
     var jsonPath: String?
     var memoryMode: MemoryProbe.Mode?
     var memoryInput: String?
+    /// `--budget-probe FILE --loads N --budget BYTES|none`: a child of the memory-budget case.
+    var budgetProbe: (file: String, loads: Int, budget: Int?)?
     var only: String?
     var fixturesDirectory: String?
 
@@ -31,6 +33,13 @@ struct Options {
             case "--json": jsonPath = try value(argument)
             case "--only": only = try value(argument)
             case "--input": memoryInput = try value(argument)
+            case "--budget-probe": budgetProbe = (try value(argument), budgetProbe?.loads ?? 1, budgetProbe?.budget)
+            case "--loads":
+                guard let loads = Int(try value(argument)), loads > 0 else { throw Baseline.Failure(description: Self.usage) }
+                budgetProbe = (budgetProbe?.file ?? "", loads, budgetProbe?.budget)
+            case "--budget":
+                let text = try value(argument)
+                budgetProbe = (budgetProbe?.file ?? "", budgetProbe?.loads ?? 1, text == "none" ? nil : Int(text))
             case "--write-fixtures": fixturesDirectory = try value(argument)
             case "--memory":
                 let name = try value(argument)

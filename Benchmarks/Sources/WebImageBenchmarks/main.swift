@@ -10,6 +10,10 @@ import WebImageTestServer
 
 do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    if let probe = options.budgetProbe {
+        try BudgetMemoryCase.runChild(input: probe.file, loads: probe.loads, budget: probe.budget)
+        exit(0)
+    }
     if let mode = options.memoryMode {
         guard let input = options.memoryInput else { throw Baseline.Failure(description: Options.usage) }
         try MemoryProbe.runChild(mode, input: input)
@@ -67,6 +71,21 @@ do {
             print("measured \(result.name)")
             fflush(nil)  // progress shows even when the output goes to a file or pipe
         }
+    }
+    // Not timed cases: a delay distribution and peak memory, measured after the table's
+    // cases, alone.
+    if selected(BudgetMemoryCase.name) { try BudgetMemoryCase.run(jpeg: fixtures.jpeg) }
+    if selected(ResponsivenessCase.name) {
+        let started: LoopbackServer
+        if let server {
+            started = server
+        } else {
+            started = try LoopbackBench.start(documentRoot: try ColdLoadCases.writeDocumentRoot(fixtures.smallJPEGs))
+        }
+        server = started
+        try ResponsivenessCase.writeFile(fixtures.jpeg, into: URL(fileURLWithPath: ColdLoadCases.root!))
+        try ResponsivenessCase.run(server: started)
+        fflush(nil)
     }
     if let server { LoopbackBench.stop(server) }
     print("\nMedian wall-clock of \(rounds) interleaved rounds (order reversed each round):\n")

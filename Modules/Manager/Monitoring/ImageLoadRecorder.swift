@@ -101,3 +101,29 @@ public final class ImageLoadRecorder: ImageLoadEventMonitor {
         recordDelivery.run { finished(ended) }
     }
 }
+
+/// A load monitor made of an ``ImageLoadRecorder``: conform, give the recorder, and every
+/// event goes to it (on its `.immediate` delivery). What the logging, metrics and tracing
+/// adapters are; a monitor of your own that writes one record per load can be one too.
+public protocol ImageLoadRecordingMonitor: ImageLoadEventMonitor {
+    /// Gathers the events and hands over one record per load.
+    var recorder: ImageLoadRecorder { get }
+}
+
+extension ImageLoadRecordingMonitor {
+    public var delivery: CallbackDelivery { recorder.delivery }
+    public func loadDidStart(_ load: ImageLoadInfo) { recorder.loadDidStart(load) }
+    public func load(_ load: ImageLoadInfo, didAnswerFrom source: ImageSource) { recorder.load(load, didAnswerFrom: source) }
+    public func load(_ load: ImageLoadInfo, didDecode size: PixelSize, frames: Int, duration: Duration) {
+        recorder.load(load, didDecode: size, frames: frames, duration: duration)
+    }
+    public func load(_ load: ImageLoadInfo, didTransformTo size: PixelSize, duration: Duration) {
+        recorder.load(load, didTransformTo: size, duration: duration)
+    }
+    public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) { recorder.load(load, didStoreIn: cache) }
+    public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) { recorder.load(load, didFail: error) }
+    public func loadDidCancel(_ load: ImageLoadInfo) { recorder.loadDidCancel(load) }
+
+    /// Returns once every load that ended before this call has been handed over.
+    public func flush() async { await recorder.flush() }
+}

@@ -52,7 +52,15 @@ struct LoadCaching: Sendable {
     /// or 504, or no response at all (the server unreachable, a reset, a timeout).
     func usableAfterFailure(_ error: DownloadError, stored: CachedResponseMetadata, at now: Date) -> Bool {
         guard policy == .protocol, case .transport(let failure) = error else { return false }
-        let counts = failure.statusCode.map(HTTPCacheRules.staleIfErrorStatuses.contains) ?? (failure.response == nil)
+        // Written as a plain switch on the status: the `map(...) ?? (response == nil)`
+        // form crashed the Swift 6.3.1 optimizer (CopyPropagation, "outside of lifetime
+        // use") in release builds.
+        let counts: Bool
+        if let status = failure.response?.statusCode {
+            counts = HTTPCacheRules.staleIfErrorStatuses.contains(status)
+        } else {
+            counts = true
+        }
         return counts && rules.mayUseAfterError(stored, at: now)
     }
 

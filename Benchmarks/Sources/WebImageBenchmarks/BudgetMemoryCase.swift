@@ -1,0 +1,131 @@
+import Foundation
+import Synchronization
+import WebImage
+import WebImageFixtures
+import WebImageTestServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Issue 21's peak memory: N loads of one file at once (distinct URLs, so N decodes)
+/// through a manager with the memory budget or without, each run in a fresh process
+/// (its own loopback server) whose peak RSS is read at the end: 12 MP JPEGs, and the
+/// small files that decode huge (a 23 KB GIF of 1,000 frames on a 256x256 screen, a PNG
+/// of 8000x8000 of one colour). The memory cache is kept tiny so that only decoding
+/// counts. The decodes run on the manager's pool (two threads here), which bounds them
+/// too: the budget is what bounds them when the cores outnumber what memory allows.
+enum BudgetMemoryCase {
+    static let name = "Peak memory with and without the memory budget"
+    static let budget = 256 << 20
+
+    struct Run {
+        var label: String
+        var file: String
+        var loads: Int
+        var budget: Int?
+    }
+
+    // MARK: Child side
+
+    /// `--budget-probe FILE --loads N --budget BYTES|none`: serves FILE, loads it N times
+    /// at once, prints the peak RSS and the baseline RSS before the loads, in KiB.
+    static func runChild(input: String, loads: Int, budget: Int?) throws {
+        let file = URL(fileURLWithPath: input)
+        let server = try LoopbackBench.start(documentRoot: file.deletingLastPathComponent())
+        defer { LoopbackBench.stop(server) }
+        var configuration = WebImageConfiguration(cacheDirectory: nil)
+        configuration.memoryCache = MemoryCacheConfiguration(costLimit: 1)
+        configuration.manager.memoryBudget = budget.map { MemoryBudget(capacity: $0) }
+        let manager = ImageManager(configuration: configuration)
+        let before = currentRSSKiB()
+        let urls = (0..<loads).map { server.url("/files/\(file.lastPathComponent)?n=\($0)") }
+        let loaded = try LoopbackBench.blocking {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for url in urls { group.addTask { (try await manager.image(for: url)).frames.count } }
+                var count = 0
+                for try await frames in group where frames > 0 { count += 1 }
+                return count
+            }
+        }
+        guard loaded == loads else { throw Baseline.Failure(description: "budget probe: \(loaded) of \(loads) loaded") }
+        print("rss_kib \(before) \(MemoryProbe.peakRSSKiB())")
+    }
+
+    /// The resident set now, in KiB (VmRSS).
+    static func currentRSSKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return 0 }
+        return kib
+    }
+
+    // MARK: Parent side
+
+    /// A 256x256 screen and `count` frames of one pixel each, 23 bytes a frame: each frame
+    /// is a whole 256x256 image once composited.
+    static func gifBomb(frames count: Int) -> Data {
+        var out: [UInt8] = Array("GIF89a".utf8) + [0, 1, 0, 1, 0x80, 0, 0]
+        out += [0, 0, 0, 255, 255, 255]
+        for index in 0..<count {
+            out += [0x21, 0xF9, 4, 0x04, 1, 0, 0, 0]
+            out += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0]
+            out += [2, 2, index % 2 == 0 ? 0x44 : 0x4C, 0x01, 0]
+        }
+        out.append(0x3B)
+        return Data(out)
+    }
+
+    static func run(jpeg: Data) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-budget-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gif = gifBomb(frames: 1000)
+        let blank = try ImageBitmap(width: 8000, height: 8000, pixelFormat: .rgba8) { bytes, _ in
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
+        }
+        let png = try PNGFixtureEncoder(compression: .smallest).encode(blank)
+        try jpeg.write(to: folder.appendingPathComponent("photo-12mp.jpg"))
+        try gif.write(to: folder.appendingPathComponent("bomb.gif"))
+        try png.write(to: folder.appendingPathComponent("bomb.png"))
+        // With two cores the pool decodes two images at a time whatever the budget, so the
+        // budget shows where two decodes do not fit in it: 256 MiB against a GIF or PNG
+        // that decodes to about 250 MiB.
+        let runs = [
+            Run(label: "64 x JPEG 4000x3000, no budget", file: "photo-12mp.jpg", loads: 64, budget: nil),
+            Run(label: "64 x JPEG 4000x3000, budget 256 MiB", file: "photo-12mp.jpg", loads: 64, budget: budget),
+            Run(label: "64 x GIF \(gif.count / 1024) KB (1000 frames), no budget", file: "bomb.gif", loads: 64, budget: nil),
+            Run(label: "64 x the same GIF, budget 256 MiB", file: "bomb.gif", loads: 64, budget: budget),
+            Run(label: "64 x PNG \(png.count / 1024) KB (8000x8000), no budget", file: "bomb.png", loads: 64, budget: nil),
+            Run(label: "64 x the same PNG, budget 256 MiB", file: "bomb.png", loads: 64, budget: budget),
+        ]
+        print("\(name) (peak RSS of a fresh process, above its RSS before the loads):")
+        for run in runs {
+            let (before, peak) = try child(folder.appendingPathComponent(run.file).path, loads: run.loads, budget: run.budget)
+            let above = Double(peak - before) / 1024
+            var line = "  " + Report.pad(run.label, 46) + String(format: " %7.0f MiB", above)
+            if let budget = run.budget { line += String(format: "   %.2fx the budget", above / Double(budget >> 20)) }
+            print(line)
+            fflush(nil)
+        }
+        print("")
+    }
+
+    /// Runs one probe in a child of this executable; (RSS before the loads, peak), KiB.
+    static func child(_ path: String, loads: Int, budget: Int?) throws -> (Int, Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = ["--budget-probe", path, "--loads", String(loads), "--budget", budget.map(String.init) ?? "none"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let fields = output.split(separator: "\n").first { $0.hasPrefix("rss_kib ") }?.split(separator: " ") ?? []
+        guard process.terminationStatus == 0, fields.count == 3, let before = Int(fields[1]), let peak = Int(fields[2]) else {
+            throw Baseline.Failure(description: "budget probe \(path) x\(loads) failed: \(output)")
+        }
+        return (before, peak)
+    }
+}
