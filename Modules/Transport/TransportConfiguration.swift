@@ -40,6 +40,11 @@ public struct TransportConfiguration: Sendable {
     /// (`URLPolicy.unrestricted`). A server that fetches URLs its users give wants
     /// `URLPolicy.publicOnly`.
     public var urlPolicy: URLPolicy
+    /// Host names answered without asking DNS, as curl's `--resolve`: each entry
+    /// `HOST:PORT:ADDRESS` (`"images.example.com:443:203.0.113.7"`; an IPv6 address in
+    /// brackets). For pinning a name to a known address, and for tests. The URL policy's
+    /// address rules still judge the address connected to.
+    public var resolvedHosts: [String]
 
     public init(
         userAgent: String = TransportConfiguration.defaultUserAgent,
@@ -52,7 +57,8 @@ public struct TransportConfiguration: Sendable {
         challengeHandler: (any AuthenticationChallengeHandling)? = nil,
         eventMonitors: [any TransportEventMonitor] = [],
         certificateAuthorityBundle: String? = nil,
-        urlPolicy: URLPolicy = .standard
+        urlPolicy: URLPolicy = .standard,
+        resolvedHosts: [String] = []
     ) {
         self.userAgent = userAgent
         self.accept = accept
@@ -65,6 +71,7 @@ public struct TransportConfiguration: Sendable {
         self.eventMonitors = eventMonitors
         self.certificateAuthorityBundle = certificateAuthorityBundle
         self.urlPolicy = urlPolicy
+        self.resolvedHosts = resolvedHosts
     }
 
     public static let defaultUserAgent = "swift-web-image/0.1 libcurl/\(CurlLibrary.version)"

@@ -20,13 +20,17 @@ final class FreshManager {
     let expectedEntries: Int
     /// False: managers with no disk cache (to show what the disk costs a cold load).
     let usesDisk: Bool
+    /// False: loads on Swift's cooperative pool (`executor = nil`) instead of the
+    /// manager's default executor.
+    let usesOwnExecutor: Bool
     private(set) var manager: ImageManager?
     private var runs = 0
 
     /// Set by the first instance for the `atexit` callback, which cannot capture.
     nonisolated(unsafe) static var roots: [String] = []
 
-    init(name: String, expectedEntries: Int, usesDisk: Bool = true) throws {
+    init(name: String, expectedEntries: Int, usesDisk: Bool = true, usesOwnExecutor: Bool = true) throws {
+        self.usesOwnExecutor = usesOwnExecutor
         root = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(name)-\(getpid())")
         self.expectedEntries = expectedEntries
         self.usesDisk = usesDisk
@@ -45,6 +49,7 @@ final class FreshManager {
         let next = root.appendingPathComponent("run-\(runs)", isDirectory: true)
         var configuration = WebImageConfiguration()
         configuration.cacheDirectory = usesDisk ? next : nil
+        if !usesOwnExecutor { configuration.manager.executor = nil }
         manager = ImageManager(configuration: configuration)
     }
 

@@ -52,6 +52,14 @@ enum MemoryProbe {
         return Int(usage.ru_maxrss)  // KiB on Linux
     }
 
+    /// User and system CPU time of the whole process so far, in seconds (getrusage).
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+            + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+
     /// Parent side: writes `jpeg` to a temporary file and runs each mode in a child
     /// of this same executable. Returns KiB by mode.
     static func measure(jpeg: Data) throws -> [Mode: Int] {

@@ -41,6 +41,7 @@ enum EasyHandleSetup {
 
         guard scheme == "http" || scheme == "https" else { return nil }
 
+        if let resolve = environment.resolveList { wi_easy_setopt_pointer(easy, CURLOPT_RESOLVE, UnsafeMutableRawPointer(resolve)) }
         if state.policy.checksAddresses {
             _ = CurlCallbacks.addressCheckRegistered
             wi_easy_install_address_check(easy, context)

@@ -14,6 +14,8 @@ final class TransportEnvironment: Sendable {
     /// `Accept` and `User-Agent` from the configuration, made once: a request that sets
     /// no header of its own sends this list as it is. libcurl only reads it.
     nonisolated(unsafe) let defaultHeaderList: UnsafeMutablePointer<curl_slist>?
+    /// `resolvedHosts` as libcurl's `CURLOPT_RESOLVE` list, made once; `nil` when empty.
+    nonisolated(unsafe) let resolveList: UnsafeMutablePointer<curl_slist>?
 
     init(_ configuration: TransportConfiguration) {
         self.configuration = configuration
@@ -23,12 +25,16 @@ final class TransportEnvironment: Sendable {
         list = curl_slist_append(list, HTTPHeaderLine.line("Accept", configuration.accept))
         list = curl_slist_append(list, HTTPHeaderLine.line("User-Agent", configuration.userAgent))
         defaultHeaderList = list
+        var resolve: UnsafeMutablePointer<curl_slist>?
+        for entry in configuration.resolvedHosts { resolve = curl_slist_append(resolve, entry) }
+        resolveList = resolve
     }
 
     deinit {
         // Every easy handle that pointed at it has been reset or cleaned up by now: the
         // loop and every transfer hold this environment.
         curl_slist_free_all(defaultHeaderList)
+        if let resolveList { curl_slist_free_all(resolveList) }
     }
 }
 

@@ -46,6 +46,24 @@ struct URLPolicyTransportTests {
         }
     }
 
+    @Test("a public-looking name mapped to 127.0.0.1 (as curl's --resolve) is refused at the socket: no connection")
+    func publicLookingNameResolvingToLoopback() async throws {
+        try await withServer { server in
+            let url = URL(string: "http://images.example.com:\(server.port)/bytes/10")!
+            let mapped = ["images.example.com:\(server.port):127.0.0.1"]
+            // The mapping works: without the policy, the name reaches the loopback server.
+            let open = CurlTransport(configuration: .init(resolvedHosts: mapped))
+            let fetched = try await open.data(for: TransportRequest(url: url))
+            #expect(fetched.data.count == 10)
+            server.resetRecords()
+
+            let held = CurlTransport(configuration: .init(urlPolicy: .publicOnly, resolvedHosts: mapped))
+            let error = await transferError(held, TransportRequest(url: url))
+            #expect(refusal(error) == .nonPublicAddress(IPAddress("127.0.0.1")!, .loopback), "\(String(describing: error))")
+            #expect(server.connectionCount == 0)
+        }
+    }
+
     @Test("a kept-alive connection to a refused address is not reused for a request under publicOnly")
     func reusedConnection() async throws {
         try await withServer { server in
