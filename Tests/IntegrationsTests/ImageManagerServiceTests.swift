@@ -8,47 +8,62 @@ import WebImageLifecycle
 import WebImageTestServer
 import WebImageTestSupport
 
+@testable import WebImageConcurrency
+
+/// The load under way is held at the memory budget (the test takes all of it), not at the
+/// server: no network timer runs while it waits, however slowly the suite runs the test.
 @Suite("WebImageLifecycle: the manager as a Service", .timeLimit(.minutes(1)))
 struct ImageManagerServiceTests {
-    /// A served PNG, a manager with a disk cache, and `body` with both.
-    func withManager(_ body: (LoopbackServer, ImageManager, URL) async throws -> Void) async throws {
+    /// A served PNG, a manager with a disk cache and a budget the test holds whole, and
+    /// `body` with them and the signal that a load waits for the budget.
+    func withManager(
+        _ body: (LoopbackServer, ImageManager, MemoryReservation, AsyncStream<Void>) async throws -> Void
+    ) async throws {
         let root = try TemporaryDirectory()
         let cache = try TemporaryDirectory()
         defer { withExtendedLifetime((root, cache)) {} }
         try PNGFixtureEncoder().encode(SyntheticImage.photo(width: 40, height: 30)).write(
             to: root.url.appendingPathComponent("picture.png"))
+        let queued = AsyncStream<Void>.makeStream()
+        let budget = MemoryBudget(capacity: 1 << 20, onQueued: { queued.continuation.yield() })
+        let whole = try await budget.reserve(1 << 20)
+        defer { whole.release() }
         try await LoopbackServer.withServer(.init(documentRoot: root.url)) { server in
-            let manager = ImageManager(configuration: WebImageConfiguration(cacheDirectory: cache.url))
-            try await body(server, manager, cache.url)
+            var configuration = WebImageConfiguration(cacheDirectory: cache.url)
+            configuration.manager.memoryBudget = budget
+            let manager = ImageManager(configuration: configuration)
+            try await body(server, manager, whole, queued.stream)
+            #expect(budget.waiting == 0)
         }
     }
 
     @Test("on graceful shutdown: new loads fail with shutDown, a load under way finishes, its bytes are on disk when run() returns")
     func graceful() async throws {
-        try await withManager { server, manager, _ in
+        try await withManager { server, manager, whole, queued in
             try await testGracefulShutdown { trigger in
                 let service = ImageManagerService(manager: manager, gracePeriod: .seconds(30))
                 async let ran: Void = service.run()
-                let held = ImageRequest(url: server.url("/files/picture.png?gate=held"))
+                let request = ImageRequest(url: server.url("/files/picture.png"))
                 let log = LoadLog()
-                let token = manager.loadImage(with: held, handler: log.handler)
-                await server.requestsArrived(1)
+                let token = manager.loadImage(with: request, handler: log.handler)
+                // Downloaded, and waiting for the budget to decode.
+                for await _ in queued { break }
                 trigger.triggerGracefulShutdown()
-                while !manager.isShutDown { await Task.yield() }
+                while !manager.isShutDown { try await Task.sleep(for: .milliseconds(2)) }
 
                 let refused = LoadLog()
-                manager.loadImage(with: ImageRequest(url: server.url("/files/picture.png")), handler: refused.handler)
+                manager.loadImage(with: ImageRequest(url: server.url("/files/picture.png?again")), handler: refused.handler)
                 let outcome = await refused.result()
                 guard case .failure(.shutDown) = outcome else {
                     Issue.record("a new load during shutdown: \(outcome)")
                     return
                 }
-                server.openGate("held")
+                whole.release()
                 try await ran
                 withExtendedLifetime(token) {}
                 let finished = await log.result()
                 #expect((try? finished.get())?.image?.size == PixelSize(width: 40, height: 30), "\(finished)")
-                let stored = await manager.diskCache?.response(forKey: held.dataKey)
+                let stored = await manager.diskCache?.response(forKey: request.dataKey)
                 #expect(stored != nil, "the write waited for no load: flushed")
             }
         }
@@ -56,13 +71,13 @@ struct ImageManagerServiceTests {
 
     @Test("past the grace period, loads still under way are cancelled and run() returns")
     func gracePeriodOver() async throws {
-        try await withManager { server, manager, _ in
+        try await withManager { server, manager, _, queued in
             try await testGracefulShutdown { trigger in
                 let service = ImageManagerService(manager: manager, gracePeriod: .zero)
                 async let ran: Void = service.run()
                 let log = LoadLog()
-                let token = manager.loadImage(with: ImageRequest(url: server.url("/files/picture.png?gate=never")), handler: log.handler)
-                await server.requestsArrived(1)
+                let token = manager.loadImage(with: ImageRequest(url: server.url("/files/picture.png")), handler: log.handler)
+                for await _ in queued { break }
                 trigger.triggerGracefulShutdown()
                 try await ran
                 withExtendedLifetime(token) {}

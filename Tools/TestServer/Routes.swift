@@ -22,9 +22,7 @@ enum Routes {
             return patternResponse(declared: count, sent: count, ending: .end)
         }
         if let rest = path.dropPrefix("/files/") {
-            var plan = Files.plan(relativePath: rest, query: query, head: head, documentRoot: core.documentRoot)
-            plan.gate = query["gate"]
-            return plan
+            return Files.plan(relativePath: rest, query: query, head: head, documentRoot: core.documentRoot)
         }
         if let rest = path.dropPrefix("/cache/") {
             return CachingRoute.plan(rest, query: query, head: head, core: core)

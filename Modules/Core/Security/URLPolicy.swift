@@ -68,6 +68,9 @@ public struct URLPolicy: Sendable, Hashable {
         let scheme = url.scheme?.lowercased() ?? ""
         guard allowedSchemes.contains(scheme) else { return URLPolicyViolation(.schemeNotAllowed(scheme), url: url) }
         guard scheme == "http" || scheme == "https" else { return nil }
+        // The default policy names no host and no address rule: every transfer checks it,
+        // so it reads the host only when a rule needs it.
+        guard allowedHosts != nil || !deniedHosts.isEmpty || refusesNonPublicAddresses else { return nil }
         let host = HostPattern.normalized(url.host ?? "")
         if let denied = deniedHosts.first(where: { $0.matches(normalizedHost: host) }) {
             return URLPolicyViolation(.hostDenied(host, by: denied), url: url)

@@ -124,7 +124,9 @@ struct NotificationTests {
             let sink = BodySink()
             // The server holds the body after its first bytes until the gate opens, so the
             // pause lands mid-body however slowly the suite runs this task.
-            let task = transport.start(TransportRequest(url: server.url("/gate/suspend?bytes=4000&first=50")), delegate: sink)
+            var request = TransportRequest(url: server.url("/gate/suspend?bytes=4000&first=50"))
+            request.timeouts = .init(connect: .seconds(10), total: nil, stall: nil)
+            let task = transport.start(request, delegate: sink)
             await sink.firstBytes()
             task.pause()
             await log.wait(for: .webImageTransferDidSuspend)

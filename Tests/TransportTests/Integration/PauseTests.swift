@@ -88,8 +88,11 @@ struct PauseTests {
             // gate, so the pause lands mid-body however long this task waits to run.
             let size = 200_000
             let delegate = PausingDelegate(pauseAtFirstChunk: false)
-            let task = transport.start(
-                TransportRequest(url: server.url("/gate/pause?bytes=\(size)&first=2000")), delegate: delegate)
+            // No stall or whole-transfer timer: while the gate holds the body, only the
+            // test's own pace decides when the pause lands.
+            var request = TransportRequest(url: server.url("/gate/pause?bytes=\(size)&first=2000"))
+            request.timeouts = .init(connect: .seconds(10), total: nil, stall: nil)
+            let task = transport.start(request, delegate: delegate)
             await delegate.firstBytes()
             task.pause()
             let atPause = delegate.snapshot.body.count
