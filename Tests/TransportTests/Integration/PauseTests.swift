@@ -176,7 +176,11 @@ struct PauseTests {
             held.pause()
             await monitor.paused(held)
             let next = PausingDelegate(pauseAtFirstChunk: false)
-            transport.start(TransportRequest(url: server.url("/bytes/2000")), delegate: next)
+            // Its wait for the slot counts against no timer: a starved test pool (seen under
+            // ASan in CI) must not turn the wait into waitedForConnection.
+            var nextRequest = TransportRequest(url: server.url("/bytes/2000"))
+            nextRequest.timeouts = .init(connect: .seconds(10), total: nil, stall: nil)
+            transport.start(nextRequest, delegate: next)
             blocking.cancel()
             // The transfer queued after the paused one gets the slot first.
             let nextCompletion = await next.completion()
