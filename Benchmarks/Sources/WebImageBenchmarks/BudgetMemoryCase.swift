@@ -63,25 +63,11 @@ enum BudgetMemoryCase {
 
     // MARK: Parent side
 
-    /// A 256x256 screen and `count` frames of one pixel each, 23 bytes a frame: each frame
-    /// is a whole 256x256 image once composited.
-    static func gifBomb(frames count: Int) -> Data {
-        var out: [UInt8] = Array("GIF89a".utf8) + [0, 1, 0, 1, 0x80, 0, 0]
-        out += [0, 0, 0, 255, 255, 255]
-        for index in 0..<count {
-            out += [0x21, 0xF9, 4, 0x04, 1, 0, 0, 0]
-            out += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0]
-            out += [2, 2, index % 2 == 0 ? 0x44 : 0x4C, 0x01, 0]
-        }
-        out.append(0x3B)
-        return Data(out)
-    }
-
     static func run(jpeg: Data) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-budget-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let gif = gifBomb(frames: 1000)
+        let gif = RepeatedStructures.gif(onePixelFrames: 1000, screen: 256)
         let blank = try ImageBitmap(width: 8000, height: 8000, pixelFormat: .rgba8) { bytes, _ in
             bytes.initializeMemory(as: UInt8.self, repeating: 0)
         }

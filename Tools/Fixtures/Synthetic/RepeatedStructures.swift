@@ -233,10 +233,12 @@ public enum RepeatedStructures {
         return Data(out)
     }
 
-    /// A GIF of `count` frames of 1x1 pixel on a 1x1 screen, alternating black and
-    /// white, each with a graphic control extension.
-    public static func gif(onePixelFrames count: Int) -> Data {
-        var out: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0]
+    /// A GIF of `count` frames of 1x1 pixel at the top left of a `screen`-sided square
+    /// screen (1 by default), alternating black and white, each with a graphic control
+    /// extension. On a large screen each frame is a whole screen once composited.
+    public static func gif(onePixelFrames count: Int, screen: Int = 1) -> Data {
+        let side = [UInt8(truncatingIfNeeded: screen), UInt8(truncatingIfNeeded: screen >> 8)]
+        var out: [UInt8] = Array("GIF89a".utf8) + side + side + [0x80, 0, 0]
         out += [0, 0, 0, 255, 255, 255]  // two-colour global table
         out.reserveCapacity(out.count + count * 23 + 1)
         for index in 0..<count {
