@@ -175,7 +175,9 @@ final class CurlEventLoop: @unchecked Sendable {
             complete(state, .failure(TransportError(.cancelled, "cancelled before it started", url: state.url)))
             return
         }
-        if ["http", "https", "file", "data"].contains(state.scheme), let violation = state.policy.violation(for: state.url) {
+        // Unknown schemes fail as invalidURL below; no array is made per transfer here.
+        let known = state.scheme == "http" || state.scheme == "https" || state.scheme == "file" || state.scheme == "data"
+        if known, let violation = state.policy.violation(for: state.url) {
             complete(state, .failure(state.refusal(violation)))
             return
         }
