@@ -79,3 +79,17 @@ extension String {
         }
     }
 }
+
+extension StringProtocol where SubSequence == Substring {
+    /// Without the spaces and tabs at either end (HTTP's optional whitespace, RFC 9110
+    /// §5.6.3). Foundation's `trimmingCharacters` goes through `NSString` and costs
+    /// microseconds per call; header parsing runs on every response.
+    package var trimmingHTTPWhitespace: Substring {
+        let all = self[...]
+        func isWhitespace(_ character: Character) -> Bool { character == " " || character == "\t" }
+        guard let first = all.firstIndex(where: { !isWhitespace($0) }),
+            let last = all.lastIndex(where: { !isWhitespace($0) })
+        else { return all[all.endIndex...] }
+        return all[first...last]
+    }
+}

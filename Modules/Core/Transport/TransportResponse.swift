@@ -58,7 +58,7 @@ public struct TransportResponse: Sendable {
     /// `Content-Type`, without parameters.
     public var mimeType: String? {
         headers["Content-Type"].map {
-            String($0.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            ($0.split(separator: ";", maxSplits: 1).first ?? "").trimmingHTTPWhitespace.lowercased()
         }
     }
 }

@@ -91,14 +91,14 @@ public struct CacheControl: Sendable, Hashable {
         var inQuotes = false
         var index = line.startIndex
         func finish(_ end: String.Index) {
-            let part = line[start..<end].trimmingCharacters(in: .whitespaces)
+            let part = line[start..<end].trimmingHTTPWhitespace
             guard !part.isEmpty else { return }
             guard let equals = part.firstIndex(of: "=") else {
                 result.append((part.lowercased(), nil))
                 return
             }
-            let name = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            var value = Substring(part[part.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+            let name = part[..<equals].trimmingHTTPWhitespace.lowercased()
+            var value = part[part.index(after: equals)...].trimmingHTTPWhitespace
             if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
             result.append((name, value))
         }

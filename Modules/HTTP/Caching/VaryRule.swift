@@ -19,7 +19,7 @@ struct VaryRule {
         var star = false
         for line in responseHeaders.values(for: "Vary") {
             for part in line.split(separator: ",") {
-                let name = part.trimmingCharacters(in: .whitespaces).lowercased()
+                let name = part.trimmingHTTPWhitespace.lowercased()
                 if name == "*" { star = true }
                 if !name.isEmpty, name != "*", seen.insert(name).inserted { names.append(name) }
             }
@@ -46,6 +46,6 @@ struct VaryRule {
     private static func value(of name: String, in fields: HTTPHeaderFields) -> String? {
         let values = fields.values(for: name)
         guard !values.isEmpty else { return nil }
-        return values.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+        return values.map { String($0.trimmingHTTPWhitespace) }.joined(separator: ", ")
     }
 }
