@@ -85,14 +85,24 @@ public struct ImageBitmap: Sendable {
     ///
     /// - Throws: ``ImageDecodingError/Code/outOfMemory``.
     public func copy() throws(ImageDecodingError) -> ImageBitmap {
-        try withUnsafeBytes { (source) throws(ImageDecodingError) -> ImageBitmap in
-            try ImageBitmap(width: width, height: height, pixelFormat: pixelFormat) { (dest, stride) in
+        try copy(mappedOnItsOwn: false)
+    }
+
+    /// A copy in fresh, tightly packed storage; with `mappedOnItsOwn`, storage that
+    /// gives its memory back to the system when freed (for animation frames: see
+    /// ``PixelStorage``).
+    package func copy(mappedOnItsOwn: Bool) throws(ImageDecodingError) -> ImageBitmap {
+        let storage = try PixelStorage.packed(width: width, height: height, pixelFormat: pixelFormat, mappedOnItsOwn: mappedOnItsOwn)
+        let stride = packedRowBytes
+        withUnsafeBytes { source in
+            storage.withUnsafeMutableBytes { dest in
                 for y in 0..<height {
                     let from = UnsafeRawBufferPointer(rebasing: source[(y * bytesPerRow)..<(y * bytesPerRow + stride)])
                     UnsafeMutableRawBufferPointer(rebasing: dest[(y * stride)..<((y + 1) * stride)]).copyMemory(from: from)
                 }
             }
         }
+        return ImageBitmap(width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: stride, storage: storage)
     }
 }
 
@@ -118,7 +128,9 @@ extension ImageBitmap: Equatable {
 extension PixelStorage {
     /// Storage for a packed `width` x `height` bitmap, with overflow and allocation
     /// failure as errors rather than traps.
-    package static func packed(width: Int, height: Int, pixelFormat: PixelFormat) throws(ImageDecodingError) -> PixelStorage {
+    package static func packed(
+        width: Int, height: Int, pixelFormat: PixelFormat, mappedOnItsOwn: Bool = false
+    ) throws(ImageDecodingError) -> PixelStorage {
         guard width >= 0, height >= 0 else {
             throw ImageDecodingError(.invalidDimensions, "a bitmap cannot be \(width)x\(height)")
         }
@@ -127,7 +139,7 @@ extension PixelStorage {
         guard !o1, !o2 else {
             throw ImageDecodingError(.tooLarge, "a \(width)x\(height) bitmap does not fit in memory")
         }
-        guard let storage = PixelStorage(uninitializedByteCount: total) else {
+        guard let storage = PixelStorage(uninitializedByteCount: total, mappedOnItsOwn: mappedOnItsOwn) else {
             throw ImageDecodingError(.outOfMemory, "could not allocate \(total) bytes for a \(width)x\(height) bitmap")
         }
         return storage

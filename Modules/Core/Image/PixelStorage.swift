@@ -8,6 +8,12 @@ import Foundation
 /// 25 ms of page faults with 4 KiB pages and a few with transparent huge pages, which is
 /// a large part of decoding a photo.
 ///
+/// Frames of animations can ask for a mapping of their own (`mmap`), so that freeing
+/// an animation gives its memory back to the system at once. From `malloc`, a thousand
+/// freed frames stay in the arena of the thread that decoded them, and the next
+/// decode, on another worker thread, takes new memory: 64 loads of a 1000-frame GIF
+/// under a 256 MiB memory budget peaked at 1.74x the budget from `malloc`, 1.03x mapped.
+///
 /// Thread contract: a storage is written only while its bitmap is being built, by the
 /// one decoder that owns it, and is immutable once an ``ImageBitmap`` is handed out;
 /// reading it from any thread is then safe.
@@ -15,19 +21,36 @@ public final class PixelStorage: @unchecked Sendable {
     /// Number of bytes in the block.
     public let byteCount: Int
     @usableFromInline let base: UnsafeMutableRawPointer
+    /// Bytes mapped with `mmap`, or 0 when the block came from `malloc`.
+    private let mappedLength: Int
+
+    /// Whether the block is a mapping of its own, given back to the system when the
+    /// storage goes away (see the type's discussion).
+    public var isMappedOnItsOwn: Bool { mappedLength > 0 }
 
     /// Blocks at least this large get huge-page treatment.
     static let hugePageThreshold = 4 << 20
     static let hugePageSize = 2 << 20
+    /// Smaller blocks come from `malloc` even when a mapping of their own is asked for:
+    /// a mapping costs a page at least, and a system call each way.
+    static let ownMappingThreshold = 64 << 10
 
     /// Allocates `byteCount` uninitialised bytes, or returns `nil` when the system has
     /// no memory for them. Never traps on a failed allocation.
-    public init?(uninitializedByteCount byteCount: Int) {
+    public convenience init?(uninitializedByteCount byteCount: Int) {
+        self.init(uninitializedByteCount: byteCount, mappedOnItsOwn: false)
+    }
+
+    /// Allocates `byteCount` uninitialised bytes; with `mappedOnItsOwn` (on Linux, for
+    /// blocks from 64 KiB to the huge-page threshold), in a mapping of their own that is unmapped when
+    /// the storage goes away, rather than from `malloc`'s arenas.
+    package init?(uninitializedByteCount byteCount: Int, mappedOnItsOwn: Bool) {
         precondition(byteCount >= 0, "negative byte count")
         let size = Swift.max(byteCount, 1)
-        guard let pointer = PixelStorage.allocate(size) else { return nil }
+        guard let (pointer, mappedLength) = PixelStorage.allocate(size, mapped: mappedOnItsOwn) else { return nil }
         self.byteCount = byteCount
         self.base = pointer
+        self.mappedLength = mappedLength
     }
 
     /// Allocates `byteCount` bytes set to zero, or returns `nil` when out of memory.
@@ -37,20 +60,30 @@ public final class PixelStorage: @unchecked Sendable {
     }
 
     deinit {
+        #if os(Linux)
+            if mappedLength > 0 {
+                munmap(base, mappedLength)
+                return
+            }
+        #endif
         free(base)
     }
 
-    private static func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
+    private static func allocate(_ size: Int, mapped: Bool) -> (UnsafeMutableRawPointer, mappedLength: Int)? {
         #if os(Linux)
             if size >= hugePageThreshold {
                 let rounded = (size + hugePageSize - 1) / hugePageSize * hugePageSize
                 var pointer: UnsafeMutableRawPointer?
                 guard posix_memalign(&pointer, hugePageSize, rounded) == 0, let pointer else { return nil }
                 _ = madvise(pointer, rounded, MADV_HUGEPAGE)
-                return pointer
+                return (pointer, 0)
+            }
+            if mapped, size >= ownMappingThreshold {
+                let pointer = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                if let pointer, pointer != MAP_FAILED { return (pointer, size) }
             }
         #endif
-        return malloc(size)
+        return malloc(size).map { ($0, 0) }
     }
 
     /// Calls `body` with the bytes, read-only.

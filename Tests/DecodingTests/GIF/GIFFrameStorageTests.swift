@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import WebImageCore
+import WebImageDecoding
+import WebImageFixtures
+
+/// Where a long animation's frames live: freed frames must go back to the system, or the
+/// memory budget's bound does not hold (glibc keeps freed blocks in the arena of the
+/// thread that decoded them, and the next decode runs on another thread).
+@Suite("GIF frame storage")
+struct GIFFrameStorageTests {
+    /// 40 frames of 512x512 RGBA: 1 MiB each.
+    static let animation = RepeatedStructures.gif(onePixelFrames: 40, screen: 512)
+
+    @Test("the first 32 MiB of frames come from malloc, the rest are mapped on their own")
+    func laterFramesAreMappedOnTheirOwn() throws {
+        let image = try GIFDecoder().decode(Self.animation)
+        try #require(image.frames.count == 40)
+        let mapped = image.frames.map(\.bitmap.storage.isMappedOnItsOwn)
+        #expect(mapped.prefix(32).allSatisfy { !$0 })
+        #if os(Linux)
+            #expect(mapped.dropFirst(32).allSatisfy { $0 })
+        #endif
+    }
+
+    @Test("a frame mapped on its own holds the same pixels as one from malloc")
+    func mappedFramesHoldTheirPixels() throws {
+        let image = try GIFDecoder().decode(Self.animation)
+        let first = try #require(image.frames.first?.bitmap)
+        let last = try #require(image.frames.last?.bitmap)
+        // Each frame draws one pixel on a transparent screen: the rest of every frame is
+        // the same, whichever allocator holds it.
+        #expect(first.size == last.size)
+        let differing = first.withUnsafeBytes { a in
+            last.withUnsafeBytes { b in zip(a, b).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) } }
+        }
+        #expect(differing <= 8, "frames differ in \(differing) bytes")
+    }
+
+    @Test("a short animation's frames all come from malloc")
+    func shortAnimationsStayInMalloc() throws {
+        let image = try GIFDecoder().decode(RepeatedStructures.gif(onePixelFrames: 30, screen: 256))
+        #expect(image.frames.count == 30)
+        #expect(image.frames.allSatisfy { !$0.bitmap.storage.isMappedOnItsOwn })
+    }
+}
