@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 .product(name: "WebImageCore", package: "swift-web-image"),
                 .product(name: "WebImageManager", package: "swift-web-image"),
+                .product(name: "WebImageOperations", package: "swift-web-image"),
                 .product(name: "WebImageConcurrency", package: "swift-web-image"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],

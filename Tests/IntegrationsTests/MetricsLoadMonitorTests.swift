@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Metrics
 import MetricsTestKit
@@ -5,6 +6,7 @@ import Testing
 import WebImage
 import WebImageConcurrency
 import WebImageMetrics
+import WebImageTestServer
 
 @Suite("WebImageMetrics: counters, timers and gauges")
 struct MetricsLoadMonitorTests {
@@ -32,5 +34,50 @@ struct MetricsLoadMonitorTests {
         gauges.sample()
         #expect(try metrics.expectGauge("webimage_memory_budget_bytes").lastValue == 0)
         #expect(try metrics.expectGauge("webimage_downloads_active").lastValue == 7)
+    }
+
+    @Test(
+        "gauges read the manager's loads, its downloader's running and queued downloads, and the worker pool's queue",
+        .timeLimit(.minutes(2)))
+    func queueGauges() async throws {
+        let metrics = TestMetrics()
+        let pool = WorkerPool(width: 1, name: "gauge-pool")
+        defer { pool.shutdown() }
+        try await LoopbackServer.withServer { server in
+            var configuration = WebImageConfiguration(cacheDirectory: nil)
+            // One download at a time, no timer while the gate holds it.
+            configuration.downloader.maximumConcurrentDownloads = 1
+            configuration.downloader.timeout = .seconds(600)
+            let manager = ImageManager(configuration: configuration)
+            let loads = ["first", "second"].map { name in
+                Task { _ = try? await manager.image(for: server.url("/gate/gauges-\(name)?bytes=100&first=10")) }
+            }
+            // The pool's one thread is held, and one more job waits behind it.
+            let held = DispatchSemaphore(value: 0)
+            let holding = Task(executorPreference: pool) { held.wait() }
+            let waiting = Task(executorPreference: pool) {}
+            let gauges = ImageLoadGauges(manager: manager, memoryBudget: nil, workerPool: pool, factory: metrics)
+            func reading(_ label: String) throws -> Double? {
+                gauges.sample()
+                return try metrics.expectGauge(label).lastValue
+            }
+            while try reading("webimage_downloads_queued") != 1 || reading("webimage_pool_queue_depth") != 1 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(try reading("webimage_loads_active") == 2)
+            #expect(try reading("webimage_downloads_running") == 1)
+            held.signal()
+            await holding.value
+            await waiting.value
+            server.openGate("gauges-first")
+            server.openGate("gauges-second")
+            for load in loads { await load.value }
+            // A load lets go of its slot and its record just after its caller is answered.
+            while try reading("webimage_loads_active") != 0 || reading("webimage_downloads_running") != 0 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(try reading("webimage_downloads_queued") == 0)
+            #expect(try reading("webimage_pool_queue_depth") == 0)
+        }
     }
 }

@@ -106,8 +106,8 @@ public final class WorkerPool: TaskExecutor, Sendable {
         for thread in toJoin { pthread_join(thread, nil) }
     }
 
-    /// How many jobs wait for a thread, for tests.
-    var queuedJobs: Int { queue.count }
+    /// How many jobs wait for a thread now: the pool's queue depth, for a gauge.
+    public var queuedJobCount: Int { queue.count }
 
     /// Whether the calling thread is one of the pool's: for assertions that CPU work
     /// stays off the cooperative pool.

@@ -100,6 +100,10 @@ public final class ImageManager: Sendable {
     /// Whether ``shutDown(gracePeriod:)`` was called: no new load is taken.
     public var isShutDown: Bool { isShuttingDown.load(ordering: .relaxed) }
 
+    /// Loads under way now, counting each URL and options once however many callers
+    /// share it (a gauge's reading).
+    public var activeLoadCount: Int { runs.count }
+
     /// Adds a load monitor while the manager runs. It sees the events that happen after
     /// this call returns (a load under way is reported from its next event on), on
     /// `delivery` (the monitor's own ``ImageLoadEventMonitor/delivery`` when `nil`), until

@@ -36,6 +36,9 @@ final class ImageLoadRuns: Sendable {
         for waiter in waiting { waiter.resume() }
     }
 
+    /// How many runs are under way now.
+    var count: Int { runs.withLock { $0.count } }
+
     /// Every run under way now.
     var all: [ImageLoadTask] { runs.withLock { Array($0.values) } }
 

@@ -88,7 +88,7 @@ struct WorkerPoolTests {
         _ = await arrivals.next()
         _ = await arrivals.next()
         #expect(gate.inside == 2)
-        #expect(pool.queuedJobs == 4, "the other four wait for a thread")
+        #expect(pool.queuedJobCount == 4, "the other four wait for a thread")
         gate.open(for: 6)
         for task in tasks { await task.value }
         #expect(gate.mostInside == 2)
@@ -108,7 +108,7 @@ struct WorkerPoolTests {
             ("low 1", .low), ("medium 1", .medium), ("high 1", .high), ("low 2", .low), ("high 2", .high), ("medium 2", .medium),
         ]
         let tasks = requests.map { name, priority in Task(executorPreference: pool, priority: priority) { log.append(name) } }
-        #expect(pool.queuedJobs == requests.count)
+        #expect(pool.queuedJobCount == requests.count)
         gate.open(for: 1)
         await blocker.value
         for task in tasks { await task.value }
@@ -146,7 +146,7 @@ struct WorkerPoolTests {
         let blocker = Task(executorPreference: pool) { gate.pass() }
         _ = await arrivals.next()
         let queued = (1...3).map { index in Task(executorPreference: pool) { log.append("queued \(index)") } }
-        #expect(pool.queuedJobs == 3)
+        #expect(pool.queuedJobCount == 3)
         gate.open(for: 1)
         pool.shutdown()
         #expect(log.names == ["queued 1", "queued 2", "queued 3"], "the queue was drained before the threads ended")
