@@ -1,5 +1,5 @@
-/// A cgroup v2 CPU limit, as the `cpu.max` file states it: how much CPU time the group may
-/// use in each period.
+/// A cgroup CPU limit, as cgroup v2's `cpu.max` file (or cgroup v1's `cpu.cfs_quota_us`
+/// and `cpu.cfs_period_us`) states it: how much CPU time the group may use in each period.
 ///
 /// A container runtime turns `--cpus=1.5` into `150000 100000` (150 ms of CPU time in
 /// every 100 ms period, so one and a half cores busy on average); no limit reads
@@ -33,6 +33,23 @@ public struct CPUQuota: Sendable, Hashable {
         if fields[0] == "max" {
             self.init(quotaMicroseconds: nil, periodMicroseconds: period)
         } else if let quota = Int(fields[0]), quota > 0 {
+            self.init(quotaMicroseconds: quota, periodMicroseconds: period)
+        } else {
+            return nil
+        }
+    }
+
+    /// Parses cgroup v1's pair of files: `cpu.cfs_quota_us` (`-1` when unlimited) and
+    /// `cpu.cfs_period_us`. Returns nil when either is not a number the kernel writes.
+    public init?(cfsQuota quotaText: String, cfsPeriod periodText: String) {
+        let quotaFields = quotaText.split(whereSeparator: \.isWhitespace)
+        let periodFields = periodText.split(whereSeparator: \.isWhitespace)
+        guard quotaFields.count == 1, periodFields.count == 1, let quota = Int(quotaFields[0]),
+            let period = Int(periodFields[0]), period > 0
+        else { return nil }
+        if quota == -1 {
+            self.init(quotaMicroseconds: nil, periodMicroseconds: period)
+        } else if quota > 0 {
             self.init(quotaMicroseconds: quota, periodMicroseconds: period)
         } else {
             return nil

@@ -1,5 +1,5 @@
-/// A cgroup v2 memory limit, as the `memory.max` file states it: a number of bytes, or
-/// `max` for none.
+/// A cgroup memory limit, as cgroup v2's `memory.max` file states it (a number of bytes,
+/// or `max` for none), or cgroup v1's `memory.limit_in_bytes`.
 ///
 /// Past this limit the kernel's out-of-memory killer ends a process of the group, so a
 /// server sizes its caches and its memory budget below it.
@@ -30,5 +30,14 @@ public struct MemoryMax: Sendable, Hashable {
         } else {
             return nil
         }
+    }
+
+    /// Parses cgroup v1's `memory.limit_in_bytes`: a number of bytes, where "no limit" is
+    /// the largest page-aligned 64-bit value (9223372036854771712); any value of 2^62 or
+    /// more is read as no limit. Returns nil for anything else.
+    public init?(limitInBytes text: String) {
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        guard fields.count == 1, let bytes = Int(fields[0]), bytes >= 0 else { return nil }
+        self.init(bytes: bytes >= 1 << 62 ? nil : bytes)
     }
 }

@@ -22,14 +22,14 @@ import Foundation
 ///
 /// The values are read once, when the value is made; limits changed later are not seen.
 public struct ProcessResources: Sendable, Hashable {
-    /// The cgroup v2 CPU quota in cores (`1.5`), or nil when there is none.
+    /// The cgroup CPU quota (v2, or v1) in cores (`1.5`), or nil when there is none.
     public var cpuQuota: Double?
 
     /// How many CPUs the process may be scheduled on: its affinity mask (`taskset`,
     /// `--cpuset-cpus`), as `ProcessInfo.activeProcessorCount` reports it.
     public var schedulableCores: Int
 
-    /// The cgroup v2 memory limit in bytes, or nil when there is none.
+    /// The cgroup memory limit (v2, or v1) in bytes, or nil when there is none.
     public var cgroupMemoryLimit: Int?
 
     /// The machine's physical memory in bytes.
