@@ -68,7 +68,10 @@ public final class MemoryBudget: Sendable {
     ///   - bytes: How many bytes, zero or more.
     ///   - priority: Where the request waits: before every waiter of a lower priority,
     ///     behind every earlier one of its own or a higher priority. Pass the download's
-    ///     priority to decode in the order the images were wanted.
+    ///     priority to decode in the order the images were wanted. When the calling
+    ///     task's priority is escalated while it waits (`Task.escalatePriority(to:)`, or a
+    ///     higher-priority task awaiting it), the request moves up to the matching
+    ///     priority (``DownloadPriority/init(taskPriority:)``).
     /// - Throws: `CancellationError` when the task is cancelled before or while it waits;
     ///   nothing is then reserved and its place in the queue goes to the next waiter. A
     ///   task cancelled just after being admitted gets its reservation (it owns it and
@@ -76,25 +79,37 @@ public final class MemoryBudget: Sendable {
     public func reserve(_ bytes: Int, priority: DownloadPriority = .normal) async throws(CancellationError) -> MemoryReservation {
         precondition(bytes >= 0, "a reservation cannot be negative")
         let id = state.withLock { $0.makeWaiterID() }
-        let granted = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                // Checked under the lock: a cancellation handler that ran before this found
-                // nothing queued, but the task's flag was set before it ran, so it is seen.
-                let action = state.withLock {
-                    $0.reserve(bytes, priority: priority, id: id, waiter: continuation, isCancelled: Task.isCancelled)
+        let wait = {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                    // Checked under the lock: a cancellation handler that ran before this found
+                    // nothing queued, but the task's flag was set before it ran, so it is seen.
+                    let action = self.state.withLock {
+                        $0.reserve(bytes, priority: priority, id: id, waiter: continuation, isCancelled: Task.isCancelled)
+                    }
+                    switch action {
+                    case .granted: continuation.resume(returning: true)
+                    case .cancelled: continuation.resume(returning: false)
+                    case .waiting: self.onQueued?()
+                    }
                 }
-                switch action {
-                case .granted: continuation.resume(returning: true)
-                case .cancelled: continuation.resume(returning: false)
-                case .waiting: onQueued?()
+            } onCancel: {
+                let action = self.state.withLock { $0.cancel(id) }
+                if case .fail(let cancelled, let grants) = action {
+                    cancelled.resume(returning: false)
+                    Self.resume(grants)
                 }
             }
-        } onCancel: {
-            let action = state.withLock { $0.cancel(id) }
-            if case .fail(let cancelled, let grants) = action {
-                cancelled.resume(returning: false)
-                Self.resume(grants)
+        }
+        let granted: Bool
+        if #available(macOS 26.0, *) {
+            // A task whose priority is escalated while it waits (a higher-priority caller
+            // now waits for its result) moves up among the waiters.
+            granted = await withTaskPriorityEscalationHandler(operation: wait) { _, escalated in
+                Self.resume(self.state.withLock { $0.raise(id, to: DownloadPriority(taskPriority: escalated)) })
             }
+        } else {
+            granted = await wait()
         }
         // The bytes are counted from the moment they were granted; the reservation that
         // gives them back is made here, on the one path every grant takes.

@@ -115,6 +115,17 @@ struct MemoryBudgetStateMachine<Waiter> {
         return .fail(entry.waiter, thenGrant: admitWaiters())
     }
 
+    /// The request named `id` wants its bytes sooner: while it waits, it moves to the end
+    /// of the waiters of `priority` when that is higher than its own. Returns the waiters
+    /// that fit now (it may be first now, and fit).
+    mutating func raise(_ id: WaiterID, to priority: DownloadPriority) -> [Grant] {
+        guard let index = queue.elements.firstIndex(where: { $0.id == id }), queue.elements[index].priority < priority,
+            let entry = queue.remove(firstWhere: { $0.id == id })
+        else { return [] }
+        queue.append(Entry(id: id, bytes: entry.bytes, priority: priority, waiter: entry.waiter), priority: priority)
+        return admitWaiters()
+    }
+
     private func fits(_ bytes: Int) -> Bool {
         inUse == 0 || bytes <= capacity - inUse
     }

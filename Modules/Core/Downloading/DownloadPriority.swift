@@ -22,6 +22,30 @@ public enum DownloadPriority: Int, Sendable, Hashable, Comparable, CaseIterable,
     }
 }
 
+extension DownloadPriority {
+    /// The task priority a load of this priority runs at: `.high` for the high ones,
+    /// `.low` for the low ones, `.medium` otherwise.
+    public var taskPriority: TaskPriority {
+        switch self {
+        case .veryHigh, .high: .high
+        case .normal: .medium
+        case .low, .veryLow: .low
+        }
+    }
+
+    /// The queue priority of work done for a task of `taskPriority` (the reverse of
+    /// ``taskPriority``): `.high` from `.high` up, `.low` from `.low` down, `.normal` between.
+    public init(taskPriority: TaskPriority) {
+        if taskPriority >= .high {
+            self = .high
+        } else if taskPriority <= .low {
+            self = .low
+        } else {
+            self = .normal
+        }
+    }
+}
+
 /// The order in which a download queue starts downloads of equal priority.
 public enum ExecutionOrder: Sendable, Hashable {
     /// First in, first out: the oldest waiting download starts first (the default).

@@ -56,23 +56,32 @@ public final class DownloadToken: Cancellable, Hashable, CustomStringConvertible
     private let onCancel: @Sendable () -> Void
     private let onCancelKeepingResumableData: (@Sendable () -> Void)?
     private let onPauseChange: (@Sendable (_ paused: Bool) -> Void)?
+    private let onPriorityRaise: (@Sendable (DownloadPriority) -> Void)?
 
     /// For downloaders: `onCancel` runs at every ``cancel()``, and
     /// `onCancelKeepingResumableData` at every ``cancel(keepingResumableData:)`` that
     /// keeps (`onCancel` then, when `nil`: the downloader cannot resume); `onPauseChange`
     /// runs on the calling thread at every ``pause()`` and ``resume()``, `nil` when the
-    /// downloader cannot pause.
+    /// downloader cannot pause; `onPriorityRaise` at every ``raisePriority(to:)``, `nil`
+    /// when the downloader cannot reorder its queue.
     public init(
         key: DownloadKey, subscription: SubscriptionToken, onCancel: @escaping @Sendable () -> Void,
         onCancelKeepingResumableData: (@Sendable () -> Void)? = nil,
-        onPauseChange: (@Sendable (_ paused: Bool) -> Void)? = nil
+        onPauseChange: (@Sendable (_ paused: Bool) -> Void)? = nil,
+        onPriorityRaise: (@Sendable (DownloadPriority) -> Void)? = nil
     ) {
         self.key = key
         self.subscription = subscription
         self.onCancel = onCancel
         self.onCancelKeepingResumableData = onCancelKeepingResumableData
         self.onPauseChange = onPauseChange
+        self.onPriorityRaise = onPriorityRaise
     }
+
+    /// Moves the download up to `priority` while it waits in the downloader's queue (a
+    /// caller that joined later wants it sooner). Never lowers it; does nothing once the
+    /// download runs, or when the downloader cannot reorder. Safe from any thread.
+    public func raisePriority(to priority: DownloadPriority) { onPriorityRaise?(priority) }
 
     /// Completes this subscriber with ``DownloadError/cancelled`` unless it already
     /// completed. Safe from any thread, any number of times. When this stops the

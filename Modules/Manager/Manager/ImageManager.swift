@@ -208,7 +208,11 @@ public final class ImageManager: Sendable {
         // The run this load's pauses count for (see ImageLoadToken.pause()).
         let joined: ImageLoadTask? = subscription.isFirst ? runs.register(candidate) : runs[key]
         joined?.loadJoined(subscription.token)
-        if subscription.isFirst { candidate.start(generation: subscription.generation) }
+        if subscription.isFirst {
+            candidate.start(generation: subscription.generation)
+        } else {
+            joined?.raisePriority(to: request.options.queuePriority)
+        }
         let registry = self.registry
         return ImageLoadToken(
             key: key,

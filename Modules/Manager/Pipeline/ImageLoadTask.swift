@@ -29,8 +29,18 @@ final class ImageLoadTask: Sendable {
     /// The last load to leave asked to keep the download's bytes (see ``abandon()``).
     private let leaverKeepsResumableData = Atomic<Bool>(false)
     private let runs: ImageLoadRuns?
-    /// The loads' pauses, and the download they apply to once it started.
-    private let pauses = Locked<(loads: SubscriberPauses, download: DownloadToken?)>((SubscriberPauses(), nil))
+    /// The loads' pauses and the run's priority, and the download they apply to once it
+    /// started.
+    private let pauses: Locked<Control>
+
+    private struct Control {
+        var loads = SubscriberPauses()
+        var download: DownloadToken?
+        /// The highest priority of the loads that joined: the run's.
+        var priority: DownloadPriority
+        /// The priority the download was asked at, once it was.
+        var downloadAskedAt: DownloadPriority?
+    }
 
     init(key: ImageLoadKey, request: ImageRequest, stages: LoadStages, registry: Registry, runs: ImageLoadRuns? = nil) {
         self.key = key
@@ -38,24 +48,44 @@ final class ImageLoadTask: Sendable {
         self.stages = stages
         self.registry = registry
         self.runs = runs
+        self.pauses = Locked(Control(priority: request.options.queuePriority))
     }
 
     /// Starts the run for the registry's run `generation` of the key.
     func start(generation: UInt64) {
         self.generation.store(generation, ordering: .relaxed)
-        let priority: TaskPriority =
-            request.options.contains(.highPriority)
-            ? .high
-            : request.options.contains(.lowPriority) ? .low : .medium
+        let priority = pauses.withLock { $0.priority }
         // On the manager's executor: the run's disk reads, decodes and transforms stay off
         // the cooperative pool.
-        let task = Task(executorPreference: stages.executor, priority: priority) { await self.run() }
+        let task = Task(executorPreference: stages.executor, priority: priority.taskPriority) { await self.run() }
         let keep = self.task.withLock { held -> Bool in
             guard !abandoned.load(ordering: .relaxed) else { return false }
             held = task
             return true
         }
         if !keep { task.cancel() }
+        // A load that joined while the task was being made.
+        let now = pauses.withLock { $0.priority }
+        if now > priority { Self.escalate(task, to: now) }
+    }
+
+    /// A load of `priority` joined: when that is higher than the run's, the run moves up
+    /// at every stage it has not passed. Its task's priority is escalated (its next jobs
+    /// on the worker pool, and its place among the memory budget's waiters, which listens
+    /// for escalation), and so is the download's place in the downloader's queue.
+    func raisePriority(to priority: DownloadPriority) {
+        let download = pauses.withLock { state -> DownloadToken?? in
+            guard priority > state.priority else { return nil }
+            state.priority = priority
+            return .some(state.download)
+        }
+        guard let download else { return }
+        download?.raisePriority(to: priority)
+        if let task = task.withLock({ $0 }) { Self.escalate(task, to: priority) }
+    }
+
+    private static func escalate(_ task: Task<Void, Never>, to priority: DownloadPriority) {
+        if #available(macOS 26.0, *) { task.escalatePriority(to: priority.taskPriority) }
     }
 
     /// The manager is shutting down and the grace period is over: the run stops as if
@@ -138,6 +168,8 @@ final class ImageLoadTask: Sendable {
         pauses.withLock { state in
             state.download = download
             if state.loads.wantsPause { download.pause() }
+            // A load that joined while the download was being asked for.
+            if let asked = state.downloadAskedAt, state.priority > asked { download.raisePriority(to: state.priority) }
         }
     }
 
@@ -241,7 +273,11 @@ final class ImageLoadTask: Sendable {
     /// Downloads through the downloader, passing progress and partial images on to the
     /// subscribers; cancelling the task cancels the download.
     private func download(validators: TransportRequest.Validators?) async throws(ImageLoadError) -> DownloadResult {
-        let downloadRequest = request.downloadRequest(validators: validators)
+        var downloadRequest = request.downloadRequest(validators: validators)
+        downloadRequest.priority = pauses.withLock { state in
+            state.downloadAskedAt = max(state.priority, downloadRequest.effectivePriority)
+            return state.downloadAskedAt!
+        }
         // The run's task is cancelled when the load is abandoned: that cancels the token.
         let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<DownloadResult, DownloadError>) -> Void) in
             // The token is known before the first event: a load paused from its first

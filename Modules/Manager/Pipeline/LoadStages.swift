@@ -53,8 +53,8 @@ struct LoadStages: Sendable {
     private func reserveMemory(decoding data: Data, for request: ImageRequest) async throws(ImageLoadError) -> MemoryReservation? {
         guard let memoryBudget, let bytes = decoders.estimatedMemory(decoding: data, options: request.decodeOptions), bytes > 0
         else { return nil }
-        let options = request.options
-        let priority: DownloadPriority = options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
+        // The run's priority now: a load that joined may have raised its task's.
+        let priority = max(request.options.queuePriority, DownloadPriority(taskPriority: Task.currentPriority))
         do {
             return try await memoryBudget.reserve(bytes, priority: priority)
         } catch {

@@ -23,6 +23,8 @@ final class RecoveringDownload: Sendable {
         var phase: Phase = .downloading(attempt: 0, token: nil)
         var cancelRequested = false
         var paused = false
+        /// The highest priority asked through the token: later attempts queue at it.
+        var raisedPriority: DownloadPriority?
 
         func isDownloading(_ attempt: Int) -> Bool {
             if case .downloading(attempt, _) = phase { return true }
@@ -64,17 +66,32 @@ final class RecoveringDownload: Sendable {
         DownloadToken(
             key: first.key, subscription: first.subscription, onCancel: { [self] in cancel(keepingResumableData: false) },
             onCancelKeepingResumableData: { [self] in cancel(keepingResumableData: true) },
-            onPauseChange: { [self] paused in setPaused(paused) })
+            onPauseChange: { [self] paused in setPaused(paused) },
+            onPriorityRaise: { [self] priority in raisePriority(to: priority) })
+    }
+
+    private func raisePriority(to priority: DownloadPriority) {
+        state.withLock { state in
+            guard priority > (state.raisedPriority ?? request.effectivePriority) else { return }
+            state.raisedPriority = priority
+            guard case .downloading(_, let token?) = state.phase else { return }
+            token.raisePriority(to: priority)
+        }
     }
 
     private func attempt(_ number: Int, tokenReady: (DownloadToken) -> Void = { _ in }) -> DownloadToken {
+        var attemptRequest = request
+        if let raised = state.withLock({ $0.raisedPriority }) { attemptRequest.priority = raised }
+        let asked = attemptRequest.effectivePriority
         let token = base.download(
-            request, delivery: delivery,
+            attemptRequest, delivery: delivery,
             tokenReady: { [self] token in
                 state.withLock { state in
                     guard state.isDownloading(number) else { return }  // it completed already
                     state.phase = .downloading(attempt: number, token: token)
                     if state.paused { token.pause() }
+                    // A raise that came while this attempt was being asked for.
+                    if let raised = state.raisedPriority, raised > asked { token.raisePriority(to: raised) }
                 }
                 tokenReady(token)
             },

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// How one load behaves (SDWebImageOptions, for the Manager).
 ///
 /// ```swift
@@ -58,4 +60,12 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
         .progressiveLoad, .refreshCached, .fromCacheOnly, .fromLoaderOnly, .memoryCacheOnly,
         .returnDataWithoutDecoding, .waitForCacheStore, .allowInvalidCertificates,
     ]
+}
+
+extension ImageLoadOptions {
+    /// The queue priority these options ask for: `.high` with ``highPriority``, `.low`
+    /// with ``lowPriority``, `.normal` otherwise.
+    var queuePriority: DownloadPriority {
+        contains(.highPriority) ? .high : contains(.lowPriority) ? .low : .normal
+    }
 }

@@ -101,7 +101,8 @@ public final class ImageDownloader: ImageDownloading {
         let token = DownloadToken(
             key: key, subscription: subscription.token, onCancel: { cancel(false) },
             onCancelKeepingResumableData: { cancel(true) },
-            onPauseChange: { [weak joined] paused in joined?.subscriber(subscription.token, paused: paused) })
+            onPauseChange: { [weak joined] paused in joined?.subscriber(subscription.token, paused: paused) },
+            onPriorityRaise: { [weak joined] priority in joined?.raisePriority(to: priority) })
         tokenReady(token)
         let priority = request.effectivePriority
         if subscription.isFirst {

@@ -135,4 +135,38 @@ struct MemoryBudgetStateMachineTests {
         #expect(machine.inUse == 3)
         #expect(machine.waiting == 0)
     }
+
+    @Test("a raised waiter moves to the end of its new priority's waiters; a raise to the same or a lower one does nothing")
+    func raiseMovesAWaiterUp() {
+        var machine = Machine(capacity: 10)
+        reserve(&machine, "holder", 10)
+        let (_, low) = reserve(&machine, "low", 10, .low)
+        reserve(&machine, "high", 10, .high)
+        reserve(&machine, "normal", 10, .normal)
+        #expect(machine.queuedWaiters == ["high", "normal", "low"])
+        #expect(machine.raise(low, to: .low).isEmpty)
+        #expect(machine.queuedWaiters == ["high", "normal", "low"])
+        #expect(machine.raise(low, to: .high).isEmpty, "nothing fits while the holder holds everything")
+        #expect(machine.queuedWaiters == ["high", "low", "normal"])
+    }
+
+    @Test("a raise that makes a fitting waiter the first admits it")
+    func raiseAdmitsWhenFirstAndFitting() {
+        var machine = Machine(capacity: 10)
+        reserve(&machine, "holder", 4)
+        reserve(&machine, "big", 8, .normal)
+        let (action, small) = reserve(&machine, "small", 2, .low)
+        #expect(action == .waiting, "it fits, but waits behind the big one")
+        #expect(names(machine.raise(small, to: .high)) == ["small"])
+        #expect(machine.inUse == 6)
+        #expect(machine.queuedWaiters == ["big"])
+    }
+
+    @Test("raising a waiter that is no longer queued does nothing")
+    func raiseOfAnAdmittedWaiter() {
+        var machine = Machine(capacity: 10)
+        let (_, admitted) = reserve(&machine, "a", 5)
+        #expect(machine.raise(admitted, to: .veryHigh).isEmpty)
+        #expect(machine.inUse == 5)
+    }
 }

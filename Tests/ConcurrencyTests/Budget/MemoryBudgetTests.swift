@@ -100,6 +100,30 @@ struct MemoryBudgetTests {
         #expect(order == ["very high", "high", "normal 1", "normal 2", "low"])
     }
 
+    @Test("a waiter whose task's priority is escalated moves up among the waiters")
+    func escalationMovesAWaiterUp() async throws {
+        var observed = ObservedBudget(capacity: 10)
+        let budget = observed.budget
+        let log = Log()
+        let holder = try await budget.reserve(10)
+        func waiter(_ name: String, _ priority: DownloadPriority) -> Task<Void, any Error> {
+            Task(priority: priority.taskPriority) {
+                let reservation = try await budget.reserve(10, priority: priority)
+                log.append(name)
+                reservation.release()
+            }
+        }
+        let low = waiter("low", .low)
+        await observed.nextQueued()
+        let normal = waiter("normal", .normal)
+        await observed.nextQueued()
+        low.escalatePriority(to: .high)
+        holder.release()
+        try await low.value
+        try await normal.value
+        #expect(log.names == ["low", "normal"])
+    }
+
     @Test("cancelling a waiter throws CancellationError and frees its place: the waiter it held back proceeds")
     func cancelWhileWaiting() async throws {
         var observed = ObservedBudget(capacity: 10)

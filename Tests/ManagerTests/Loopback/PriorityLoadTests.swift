@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageTestServer
+
+/// A load that joins a run with a higher priority moves the run up: here, its download in
+/// the downloader's queue, against the loopback server.
+@Suite("Manager: a higher-priority load that joins raises the run's priority", .timeLimit(.minutes(2)))
+struct PriorityLoadTests {
+    @Test("a low-priority download waiting for a slot starts before a normal one once a high-priority load joins it")
+    func joiningRaisesTheQueuedDownload() async throws {
+        try await withFixture { fixture in
+            let manager = fixture.manager { configuration in
+                // One download at a time, and no timer while the gate holds the slot.
+                configuration.downloader.maximumConcurrentDownloads = 1
+                configuration.downloader.timeout = .seconds(600)
+            }
+            let queue = try #require((manager.downloader as? ImageDownloader)?.queue)
+            let blocker = LoadLog()
+            let low = LoadLog()
+            let normal = LoadLog()
+            let joiner = LoadLog()
+            let blockerRequest = ImageRequest(url: fixture.server.url("/gate/priority?bytes=100&first=10"))
+            let tokens = [
+                manager.loadImage(with: blockerRequest, handler: blocker.handler),
+                manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg"), options: [.lowPriority]), handler: low.handler),
+                manager.loadImage(with: ImageRequest(url: fixture.url("badge.png")), handler: normal.handler),
+            ]
+            // Both wait behind the held one: the low one first in order, last in priority.
+            while queue.runningCount != 1 || queue.pendingCount != 2 { try await Task.sleep(for: .milliseconds(5)) }
+            let joined = manager.loadImage(
+                with: ImageRequest(url: fixture.url("photo.jpg"), options: [.highPriority]), handler: joiner.handler)
+            fixture.server.openGate("priority")
+            _ = await blocker.result()
+            let lowResult = await low.result()
+            let joinerResult = await joiner.result()
+            let normalResult = await normal.result()
+            withExtendedLifetime((tokens, joined)) {}
+
+            #expect((try? lowResult.get())?.image?.size == (try? joinerResult.get())?.image?.size)
+            #expect((try? normalResult.get()) != nil)
+            let order = fixture.server.requests.map(\.path).filter { $0.hasPrefix("/files/") }
+            #expect(order == ["/files/photo.jpg", "/files/badge.png"], "the joined download went first")
+        }
+    }
+}
