@@ -45,9 +45,14 @@ struct MetricsLoadMonitorTests {
         defer { pool.shutdown() }
         try await LoopbackServer.withServer { server in
             var configuration = WebImageConfiguration(cacheDirectory: nil)
-            // One download at a time, no timer while the gate holds it.
+            // One download at a time, and no stall or whole-transfer timer while the gate
+            // holds it (one firing in a starved test run would free the slot early).
             configuration.downloader.maximumConcurrentDownloads = 1
-            configuration.downloader.timeout = .seconds(600)
+            configuration.downloader.requestModifier = { request in
+                var request = request
+                request.timeouts = .init(connect: .seconds(30), total: nil, stall: nil)
+                return request
+            }
             let manager = ImageManager(configuration: configuration)
             let loads = ["first", "second"].map { name in
                 Task { _ = try? await manager.image(for: server.url("/gate/gauges-\(name)?bytes=100&first=10")) }

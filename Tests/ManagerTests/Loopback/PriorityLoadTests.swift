@@ -11,9 +11,15 @@ struct PriorityLoadTests {
     func joiningRaisesTheQueuedDownload() async throws {
         try await withFixture { fixture in
             let manager = fixture.manager { configuration in
-                // One download at a time, and no timer while the gate holds the slot.
+                // One download at a time, and no timer while the gate holds the slot: a
+                // stall or whole-transfer timer firing in a starved test run would free it
+                // early, before the join.
                 configuration.downloader.maximumConcurrentDownloads = 1
-                configuration.downloader.timeout = .seconds(600)
+                configuration.downloader.requestModifier = { request in
+                    var request = request
+                    request.timeouts = .init(connect: .seconds(30), total: nil, stall: nil)
+                    return request
+                }
             }
             let queue = try #require((manager.downloader as? ImageDownloader)?.queue)
             let blocker = LoadLog()
@@ -21,13 +27,16 @@ struct PriorityLoadTests {
             let normal = LoadLog()
             let joiner = LoadLog()
             let blockerRequest = ImageRequest(url: fixture.server.url("/gate/priority?bytes=100&first=10"))
-            let tokens = [
-                manager.loadImage(with: blockerRequest, handler: blocker.handler),
+            // The held download takes the one slot first; runs reach the downloader in
+            // their own time, so the other two are asked for only once it has.
+            let blocking = manager.loadImage(with: blockerRequest, handler: blocker.handler)
+            while queue.runningCount != 1 { try await Task.sleep(for: .milliseconds(5)) }
+            let waiting = [
                 manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg"), options: [.lowPriority]), handler: low.handler),
                 manager.loadImage(with: ImageRequest(url: fixture.url("badge.png")), handler: normal.handler),
             ]
-            // Both wait behind the held one: the low one first in order, last in priority.
-            while queue.runningCount != 1 || queue.pendingCount != 2 { try await Task.sleep(for: .milliseconds(5)) }
+            // Both wait behind the held one; the low one would go last.
+            while queue.pendingCount != 2 { try await Task.sleep(for: .milliseconds(5)) }
             let joined = manager.loadImage(
                 with: ImageRequest(url: fixture.url("photo.jpg"), options: [.highPriority]), handler: joiner.handler)
             fixture.server.openGate("priority")
@@ -35,7 +44,7 @@ struct PriorityLoadTests {
             let lowResult = await low.result()
             let joinerResult = await joiner.result()
             let normalResult = await normal.result()
-            withExtendedLifetime((tokens, joined)) {}
+            withExtendedLifetime((blocking, waiting, joined)) {}
 
             #expect((try? lowResult.get())?.image?.size == (try? joinerResult.get())?.image?.size)
             #expect((try? normalResult.get()) != nil)
