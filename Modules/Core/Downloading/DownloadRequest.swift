@@ -61,6 +61,14 @@ public struct DownloadRequest: Sendable {
         if options.contains(.lowPriority) { return .low }
         return .normal
     }
+
+    /// Queues the request at `priority` when that is above its effective priority (the
+    /// priority options, which would otherwise win over `.normal`, are taken off).
+    package mutating func raisePriority(to priority: DownloadPriority) {
+        guard priority > effectivePriority else { return }
+        self.priority = priority
+        options.remove([.lowPriority, .highPriority])
+    }
 }
 
 /// Per-request download choices (SDWebImageDownloaderOptions, the ones a Linux

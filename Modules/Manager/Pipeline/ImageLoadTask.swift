@@ -274,10 +274,12 @@ final class ImageLoadTask: Sendable {
     /// subscribers; cancelling the task cancels the download.
     private func download(validators: TransportRequest.Validators?) async throws(ImageLoadError) -> DownloadResult {
         var downloadRequest = request.downloadRequest(validators: validators)
-        downloadRequest.priority = pauses.withLock { state in
-            state.downloadAskedAt = max(state.priority, downloadRequest.effectivePriority)
-            return state.downloadAskedAt!
+        let asked = pauses.withLock { state in
+            let asked = max(state.priority, downloadRequest.effectivePriority)
+            state.downloadAskedAt = asked
+            return asked
         }
+        downloadRequest.raisePriority(to: asked)
         // The run's task is cancelled when the load is abandoned: that cancels the token.
         let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<DownloadResult, DownloadError>) -> Void) in
             // The token is known before the first event: a load paused from its first

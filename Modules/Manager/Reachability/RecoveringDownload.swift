@@ -81,7 +81,7 @@ final class RecoveringDownload: Sendable {
 
     private func attempt(_ number: Int, tokenReady: (DownloadToken) -> Void = { _ in }) -> DownloadToken {
         var attemptRequest = request
-        if let raised = state.withLock({ $0.raisedPriority }) { attemptRequest.priority = raised }
+        if let raised = state.withLock({ $0.raisedPriority }) { attemptRequest.raisePriority(to: raised) }
         let asked = attemptRequest.effectivePriority
         let token = base.download(
             attemptRequest, delivery: delivery,

@@ -7,8 +7,18 @@ import WebImageTestServer
 /// the downloader's queue, against the loopback server.
 @Suite("Manager: a higher-priority load that joins raises the run's priority", .timeLimit(.minutes(2)))
 struct PriorityLoadTests {
-    @Test("a low-priority download waiting for a slot starts before a normal one once a high-priority load joins it")
-    func joiningRaisesTheQueuedDownload() async throws {
+    /// The joiner's options, and those of the other waiting load, which the raised one
+    /// must now go before.
+    static let cases: [(joiner: ImageLoadOptions, other: ImageLoadOptions)] = [
+        ([.highPriority], []),
+        ([], [.lowPriority]),
+    ]
+
+    @Test(
+        "a low-priority download waiting for a slot starts before a lower one once a load of higher priority joins it",
+        arguments: cases.indices)
+    func joiningRaisesTheQueuedDownload(_ index: Int) async throws {
+        let (joinerOptions, otherOptions) = Self.cases[index]
         try await withFixture { fixture in
             let manager = fixture.manager { configuration in
                 // One download at a time, and no timer while the gate holds the slot: a
@@ -33,12 +43,12 @@ struct PriorityLoadTests {
             while queue.runningCount != 1 { try await Task.sleep(for: .milliseconds(5)) }
             let waiting = [
                 manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg"), options: [.lowPriority]), handler: low.handler),
-                manager.loadImage(with: ImageRequest(url: fixture.url("badge.png")), handler: normal.handler),
+                manager.loadImage(with: ImageRequest(url: fixture.url("badge.png"), options: otherOptions), handler: normal.handler),
             ]
-            // Both wait behind the held one; the low one would go last.
+            // Both wait behind the held one; the low photo would go last, or in turn.
             while queue.pendingCount != 2 { try await Task.sleep(for: .milliseconds(5)) }
             let joined = manager.loadImage(
-                with: ImageRequest(url: fixture.url("photo.jpg"), options: [.highPriority]), handler: joiner.handler)
+                with: ImageRequest(url: fixture.url("photo.jpg"), options: joinerOptions), handler: joiner.handler)
             fixture.server.openGate("priority")
             _ = await blocker.result()
             let lowResult = await low.result()
