@@ -10,10 +10,9 @@ import WebImageCore
 extension JPEGDecoder {
     public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
         data.withUnsafeBytes { bytes -> Int? in
-            guard let engine = try? JPEGDecompressor(incremental: false), (try? engine.borrow(bytes)) != nil,
-                (try? engine.step()) == .headerReady
-            else { return nil }
-            let header = engine.header
+            // The segment walk answers for every file libjpeg reads; libjpeg is asked only
+            // when the walk cannot tell.
+            guard let header = Self.scannedHeader(bytes) ?? Self.libjpegHeader(bytes) else { return nil }
             guard let plan = try? JPEGScalePlan(header: header, options: options) else { return 0 }
             let bytesPerPixel = plan.wantsGray ? 1 : 4
             let decoded = JPEGScalePlan.scaled(header.size, eighths: plan.scaleEighths)
@@ -24,6 +23,21 @@ extension JPEGDecoder {
             if header.hasMultipleScans { total += header.size.pixelCount * 6 }
             return total
         }
+    }
+
+    /// The frame header as the segment walk reads it.
+    static func scannedHeader(_ bytes: UnsafeRawBufferPointer) -> JPEGHeader? {
+        JPEGHeaderScan(bytes).map {
+            JPEGHeader(size: $0.size, colorModel: $0.colorModel, isProgressive: $0.isProgressive, hasMultipleScans: $0.hasMultipleScans)
+        }
+    }
+
+    /// The frame header as libjpeg reads it.
+    static func libjpegHeader(_ bytes: UnsafeRawBufferPointer) -> JPEGHeader? {
+        guard let engine = try? JPEGDecompressor(incremental: false), (try? engine.borrow(bytes)) != nil,
+            (try? engine.step()) == .headerReady
+        else { return nil }
+        return engine.header
     }
 }
 
