@@ -71,7 +71,7 @@ public final class MemoryBudget: Sendable {
     ///     priority to decode in the order the images were wanted. When the calling
     ///     task's priority is escalated while it waits (`Task.escalatePriority(to:)`, or a
     ///     higher-priority task awaiting it), the request moves up to the matching
-    ///     priority (``DownloadPriority/init(taskPriority:)``).
+    ///     priority (`DownloadPriority(taskPriority:)`).
     /// - Throws: `CancellationError` when the task is cancelled before or while it waits;
     ///   nothing is then reserved and its place in the queue goes to the next waiter. A
     ///   task cancelled just after being admitted gets its reservation (it owns it and
