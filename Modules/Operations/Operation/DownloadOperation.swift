@@ -224,7 +224,9 @@ final class DownloadOperation: Sendable {
             perform(lifecycle.withLock { $0.modifierFinished(attempt: attempt, .success(request)) })
             return
         }
-        let task = Task { [self] in
+        // On the library's threads, ahead of ordinary work (as the transport's challenges),
+        // not queued behind the application's tasks on Swift's shared pool.
+        let task = Task(executorPreference: WorkerPool.shared, priority: .high) { [self] in
             let outcome: Result<TransportRequest, DownloadError>
             do {
                 if let modified = try await modifier(request) {
@@ -257,7 +259,7 @@ final class DownloadOperation: Sendable {
     /// cancels the wait.
     private func wait(_ delay: Duration, after attempt: Int) {
         let clock = context.configuration.clock
-        let wait = Task { [self] in
+        let wait = Task(executorPreference: WorkerPool.shared, priority: .high) { [self] in
             do {
                 try await Task.sleep(for: delay, clock: clock)
             } catch {

@@ -124,9 +124,10 @@ struct AuthenticationTests {
     }
 }
 
-/// The challenge handler runs on Swift's cooperative pool, which the rest of the suite
-/// (corpus decoding) can keep busy for seconds on a small machine: these requests get a
-/// budget that a busy pool cannot use up, so they test authentication, not scheduling.
+/// The whole-transfer budget runs while the challenge handler decides. The handler runs
+/// on the library's worker pool, which the suite's tests do not queue on (on Swift's
+/// cooperative pool it once waited behind the suite for the whole 120 s); a patient
+/// budget still keeps these tests about authentication, not scheduling.
 private func patientRequest(_ url: URL) -> TransportRequest {
     TransportRequest(url: url, timeouts: .init(connect: .seconds(60), total: .seconds(120), stall: .seconds(60)))
 }
