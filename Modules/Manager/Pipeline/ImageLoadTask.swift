@@ -74,12 +74,12 @@ final class ImageLoadTask: Sendable {
     /// on the worker pool, and its place among the memory budget's waiters, which listens
     /// for escalation), and so is the download's place in the downloader's queue.
     func raisePriority(to priority: DownloadPriority) {
-        let download = pauses.withLock { state -> DownloadToken?? in
-            guard priority > state.priority else { return nil }
+        let (raised, download) = pauses.withLock { state -> (Bool, DownloadToken?) in
+            guard priority > state.priority else { return (false, nil) }
             state.priority = priority
-            return .some(state.download)
+            return (true, state.download)
         }
-        guard let download else { return }
+        guard raised else { return }
         download?.raisePriority(to: priority)
         if let task = task.withLock({ $0 }) { Self.escalate(task, to: priority) }
     }
