@@ -43,8 +43,14 @@ struct CaseResult: Codable {
 struct Harness {
     var rounds: Int
     var warmUp: Int
+    /// Only the contenders whose name contains this run, when set (`--contender`).
+    var contenderFilter: String?
 
     func measure(_ benchmark: BenchmarkCase) throws -> CaseResult {
+        var benchmark = benchmark
+        if let contenderFilter {
+            benchmark.contenders = benchmark.contenders.filter { $0.name.contains(contenderFilter) }
+        }
         let clock = ContinuousClock()
         for _ in 0..<warmUp {
             for contender in benchmark.contenders {

@@ -7,15 +7,20 @@ struct Options {
     /// `--budget-probe FILE --loads N --budget BYTES|none`: a child of the memory-budget case.
     var budgetProbe: (file: String, loads: Int, budget: Int?)?
     var only: String?
+    /// `--contender TEXT`: run only the contenders whose name contains TEXT, so that a
+    /// profiler attached to the process sees one side of a case.
+    var contender: String?
     var fixturesDirectory: String?
 
     static let usage = """
-        usage: WebImageBenchmarks [--quick] [--json FILE] [--only TEXT]
+        usage: WebImageBenchmarks [--quick] [--json FILE] [--only TEXT] [--contender TEXT]
                WebImageBenchmarks --memory MODE --input FILE
                WebImageBenchmarks --write-fixtures DIR
           --quick        few rounds, for a smoke run
           --json FILE    also write every sample and median as JSON
           --only TEXT    run only the cases whose name contains TEXT
+          --contender TEXT  run only the contenders whose name contains TEXT (to profile
+                         one side; the ratios then print only where both sides ran)
           --memory MODE  decode FILE once and print the peak RSS (used by the main run);
                          MODE: baseline (read only), jpeg-full, jpeg-eighth, png, gif
           --write-fixtures DIR  write the benchmark's fixture files to DIR and stop
@@ -32,6 +37,7 @@ struct Options {
             case "--quick": quick = true
             case "--json": jsonPath = try value(argument)
             case "--only": only = try value(argument)
+            case "--contender": contender = try value(argument)
             case "--input": memoryInput = try value(argument)
             case "--budget-probe": budgetProbe = (try value(argument), budgetProbe?.loads ?? 1, budgetProbe?.budget)
             case "--loads":

@@ -23,7 +23,7 @@ do {
         print("warning: a debug build; run `swift run -c release WebImageBenchmarks` (make bench) for real figures\n")
     #endif
     let rounds = options.quick ? 3 : 15
-    let harness = Harness(rounds: rounds, warmUp: options.quick ? 1 : 2)
+    let harness = Harness(rounds: rounds, warmUp: options.quick ? 1 : 2, contenderFilter: options.contender)
     if let directory = options.fixturesDirectory {
         try BenchmarkFixtures(smallCount: 1).write(to: directory)
         exit(0)
@@ -89,6 +89,16 @@ do {
     }
     if let server { LoopbackBench.stop(server) }
     print("\nMedian wall-clock of \(rounds) interleaved rounds (order reversed each round):\n")
+    if options.contender != nil {
+        // The table and the summaries name their contenders by position: with some left
+        // out they would compare the wrong ones, so only the medians print.
+        for result in results {
+            for (contender, seconds) in zip(result.contenders, result.medians) {
+                print("\(result.name): \(contender): \(String(format: "%.2f", seconds * 1000)) ms")
+            }
+        }
+        exit(0)
+    }
     Report.printTable(results)
     MemoryCacheCases.printSummary(results)
     ColdLoadCases.printSummary(results)

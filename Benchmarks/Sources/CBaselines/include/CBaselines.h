@@ -49,4 +49,8 @@ int bl_curl_fetch_windowed(const char *const *urls, int count, int max_host_conn
 /// arrived with status 200.
 int bl_fetch_decode_all(const char *const *urls, int count, int max_host_connections, long long *bytes);
 
+/// Gives the memory malloc holds free back to the system (glibc's `malloc_trim(0)`), so
+/// that a run does not start on pages an earlier run faulted in.
+void bl_release_free_memory(void);
+
 #endif
