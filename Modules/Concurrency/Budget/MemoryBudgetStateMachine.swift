@@ -100,6 +100,17 @@ struct MemoryBudgetStateMachine<Waiter> {
         return .waiting
     }
 
+    /// The same rule as ``reserve(_:priority:id:waiter:isCancelled:)`` for a caller that
+    /// does not want to wait: true and the bytes counted in use when they would be
+    /// admitted at once; false, and nothing changed, otherwise.
+    mutating func reserveAtOnce(_ bytes: Int, priority: DownloadPriority) -> Bool {
+        precondition(bytes >= 0, "a reservation cannot be negative")
+        let aheadOfEveryWaiter = queue.first.map { $0.priority < priority } ?? true
+        guard aheadOfEveryWaiter, fits(bytes) else { return false }
+        inUse += bytes
+        return true
+    }
+
     /// `bytes` given back; returns the waiters that fit now, in the order they were
     /// admitted.
     mutating func release(_ bytes: Int) -> [Grant] {

@@ -36,6 +36,30 @@ struct MemoryBudgetStateMachineTests {
         #expect(machine.waiting == 0)
     }
 
+    @Test("reserving at once follows the same rule and never queues")
+    func reserveAtOnce() {
+        var machine = Machine(capacity: 10)
+        let first = machine.reserveAtOnce(6, priority: .normal)
+        #expect(first)
+        #expect(machine.inUse == 6)
+        let overCapacity = machine.reserveAtOnce(5, priority: .normal)
+        #expect(!overCapacity, "over the capacity")
+        #expect(machine.inUse == 6 && machine.waiting == 0, "a refusal changes nothing")
+        reserve(&machine, "waiting", 5)
+        let behindAWaiter = machine.reserveAtOnce(1, priority: .normal)
+        #expect(!behindAWaiter, "it fits, but a waiter of its priority is ahead")
+        let higher = machine.reserveAtOnce(1, priority: .high)
+        #expect(higher, "a higher priority goes ahead of the waiter")
+        #expect(machine.inUse == 7)
+        #expect(names(machine.release(7)) == ["waiting"])
+        let besideTheWaiter = machine.reserveAtOnce(20, priority: .normal)
+        #expect(!besideTheWaiter, "20 does not fit beside the admitted waiter's 5")
+        #expect(machine.inUse == 5)
+        _ = machine.release(5)
+        let alone = machine.reserveAtOnce(20, priority: .normal)
+        #expect(alone, "nothing in use: an oversized request runs alone")
+    }
+
     @Test("a release admits every waiter that fits, in order, and stops at the first that does not")
     func releaseAdmitsInOrder() {
         var machine = Machine(capacity: 10)
