@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "WebImageConcurrency", targets: ["WebImageConcurrency"]),
         .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
         .library(name: "WebImageDecoding", targets: ["WebImageDecoding"]),
+        .library(name: "WebImageWebP", targets: ["WebImageWebP"]),
         .library(name: "WebImageCache", targets: ["WebImageCache"]),
         .library(name: "WebImageTransport", targets: ["WebImageTransport"]),
         .library(name: "WebImageSecurity", targets: ["WebImageSecurity"]),
@@ -97,6 +98,22 @@ let package = Package(
             name: "WebImageDecoding",
             dependencies: ["WebImageCore", "CWebImageDecoding", "CLibPNG", "CLibJPEG", "CGIFLib"],
             path: "Modules/Decoding",
+            exclude: ["C"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: WebP: a decoder on libwebp, in a module of its own so that an app that
+        // does not read WebP links no libwebp.
+        .systemLibrary(
+            name: "CLibWebP",
+            path: "Modules/WebP/C/CLibWebP",
+            pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+        ),
+        .target(
+            name: "WebImageWebP",
+            dependencies: ["WebImageCore", "WebImageDecoding", "CLibWebP"],
+            path: "Modules/WebP",
             exclude: ["C"],
             swiftSettings: strictSettings
         ),
@@ -189,8 +206,8 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "WebImageCore", "WebImageConcurrency", "WebImageHTTP", "WebImageDecoding", "WebImageCache", "WebImageTransport",
-                "WebImageSecurity",
+                "WebImageCore", "WebImageConcurrency", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageCache",
+                "WebImageTransport", "WebImageSecurity",
                 "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability",
             ],
             path: "Modules/WebImage",

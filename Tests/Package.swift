@@ -72,6 +72,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "WebImageWebPTests",
+            dependencies: [
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), tool("WebImageFixtures"),
+                "WebImageTestSupport",
+            ],
+            path: "WebPTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "WebImageCacheTests",
             dependencies: [library("WebImageConcurrency"), library("WebImageCore"), library("WebImageCache"), "WebImageTestSupport"],
             path: "CacheTests",

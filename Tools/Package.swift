@@ -58,6 +58,12 @@ let package = Package(
             pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
+        .systemLibrary(
+            name: "CFixtureWebP",
+            path: "Fixtures/C/CFixtureWebP",
+            pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+        ),
         .target(
             name: "CWebImageFixtures",
             dependencies: ["CFixtureJPEG", "CFixtureGIF"],
@@ -65,7 +71,7 @@ let package = Package(
         ),
         .target(
             name: "WebImageFixtures",
-            dependencies: [library("WebImageCore"), library("WebImageDecoding"), "CWebImageFixtures"],
+            dependencies: [library("WebImageCore"), library("WebImageDecoding"), "CWebImageFixtures", "CFixtureWebP"],
             path: "Fixtures",
             exclude: ["C"],
             swiftSettings: strictSettings

@@ -5,6 +5,8 @@ public struct TransportConfiguration: Sendable {
     /// Sent unless a request sets its own. Names the library and libcurl.
     public var userAgent: String
     /// Sent unless a request sets its own: the formats the library decodes first.
+    /// Default: ``defaultAccept``; the `WebImage` umbrella replaces that default with the
+    /// formats its decoder registry holds (`ImageDecoderRegistry.acceptHeader`).
     public var accept: String
     /// Connections open at once to one host (as browsers and URLSession: 6). HTTP/2
     /// requests to a host share one connection regardless. Transfers over the limit
@@ -48,7 +50,7 @@ public struct TransportConfiguration: Sendable {
 
     public init(
         userAgent: String = TransportConfiguration.defaultUserAgent,
-        accept: String = "image/png,image/jpeg,image/gif;q=0.9,image/*;q=0.8,*/*;q=0.5",
+        accept: String = TransportConfiguration.defaultAccept,
         maximumConnectionsPerHost: Int = 6,
         maximumTotalConnections: Int = 0,
         maximumIdleConnections: Int = 32,
@@ -73,6 +75,10 @@ public struct TransportConfiguration: Sendable {
         self.urlPolicy = urlPolicy
         self.resolvedHosts = resolvedHosts
     }
+
+    /// The formats of the built-in decoders (PNG, JPEG, GIF), then any image, then
+    /// anything.
+    public static let defaultAccept = "image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5"
 
     public static let defaultUserAgent = "swift-web-image/0.1 libcurl/\(CurlLibrary.version)"
 }

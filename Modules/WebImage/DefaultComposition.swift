@@ -37,6 +37,11 @@ public struct DefaultComposition: Sendable {
         }
         downloaderConfiguration.partialDownloads = configuration.makePartialDownloadStore()
         var transportConfiguration = configuration.transport
+        // The transport's default Accept names the built-in formats; with a registry of
+        // other formats, the header names what will actually be decoded.
+        if transportConfiguration.accept == TransportConfiguration.defaultAccept {
+            transportConfiguration.accept = configuration.decoders.acceptHeader
+        }
         if configuration.postsNotifications {
             let broadcaster = NotificationBroadcaster()
             transportConfiguration.eventMonitors.append(broadcaster)

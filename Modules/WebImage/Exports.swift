@@ -11,3 +11,4 @@
 @_exported import WebImageReachability
 @_exported import WebImageSecurity
 @_exported import WebImageTransport
+@_exported import WebImageWebP

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WebImage
 import WebImageCore
 import WebImageDecoding
 
@@ -41,7 +42,7 @@ struct DecodeCommand: ParsableCommand {
 
     func run() throws {
         let options = DecodeOptions(maxPixelSize: maxPixelSize, firstFrameOnly: firstFrame)
-        let registry = ImageDecoderRegistry.standard
+        let registry = ImageDecoderRegistry.allFormats
         if let outputDirectory {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         }

@@ -26,6 +26,17 @@ public struct ImageDecoderRegistry: Sendable {
         ImageDecoderRegistry(decoders: [PNGDecoder(), JPEGDecoder(), GIFDecoder()])
     }
 
+    /// An `Accept` header naming exactly the formats registered, in order of precedence,
+    /// then any other image and anything at all at lower preference:
+    /// `image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5` for the
+    /// `WebImage` umbrella's default decoders. A CDN that picks the format by the
+    /// request's `Accept` then serves only formats that can be decoded.
+    public var acceptHeader: String {
+        var seen = Set<String>()
+        let types = decoders.map(\.format.mimeType).filter { seen.insert($0).inserted }
+        return (types + ["image/*;q=0.8", "*/*;q=0.5"]).joined(separator: ",")
+    }
+
     /// Adds a decoder, ahead of every decoder already registered.
     public mutating func register(_ decoder: any ImageDecoding) {
         decoders.insert(decoder, at: 0)

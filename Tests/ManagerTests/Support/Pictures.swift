@@ -9,12 +9,14 @@ enum Pictures {
         .encode(SyntheticImage.photo(width: 320, height: 240, seed: 7))
     static let badge = try! PNGFixtureEncoder().encode(SyntheticImage.translucent(width: 64, height: 48))
     static let animation = try! GIFFixtureEncoder().encode(SyntheticAnimation.make(width: 60, height: 40, frameCount: 5))
+    static let webpAnimation = try! WebPFixtureEncoder(lossless: true).encodeAnimation(
+        [SyntheticImage.translucent(width: 50, height: 30), SyntheticImage.photo(width: 50, height: 30)], durations: [80, 120])
     /// A JPEG header followed by noise: sniffs as JPEG, does not decode.
     static let corrupt = DamagedImages.jpegHeaderThenNoise(photo)
 
     /// Every picture by the file name it is served under.
     static let byName: [String: Data] = [
         "photo.jpg": photo, "progressive.jpg": progressivePhoto, "badge.png": badge, "animation.gif": animation,
-        "corrupt.jpg": corrupt,
+        "corrupt.jpg": corrupt, "animation.webp": webpAnimation,
     ]
 }

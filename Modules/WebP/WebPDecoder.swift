@@ -1,0 +1,127 @@
+import Foundation
+import WebImageCore
+import WebImageDecoding
+
+/// Decodes WebP on libwebp: lossy, lossless, with alpha, and animated.
+///
+/// Register it to read WebP wherever the library decodes (the `WebImage` umbrella's
+/// default registry already has it):
+///
+/// ```swift
+/// var registry = ImageDecoderRegistry.standard
+/// registry.register(WebPDecoder())
+/// let image = try registry.decode(data)
+/// ```
+///
+/// Stills are decoded straight into the returned bitmap. With
+/// `DecodeOptions.maxPixelSize`, libwebp scales while it decodes, so a thumbnail never
+/// holds the full-size picture (it still decodes every macroblock: a scaled decode
+/// takes about as long as a full one, and saves memory, not time).
+///
+/// Animations are composed by libwebp's animation decoder (disposal and blending
+/// applied; every frame is the full canvas). `ImageFrame.storedDelay` is the frame's
+/// duration as written, in milliseconds; `ImageFrame.duration` follows the browser rule
+/// for tiny delays, as for GIF (10 ms or less plays as 100 ms). `DecodedImage.loopCount`
+/// is the file's loop count: 0 loops forever. An animated file of one frame is a still.
+///
+/// Orientation: read from the EXIF chunk of an extended (`VP8X`) file, applied when
+/// `DecodeOptions.appliesOrientation` is set. Pixels are RGBA with straight alpha (an
+/// opaque file gets alpha 255), or gray as `DecodeOptions.pixelFormat` asks.
+///
+/// Limits, checked from the headers before any pixel memory exists: the image (or
+/// canvas) against `DecodeOptions.maxPixelCount`; for an animation, also the canvas
+/// times its frames (one frame with `DecodeOptions.firstFrameOnly`), and the frame
+/// count against `DecodeOptions.maxFrameCount`. libwebp itself refuses sides over
+/// 16,383 pixels.
+///
+/// Errors: `truncated` for a file cut short, `invalidHeader` for a header libwebp
+/// refuses, `corrupt` for damaged image data, `unsupported` for a feature libwebp does
+/// not read, `tooLarge` and `outOfMemory` as above.
+///
+/// Thread contract: a stateless value; call it from any thread at once.
+public struct WebPDecoder: AnimatedImageDecoding {
+    public init() {}
+
+    public var format: ImageFormat { .webp }
+
+    /// Decodes every frame (or only the first with `DecodeOptions.firstFrameOnly`),
+    /// each scaled and converted as `options` ask. Blocks the calling thread.
+    ///
+    /// - Throws: `ImageDecodingError` with code `empty`, `invalidHeader`,
+    ///   `invalidDimensions`, `tooLarge`, `truncated`, `corrupt`, `unsupported` or
+    ///   `outOfMemory`.
+    public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
+        let (header, orientation) = try Self.readHeader(data)
+        if header.isAnimated {
+            let reader = try WebPFrameReader(data: data, header: header, orientation: orientation, options: options)
+            var frames: [ImageFrame] = []
+            frames.reserveCapacity(options.firstFrameOnly ? 1 : reader.frameCount)
+            while let frame = try reader.nextFrame() { frames.append(frame) }
+            guard !frames.isEmpty else { throw ImageDecodingError(.corrupt, "the WebP animation has no frames", format: .webp) }
+            return try PostProcessing.finish(
+                DecodedImage(format: .webp, frames: frames, loopCount: reader.loopCount, orientation: orientation, sourceSize: header.size),
+                options: options)
+        }
+        try options.checkPixelCount(header.size.pixelCount, "the WebP image \(header.size)")
+        let bitmap = try data.withBytes { (bytes) throws(ImageDecodingError) in
+            try WebPStillDecode.decode(bytes, header: header, target: options.targetSize(for: header.size))
+        }
+        let (shown, shownOrientation) = try PostProcessing.finish(bitmap, options: options, orientation: orientation)
+        return DecodedImage(format: .webp, frames: [ImageFrame(bitmap: shown)], orientation: shownOrientation, sourceSize: header.size)
+    }
+
+    /// A reader that composes one frame per call; a still file gives one frame.
+    ///
+    /// - Throws: `ImageDecodingError` when the header is bad or the animation is over
+    ///   the limits.
+    public func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {
+        let (header, orientation) = try Self.readHeader(data)
+        if header.isAnimated {
+            return try WebPFrameReader(data: data, header: header, orientation: orientation, options: options)
+        }
+        return try StillFrameReader(image: decode(data, options: options))
+    }
+
+    /// An incremental decoder: a still file shows the rows decoded so far
+    /// (`WebPIDecoder`); an animation is decoded whole when the data ends.
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
+        WebPIncrementalDecoder(options: options)
+    }
+
+    /// The output's bytes (for an animation: every frame kept, and libwebp's two
+    /// canvases), read from the headers; `nil` when they cannot be read.
+    public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
+        guard let header = try? data.withBytes({ (bytes) throws(ImageDecodingError) in try WebPHeader(bytes) }) else {
+            return nil
+        }
+        let output = options.targetSize(for: header.size).pixelCount * 4
+        guard header.isAnimated else { return output }
+        let frames = options.firstFrameOnly ? 1 : (WebPHeader.frameCount(data) ?? 1)
+        return output * frames + header.size.pixelCount * 4 * 2
+    }
+
+    /// The header facts and the EXIF orientation.
+    static func readHeader(_ data: Data) throws(ImageDecodingError) -> (WebPHeader, ImageOrientation) {
+        try data.withBytes { (bytes) throws(ImageDecodingError) in
+            let header = try WebPHeader(bytes)
+            return (header, header.hasEXIF ? WebPMetadata.orientation(bytes) : .up)
+        }
+    }
+}
+
+/// The one frame of a still image, for `makeFrameReader` on a file that is not animated.
+final class StillFrameReader: ImageFrameReading {
+    let info: ImageInfo
+    let loopCount = 1
+    private var frame: ImageFrame?
+
+    init(image: DecodedImage) {
+        info = ImageInfo(format: image.format, size: image.sourceSize, orientation: image.orientation)
+        frame = image.frames.first
+    }
+
+    func nextFrame() throws(ImageDecodingError) -> ImageFrame? {
+        defer { frame = nil }
+        return frame
+    }
+}

@@ -1,0 +1,27 @@
+internal import CLibWebP
+import Foundation
+import WebImageCore
+import WebImageDecoding
+
+/// The orientation in a WebP file's EXIF chunk.
+enum WebPMetadata {
+    /// The EXIF orientation of the file in `bytes`, `.up` when it has none or it is
+    /// malformed. Reads the chunk list only (libwebp's demuxer), no pixel data.
+    static func orientation(_ bytes: UnsafeRawBufferPointer) -> ImageOrientation {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .up }
+        var data = WebPData(bytes: base, size: bytes.count)
+        guard let demuxer = WebPDemux(&data) else { return .up }
+        defer { WebPDemuxDelete(demuxer) }
+        var chunk = WebPChunkIterator()
+        guard WebPDemuxGetChunk(demuxer, "EXIF", 1, &chunk) != 0 else { return .up }
+        defer { WebPDemuxReleaseChunkIterator(&chunk) }
+        guard let start = chunk.chunk.bytes else { return .up }
+        var exif = UnsafeBufferPointer(start: start, count: chunk.chunk.size)
+        // The container holds the TIFF data itself; some writers keep JPEG's APP1 prefix.
+        let prefix: [UInt8] = Array("Exif\0\0".utf8)
+        if exif.count >= prefix.count, exif.prefix(prefix.count).elementsEqual(prefix) {
+            exif = UnsafeBufferPointer(rebasing: exif[prefix.count...])
+        }
+        return ExifOrientation.read(tiff: exif)
+    }
+}

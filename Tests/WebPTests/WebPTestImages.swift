@@ -1,0 +1,38 @@
+import Foundation
+import WebImageCore
+import WebImageFixtures
+
+/// The pictures the WebP tests encode at test time with libwebp's encoder.
+enum WebPTestImages {
+    /// A photo-like opaque image.
+    static func photo(width: Int = 320, height: Int = 240) throws -> ImageBitmap {
+        try SyntheticImage.photo(width: width, height: height)
+    }
+
+    /// Translucent pixels, some fully transparent with a colour of their own, which a
+    /// lossless (exact) file keeps.
+    static func translucent(width: Int = 97, height: Int = 61) throws -> ImageBitmap {
+        try SyntheticImage.translucent(width: width, height: height)
+    }
+
+    /// One colour everywhere.
+    static func solid(_ rgba: (UInt8, UInt8, UInt8, UInt8), width: Int = 48, height: Int = 32) throws -> ImageBitmap {
+        try ImageBitmap(width: width, height: height, pixelFormat: .rgba8) { out, _ in
+            for index in stride(from: 0, to: out.count, by: 4) {
+                out[index] = rgba.0
+                out[index + 1] = rgba.1
+                out[index + 2] = rgba.2
+                out[index + 3] = rgba.3
+            }
+        }
+    }
+
+    /// The mean absolute difference per sample of two bitmaps of the same size.
+    static func meanDifference(_ a: ImageBitmap, _ b: ImageBitmap) -> Double {
+        let left = a.packedBytes
+        let right = b.packedBytes
+        precondition(left.count == right.count)
+        let total = zip(left, right).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        return Double(total) / Double(left.count)
+    }
+}
