@@ -35,6 +35,12 @@ let package = Package(
             providers: [.apt(["libgif-dev"])]
         ),
         .systemLibrary(
+            name: "CBaselineWebP",
+            path: "Sources/CBaselineWebP",
+            pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+        .systemLibrary(
             name: "CBaselineCurl",
             path: "Sources/CBaselineCurl",
             pkgConfig: "libcurl",
@@ -44,7 +50,7 @@ let package = Package(
         // a bare libcurl multi loop.
         .target(
             name: "CBaselines",
-            dependencies: ["CTurboJPEG", "CBaselinePNG", "CBaselineGIF", "CBaselineCurl"],
+            dependencies: ["CTurboJPEG", "CBaselinePNG", "CBaselineGIF", "CBaselineWebP", "CBaselineCurl"],
             path: "Sources/CBaselines"
         ),
         .executableTarget(
@@ -52,6 +58,7 @@ let package = Package(
             dependencies: [
                 .product(name: "WebImageCore", package: "swift-web-image"),
                 .product(name: "WebImageDecoding", package: "swift-web-image"),
+                .product(name: "WebImageWebP", package: "swift-web-image"),
                 .product(name: "WebImageCache", package: "swift-web-image"),
                 .product(name: "WebImageFixtures", package: "swift-web-image-tools"),
                 .product(name: "WebImageTransport", package: "swift-web-image"),

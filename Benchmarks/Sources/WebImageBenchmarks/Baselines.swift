@@ -29,7 +29,7 @@ enum Baseline {
     }
 
     /// Runs `decode` with the chosen buffers; returns (width, height, result).
-    private static func run(
+    fileprivate static func run(
         _ name: String, _ buffers: Buffers,
         _ decode: (bl_allocator?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
     ) throws -> (width: Int, height: Int, result: Int) {
@@ -98,6 +98,33 @@ enum Baseline {
         let out = try data.withUnsafeBytes { bytes in
             try run("DGifSlurp", buffers) { allocate, context, width, height in
                 bl_gif_decode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, allocate, context, width, height)
+            }
+        }
+        return (out.width, out.height, out.result)
+    }
+}
+
+extension Baseline {
+    /// libwebp's still decode, full size or scaled to `scaledTo`.
+    @discardableResult
+    static func webp(_ data: Data, scaledTo size: (width: Int, height: Int)? = nil) throws -> (width: Int, height: Int) {
+        let out = try data.withUnsafeBytes { bytes in
+            try run("WebPDecode", .pixelStorage) { allocate, context, width, height in
+                bl_webp_decode(
+                    bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(size?.width ?? 0), Int32(size?.height ?? 0),
+                    allocate, context, width, height)
+            }
+        }
+        return (out.width, out.height)
+    }
+
+    /// libwebp's animation decoder, every frame copied out; returns the frame count too.
+    @discardableResult
+    static func webpAnimation(_ data: Data) throws -> (width: Int, height: Int, frames: Int) {
+        let out = try data.withUnsafeBytes { bytes in
+            try run("WebPAnimDecoder", .pixelStorage) { allocate, context, width, height in
+                bl_webp_animation_decode(
+                    bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, allocate, context, width, height)
             }
         }
         return (out.width, out.height, out.result)

@@ -32,6 +32,7 @@ do {
     Report.printFixtures(fixtures)
     fflush(nil)
     try Cases.verify(fixtures)
+    try WebPCases.verify(fixtures)
     print("Ours against the baseline's pixels (max / mean absolute difference per sample):")
     for item in try Cases.pixelDifferences(fixtures) {
         print("  \(Report.pad(item.name, 18)) \(item.maximum) / \(String(format: "%.4f", item.mean))")
@@ -49,7 +50,7 @@ do {
         var cases: [BenchmarkCase]
         if pass == 0 {
             cases =
-                Cases.all(fixtures, rounds: rounds) + MemoryCacheCases.all() + (try DiskCacheCases.all())
+                Cases.all(fixtures, rounds: rounds) + WebPCases.all(fixtures) + MemoryCacheCases.all() + (try DiskCacheCases.all())
                 + CoalescingCases.registryCases() + CoalescingCases.queueCases()
             // Its setup makes and checks its own files and looks for djpeg and pngcrush: only when it will run.
             if HostileStructureCases.names.contains(where: selected) { cases += try HostileStructureCases.all() }
@@ -116,6 +117,7 @@ do {
     print("")
     let peaks = try MemoryProbe.measure(jpeg: fixtures.jpeg)
     Report.printMemory(peaks)
+    if WebPCases.names.contains(where: selected) { try WebPCases.printMemory(fixtures) }
     if let path = options.jsonPath {
         try Report.writeJSON(results, rounds: rounds, speedup: speedup, peaks: peaks, to: path)
         print("wrote \(path)")

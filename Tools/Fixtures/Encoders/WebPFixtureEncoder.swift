@@ -18,12 +18,15 @@ public struct WebPFixtureEncoder: ImageEncoding {
     /// 0...100: the lossy quality, or the lossless effort.
     public var quality: Float
     public var lossless: Bool
+    /// libwebp's effort, 0 (fastest) to 6 (smallest files); 4 is libwebp's default.
+    public var method: Int
     /// When set, the file is an extended one with an EXIF chunk holding this orientation.
     public var exifOrientation: ImageOrientation?
 
-    public init(quality: Float = 80, lossless: Bool = false, exifOrientation: ImageOrientation? = nil) {
+    public init(quality: Float = 80, lossless: Bool = false, method: Int = 4, exifOrientation: ImageOrientation? = nil) {
         self.quality = quality
         self.lossless = lossless
+        self.method = method
         self.exifOrientation = exifOrientation
     }
 
@@ -93,6 +96,7 @@ public struct WebPFixtureEncoder: ImageEncoding {
         }
         config.quality = quality
         config.lossless = lossless ? 1 : 0
+        config.method = Int32(Swift.min(6, Swift.max(0, method)))
         config.exact = 1
         return config
     }

@@ -49,6 +49,16 @@ int bl_curl_fetch_windowed(const char *const *urls, int count, int max_host_conn
 /// arrived with status 200.
 int bl_fetch_decode_all(const char *const *urls, int count, int max_host_connections, long long *bytes);
 
+/// WebPDecodeRGBAInto into an `allocate`d buffer; with `scaled_width` and
+/// `scaled_height` above 0, WebPDecode with libwebp's scaling to that size instead.
+int bl_webp_decode(const uint8_t *data, size_t size, int scaled_width, int scaled_height,
+                   bl_allocator allocate, void *context, int *width, int *height);
+
+/// WebPAnimDecoder over every frame, each copied into an `allocate`d buffer; returns the
+/// frame count, or -1.
+int bl_webp_animation_decode(const uint8_t *data, size_t size,
+                             bl_allocator allocate, void *context, int *width, int *height);
+
 /// Gives the memory malloc holds free back to the system (glibc's `malloc_trim(0)`), so
 /// that a run does not start on pages an earlier run faulted in.
 void bl_release_free_memory(void);
