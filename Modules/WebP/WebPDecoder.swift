@@ -79,7 +79,7 @@ public struct WebPDecoder: AnimatedImageDecoding {
         if header.isAnimated {
             return try WebPFrameReader(data: data, header: header, orientation: orientation, options: options)
         }
-        return try StillFrameReader(image: decode(data, options: options))
+        return StillImageFrameReader(image: try decode(data, options: options))
     }
 
     /// An incremental decoder: a still file shows the rows decoded so far
@@ -106,22 +106,5 @@ public struct WebPDecoder: AnimatedImageDecoding {
             let header = try WebPHeader(bytes)
             return (header, header.hasEXIF ? WebPMetadata.orientation(bytes) : .up)
         }
-    }
-}
-
-/// The one frame of a still image, for `makeFrameReader` on a file that is not animated.
-final class StillFrameReader: ImageFrameReading {
-    let info: ImageInfo
-    let loopCount = 1
-    private var frame: ImageFrame?
-
-    init(image: DecodedImage) {
-        info = ImageInfo(format: image.format, size: image.sourceSize, orientation: image.orientation)
-        frame = image.frames.first
-    }
-
-    func nextFrame() throws(ImageDecodingError) -> ImageFrame? {
-        defer { frame = nil }
-        return frame
     }
 }

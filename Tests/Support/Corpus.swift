@@ -65,6 +65,11 @@ public struct CorpusEntry: Sendable, CustomStringConvertible {
     public let referenceHash: String?
     public let notes: String
 
+    /// An animated PNG: the manifest's frame count is Pillow's and its reference pixels
+    /// are the default image's (what libpng alone shows). APNGCorpusTests checks these
+    /// files' frames and pixels as browsers show them.
+    public var isAPNG: Bool { format == "png" && file.contains("/apng/") }
+
     init(row: [String: String]) {
         file = row["file"] ?? ""
         format = row["format"] ?? ""

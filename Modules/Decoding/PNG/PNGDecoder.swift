@@ -14,11 +14,24 @@ import WebImageCore
 /// bomb, or a million tEXt chunks, cost one pass over their bytes. Work is linear in
 /// the input however many chunks it has and however thinly it arrives. A critical
 /// chunk other than IDAT over 4 KiB is refused. The EXIF orientation of the first eXIf
-/// chunk is exposed (when its CRC is right). APNG files decode to their default (IDAT)
-/// image.
+/// chunk is exposed (when its CRC is right).
+///
+/// Animated PNG (APNG) plays as browsers play it: the frames of the `fcTL` and `fdAT`
+/// chunks, each a small PNG handed to libpng, composed on the canvas with their dispose
+/// and blend operations, starting from transparent black. A default image that comes
+/// before the first frame control (IDAT without `fcTL`) is not a frame: it is what
+/// decoders without APNG show. So the frame count is the `acTL` count, one less than
+/// Pillow's `n_frames` for such files. Frame durations are `delay_num / delay_den`
+/// seconds (`ImageFrame.storedDelay`), played with the browser rule for tiny delays
+/// (10 ms or less plays as 100 ms); `DecodedImage.loopCount` is `num_plays` (0
+/// forever). A file whose animation chunks are wrong in any way (see the chunk rules
+/// in the source's `APNGStructure`), or a frame whose data does not decode, gives the
+/// still default image instead, as browsers show it. The canvas times the frames is
+/// checked against `DecodeOptions.maxPixelCount`, and the frame count against
+/// `DecodeOptions.maxFrameCount`, before any frame is decoded.
 ///
 /// Thread contract: a value type with no state; decode from any thread.
-public struct PNGDecoder: ImageDecoding {
+public struct PNGDecoder: AnimatedImageDecoding {
     public init() {}
 
     public var format: ImageFormat { .png }
@@ -35,6 +48,39 @@ public struct PNGDecoder: ImageDecoding {
     ///   IEND are ignored.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .png) }
+        if let animation = try animationReader(data, options: options) {
+            if let image = try? Self.decodeAll(animation, options: options) { return image }
+            // A frame that does not decode: the still image, as browsers show it.
+        }
+        return try decodeStill(data, options: options)
+    }
+
+    /// A reader that composes one frame per call; a file that does not animate gives
+    /// its one image.
+    ///
+    /// - Throws: `ImageDecodingError` when the still image is bad, the animation is over
+    ///   the limits, or (while reading) a frame's data does not decode.
+    public func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {
+        if let animation = try animationReader(data, options: options) { return animation }
+        return StillImageFrameReader(image: try decodeStill(data, options: options))
+    }
+
+    /// The animation's frame reader, or `nil` when `data` does not animate.
+    private func animationReader(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> APNGFrameReader? {
+        guard let structure = APNGStructure(data), structure.isAnimated else { return nil }
+        return try APNGFrameReader(file: data, structure: structure, orientation: structure.orientation(in: data), options: options)
+    }
+
+    private static func decodeAll(_ reader: APNGFrameReader, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
+        var frames: [ImageFrame] = []
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        let image = DecodedImage(
+            format: .png, frames: frames, loopCount: reader.loopCount, orientation: reader.info.orientation,
+            sourceSize: reader.info.size)
+        return try PostProcessing.finish(image, options: DecodeOptions(appliesOrientation: options.appliesOrientation))
+    }
+
+    private func decodeStill(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         let reader = PNGReader(options: options)
         try reader.feed(data)
         try reader.requireComplete()

@@ -5,10 +5,21 @@ import WebImageCore
 /// Feeds PNG bytes to libpng as they arrive. A plain PNG shows the rows decoded so
 /// far (the rest transparent); an interlaced PNG shows the whole picture after each
 /// complete Adam7 pass, each known pixel filling the block it stands for.
+///
+/// An animated PNG shows its default image as it arrives, and ``finish()`` returns the
+/// whole animation. To know, the bytes are kept until the first IDAT chunk: a file
+/// without `acTL` by then is not animated and is no longer kept; an animated one is
+/// kept whole, to be decoded again as an animation at the end.
 final class PNGIncrementalDecoder: IncrementalImageDecoding {
     private let options: DecodeOptions
     private let reader: PNGReader
     private var finished = false
+    /// Every byte so far, while the file may be animated; `nil` once it cannot be.
+    private var kept: Data? = Data()
+    /// Where the next chunk header starts in `kept`, until the first IDAT.
+    private var scanPosition = 8
+    private var scanDone = false
+    private var hasAnimationControl = false
 
     init(options: DecodeOptions) {
         self.options = options
@@ -30,7 +41,28 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
 
     func append(_ data: Data) throws(ImageDecodingError) {
         guard !finished else { throw ImageDecodingError(.invalidState, "append after finish", format: .png) }
+        keep(data)
         try reader.feed(data)
+    }
+
+    /// Keeps `data` while the file may be animated: reads chunk headers up to the
+    /// first IDAT, each once.
+    private func keep(_ data: Data) {
+        guard kept != nil else { return }
+        kept!.append(data)
+        guard !scanDone, let bytes = kept else { return }
+        while scanPosition + 8 <= bytes.count {
+            let at = bytes.startIndex + scanPosition
+            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            let type = bytes[(at + 4)..<(at + 8)]
+            if type.elementsEqual("acTL".utf8) { hasAnimationControl = true }
+            if type.elementsEqual("IDAT".utf8) {
+                scanDone = true
+                if !hasAnimationControl { kept = nil }
+                return
+            }
+            scanPosition += 12 + length
+        }
     }
 
     func partialImage() throws(ImageDecodingError) -> DecodedImage? {
@@ -56,6 +88,9 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
     func finish() throws(ImageDecodingError) -> DecodedImage {
         guard !finished else { throw ImageDecodingError(.invalidState, "finish called twice", format: .png) }
         finished = true
+        if let kept, hasAnimationControl, let structure = APNGStructure(kept), structure.isAnimated {
+            return try PNGDecoder().decode(kept, options: options)
+        }
         try reader.requireComplete()
         return try PNGDecoder.finalImage(from: reader, options: options)
     }

@@ -52,7 +52,12 @@ extension PNGDecoder {
         guard size.width > 0, size.height > 0, size.pixelCount <= options.maxPixelCount else { return 0 }
         let bytesPerPixel = options.pixelFormat.bytesPerPixel
         let target = options.targetSize(for: size)
-        return size.pixelCount * bytesPerPixel + (target == size ? 0 : target.pixelCount * bytesPerPixel)
+        let still = size.pixelCount * bytesPerPixel + (target == size ? 0 : target.pixelCount * bytesPerPixel)
+        // An animation (a plain PNG's chunk list is read up to its first IDAT): every frame kept
+        // at the output size, beside the canvas and one frame's pixels at full size.
+        guard let animation = APNGStructure(data), animation.isAnimated else { return still }
+        let frames = options.firstFrameOnly ? 1 : animation.frames.count
+        return frames * target.pixelCount * bytesPerPixel + 2 * size.pixelCount * 4
     }
 }
 

@@ -1,0 +1,63 @@
+import Foundation
+import WebImageCore
+
+/// The frames of an animated PNG, composed on the canvas one at a time: each frame's
+/// data is made into a plain PNG (``APNGFrameFile``) that libpng decodes, then drawn
+/// with its blend operation after the previous frame's dispose operation.
+///
+/// Holds the file, the canvas and one frame's pixels; each frame it returns is a copy.
+final class APNGFrameReader: ImageFrameReading {
+    let info: ImageInfo
+    var loopCount: Int { structure.plays }
+    let structure: APNGStructure
+    private let file: Data
+    private let options: DecodeOptions
+    private var canvas: APNGCanvas
+    private var next = 0
+    private let frameLimit: Int
+
+    /// Checks the animation against `options` before any frame is decoded.
+    ///
+    /// - Throws: `tooLarge` when the canvas times the frames (one with
+    ///   `DecodeOptions.firstFrameOnly`) is over `DecodeOptions.maxPixelCount`, or the
+    ///   frames are more than `DecodeOptions.maxFrameCount`.
+    init(file: Data, structure: APNGStructure, orientation: ImageOrientation, options: DecodeOptions) throws(ImageDecodingError) {
+        let size = structure.canvas
+        guard size.width > 0, size.height > 0 else {
+            throw ImageDecodingError(.invalidDimensions, "the PNG image is \(size)", format: .png)
+        }
+        frameLimit = options.firstFrameOnly ? 1 : structure.frames.count
+        try options.checkFrameCount(frameLimit)
+        let (pixels, overflow) = size.pixelCount.multipliedReportingOverflow(by: frameLimit)
+        try options.checkPixelCount(overflow ? .max : pixels, "\(frameLimit) frames of \(size)")
+        self.file = file
+        self.structure = structure
+        self.options = options
+        canvas = APNGCanvas(size: size)
+        info = ImageInfo(format: .png, size: size, orientation: orientation)
+    }
+
+    func nextFrame() throws(ImageDecodingError) -> ImageFrame? {
+        guard next < frameLimit else { return nil }
+        let frame = structure.frames[next]
+        let frameFile = APNGFrameFile.make(frame, of: structure, in: file)
+        let reader = PNGReader(options: DecodeOptions(maxPixelCount: options.maxPixelCount))
+        try reader.feed(frameFile)
+        try reader.requireComplete()
+        guard let pixels = reader.bitmap(), pixels.width == frame.width, pixels.height == frame.height else {
+            throw ImageDecodingError(.corrupt, "frame \(next + 1) of the APNG animation has no pixels", format: .png)
+        }
+        canvas.draw(frame, pixels: pixels, isFirst: next == 0)
+        next += 1
+        let size = structure.canvas
+        let composed = canvas.pixels
+        let snapshot = try ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8) { out, _ in
+            composed.withUnsafeBytes { out.copyMemory(from: $0) }
+        }
+        let bitmap = try PostProcessing.finish(snapshot, options: options, orientation: .up).0
+        let animated = structure.isAnimated
+        let stored = animated ? frame.delay : .zero
+        return ImageFrame(
+            bitmap: bitmap, duration: animated ? ImageFrame.playbackDuration(forStoredDelay: stored) : .zero, storedDelay: stored)
+    }
+}

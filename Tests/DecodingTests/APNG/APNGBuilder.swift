@@ -1,0 +1,103 @@
+import Foundation
+import WebImageCore
+import WebImageDecoding
+
+/// Builds APNG files for tests from RGBA frames: each frame is encoded by `PNGEncoder`,
+/// and its IDAT data becomes the frame's `fdAT` (or the file's IDAT for a default-image
+/// first frame).
+struct APNGBuilder {
+    struct Frame {
+        var bitmap: ImageBitmap
+        var x = 0
+        var y = 0
+        var delay: (numerator: UInt16, denominator: UInt16) = (1, 10)
+        var dispose: UInt8 = 0
+        var blend: UInt8 = 0
+    }
+
+    var width: Int
+    var height: Int
+    var plays: UInt32 = 0
+    /// When set, the file's IDAT is this image and is not a frame (hidden default).
+    var hiddenDefault: ImageBitmap?
+    var frames: [Frame]
+
+    func build() throws -> Data {
+        var out = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var ihdr = Data()
+        ihdr.append(u32(UInt32(width)))
+        ihdr.append(u32(UInt32(height)))
+        ihdr.append(contentsOf: [8, 6, 0, 0, 0])
+        chunk("IHDR", ihdr, into: &out)
+        var actl = u32(UInt32(frames.count))
+        actl.append(u32(plays))
+        chunk("acTL", actl, into: &out)
+        var sequence: UInt32 = 0
+        if let hiddenDefault { chunk("IDAT", try Self.imageData(hiddenDefault), into: &out) }
+        for (index, frame) in frames.enumerated() {
+            var fctl = u32(sequence)
+            sequence += 1
+            for value in [frame.bitmap.width, frame.bitmap.height, frame.x, frame.y] { fctl.append(u32(UInt32(value))) }
+            fctl.append(contentsOf: [UInt8(frame.delay.numerator >> 8), UInt8(frame.delay.numerator & 0xFF)])
+            fctl.append(contentsOf: [UInt8(frame.delay.denominator >> 8), UInt8(frame.delay.denominator & 0xFF)])
+            fctl.append(contentsOf: [frame.dispose, frame.blend])
+            chunk("fcTL", fctl, into: &out)
+            let data = try Self.imageData(frame.bitmap)
+            if index == 0 && hiddenDefault == nil {
+                chunk("IDAT", data, into: &out)
+            } else {
+                var fdat = u32(sequence)
+                sequence += 1
+                fdat.append(data)
+                chunk("fdAT", fdat, into: &out)
+            }
+        }
+        chunk("IEND", Data(), into: &out)
+        return out
+    }
+
+    /// The joined IDAT data of `bitmap` encoded as a PNG.
+    static func imageData(_ bitmap: ImageBitmap) throws -> Data {
+        let png = try PNGEncoder(compression: .fast).encode(bitmap)
+        var position = 8
+        var data = Data()
+        while position + 8 <= png.count {
+            let length = png[position..<(position + 4)].reduce(0) { $0 << 8 | Int($1) }
+            if png[(position + 4)..<(position + 8)].elementsEqual("IDAT".utf8) {
+                data.append(png[(position + 8)..<(position + 8 + length)])
+            }
+            position += 12 + length
+        }
+        return data
+    }
+
+    static func solid(_ rgba: [UInt8], width: Int, height: Int) throws -> ImageBitmap {
+        try ImageBitmap(width: width, height: height, pixelFormat: .rgba8) { out, _ in
+            for index in stride(from: 0, to: out.count, by: 4) {
+                for channel in 0..<4 { out[index + channel] = rgba[channel] }
+            }
+        }
+    }
+
+    private func u32(_ value: UInt32) -> Data {
+        Data([UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+    }
+
+    private func chunk(_ type: String, _ data: Data, into out: inout Data) {
+        out.append(u32(UInt32(data.count)))
+        let body = Data(type.utf8) + data
+        out.append(body)
+        out.append(u32(Self.crc(body)))
+    }
+
+    /// CRC-32 as PNG defines it, written out here so that the tests do not lean on the
+    /// decoder's own.
+    static func crc(_ bytes: Data) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}
