@@ -128,7 +128,7 @@ let package = Package(
         .target(
             name: "WebImageFuzzing",
             dependencies: [
-                library("WebImageCore"), library("WebImageDecoding"), library("WebImageTransport"),
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageTransport"),
                 library("WebImageSecurity"), "WebImageFixtures",
             ],
             path: "Fuzz/Harnesses",

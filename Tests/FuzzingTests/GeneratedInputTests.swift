@@ -11,7 +11,7 @@ struct GeneratedInputTests {
     func junk() {
         let inputs = [Data(), Data([0]), Data(repeating: 0xFF, count: 64), Data("GIF89a".utf8), Data([0xFF, 0xD8, 0xFF])]
         for input in inputs {
-            for target in [FuzzTarget.png, .jpeg, .gif, .incremental, .sniff] {
+            for target in [FuzzTarget.png, .jpeg, .gif, .webp, .incremental, .sniff] {
                 #expect(!target.run(input).isAccepted, "\(target) accepted \(Array(input.prefix(8)))")
             }
         }
@@ -56,6 +56,23 @@ struct GeneratedInputTests {
             var flipped = data
             flipped[index] ^= 0xFF
             for each in [target, .incremental] { _ = each.run(flipped) }
+        }
+    }
+
+    /// The same for WebP, whose files the corpus does not have: the fuzzer's seeds.
+    @Test("cut and flipped copies of small WebP files")
+    func damagedWebP() throws {
+        for (name, data) in try RepeatedStructureSeeds.files(for: .webp) {
+            #expect(FuzzTarget.webp.run(data).isAccepted, "\(name)")
+            #expect(FuzzTarget.incremental.run(data).isAccepted, "\(name)")
+            for length in stride(from: 0, to: data.count, by: max(1, data.count / 64)) {
+                for each in [FuzzTarget.webp, .incremental, .sniff] { _ = each.run(data.prefix(length)) }
+            }
+            for index in stride(from: 0, to: data.count, by: max(1, data.count / 64)) {
+                var flipped = data
+                flipped[index] ^= 0xFF
+                for each in [FuzzTarget.webp, .incremental] { _ = each.run(flipped) }
+            }
         }
     }
 }

@@ -18,7 +18,7 @@ public enum IncrementalHarness {
     ///   for a damaged JPEG, only fed whole, see below).
     public static func run(_ data: Data) -> FuzzOutcome {
         let options = FuzzDecodeOptions.full
-        let decoder = ImageDecoderRegistry.standard.makeIncrementalDecoder(options: options)
+        let decoder = FuzzRegistry.all.makeIncrementalDecoder(options: options)
         var random = FuzzRandom(seededBy: data)
         // Slices from one byte up to an eighth of the file, so that small and large
         // deliveries both occur while a big file still takes few calls.
@@ -63,7 +63,7 @@ public enum IncrementalHarness {
         if let appendError, case .success = incremental {
             fuzzFailure("finish() succeeded after append failed with \(appendError)")
         }
-        let oneShot = Result { () throws(ImageDecodingError) in try ImageDecoderRegistry.standard.decode(data, options: options) }
+        let oneShot = Result { () throws(ImageDecodingError) in try FuzzRegistry.all.decode(data, options: options) }
         switch (incremental, oneShot) {
         case (.success(let image), .success(let whole)):
             DecodedImageInvariants.check(image, format: whole.format, options: options)
@@ -105,7 +105,7 @@ public enum IncrementalHarness {
     }
 
     private static func decodeInOneAppend(_ data: Data, options: DecodeOptions) -> DecodedImage {
-        let decoder = ImageDecoderRegistry.standard.makeIncrementalDecoder(options: options)
+        let decoder = FuzzRegistry.all.makeIncrementalDecoder(options: options)
         do {
             try decoder.append(data)
             return try decoder.finish()

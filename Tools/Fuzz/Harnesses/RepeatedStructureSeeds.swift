@@ -18,7 +18,8 @@ public enum RepeatedStructureSeeds {
         case .png: try png()
         case .jpeg: try jpeg()
         case .gif: try gif()
-        case .incremental, .sniff: try png() + jpeg() + gif()
+        case .webp: try webp()
+        case .incremental, .sniff: try png() + jpeg() + gif() + webp()
         case .headers: []
         }
     }
@@ -32,7 +33,7 @@ public enum RepeatedStructureSeeds {
         let manager = FileManager.default
         try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in try manager.contentsOfDirectory(atPath: directory)
-        where ["png-", "jpeg-", "gif-"].contains(where: name.hasPrefix) {
+        where ["png-", "jpeg-", "gif-", "webp-"].contains(where: name.hasPrefix) {
             try manager.removeItem(at: folder.appendingPathComponent(name))
         }
         let seeds = try files(for: target)
@@ -120,5 +121,18 @@ public enum RepeatedStructureSeeds {
             file = try make(side)
         }
         return ("\(stem)-\(side)x\(side).\(suffix)", file)
+    }
+
+    /// Small WebP files for the fuzzer to start from (the corpus has none): lossy,
+    /// lossless with alpha, extended with EXIF, and animated. Nothing repeats in them yet.
+    static func webp() throws(ImageDecodingError) -> [(name: String, bytes: Data)] {
+        let photo = try SyntheticImage.photo(width: 48, height: 32)
+        let translucent = try SyntheticImage.translucent(width: 48, height: 32)
+        return [
+            ("webp-lossy.webp", try WebPFixtureEncoder(quality: 60).encode(photo)),
+            ("webp-lossless-alpha.webp", try WebPFixtureEncoder(lossless: true).encode(translucent)),
+            ("webp-exif.webp", try WebPFixtureEncoder(quality: 60, exifOrientation: .right).encode(photo)),
+            ("webp-animated.webp", try WebPFixtureEncoder(quality: 60).encodeAnimation([photo, translucent], durations: [50, 70])),
+        ]
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import WebImageCore
 import WebImageDecoding
+import WebImageWebP
 
 /// Fuzz target `sniff`: format recognition against what the decoders accept.
 public enum SniffHarness {
     /// Small enough that decoding any accepted header stays cheap.
     private static let options = DecodeOptions(maxPixelCount: 1 << 16)
-    private static let decoders: [any ImageDecoding] = [PNGDecoder(), JPEGDecoder(), GIFDecoder()]
+    private static let decoders: [any ImageDecoding] = [PNGDecoder(), JPEGDecoder(), GIFDecoder(), WebPDecoder()]
 
     /// Checks that `ImageFormat.sniff` reads only the first ``ImageFormat/sniffLength``
     /// bytes; that the registry picks the decoder of the sniffed format (and reports
@@ -21,14 +22,15 @@ public enum SniffHarness {
             fuzzCheck(ImageFormat.recognised.contains(sniffed), "sniffed \(sniffed), which is not in ImageFormat.recognised")
         }
 
-        let registry = ImageDecoderRegistry.standard
+        let registry = FuzzRegistry.all
         do {
             let chosen = try registry.decoder(for: data)
             fuzzCheck(chosen.format == sniffed, "the registry chose \(chosen.format) for bytes sniffed as \(String(describing: sniffed))")
         } catch {
             let expected: ImageDecodingError.Code = data.isEmpty ? .empty : sniffed == nil ? .unknownFormat : .unsupported
             fuzzCheck(error.code == expected, "the registry gave \(error.code), expected \(expected) for \(String(describing: sniffed))")
-            fuzzCheck(sniffed.map { ![.png, .jpeg, .gif].contains($0) } ?? true, "no decoder chosen for \(String(describing: sniffed))")
+            fuzzCheck(
+                sniffed.map { ![.png, .jpeg, .gif, .webp].contains($0) } ?? true, "no decoder chosen for \(String(describing: sniffed))")
         }
 
         var accepted: [ImageFormat] = []
