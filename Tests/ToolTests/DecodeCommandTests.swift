@@ -56,6 +56,28 @@ struct DecodeCommandTests {
         #expect((text["error"] as? String)?.contains("unknownFormat") == true)
     }
 
+    @Test("WebP files, still and animated, decode with their frames and timing")
+    func webpAndAPNG() throws {
+        let folder = try WebImageProgram.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let still = folder.appendingPathComponent("photo.webp")
+        try WebPFixtureEncoder(quality: 80).encode(try SyntheticImage.photo(width: 120, height: 80)).write(to: still)
+        let animated = folder.appendingPathComponent("spin.webp")
+        let frames = [try SyntheticImage.photo(width: 30, height: 20), try SyntheticImage.translucent(width: 30, height: 20)]
+        try WebPFixtureEncoder(lossless: true).encodeAnimation(frames, durations: [60, 90], loopCount: 4).write(to: animated)
+        let run = try WebImageProgram.run(["decode", "--json", still.path, animated.path])
+        #expect(run.status == 0, "\(run.lines)")
+        #expect(run.lines.count == 2)
+        let photo = try Self.json(run.lines[0])
+        #expect(photo["format"] as? String == "webp")
+        #expect(photo["width"] as? Int == 120)
+        let spin = try Self.json(run.lines[1])
+        #expect(spin["format"] as? String == "webp")
+        #expect(spin["frames"] as? Int == 2)
+        #expect(spin["loopCount"] as? Int == 4)
+        #expect(spin["durationsMs"] as? [Int] == [60, 90])
+    }
+
     @Test("all files decoding exits zero")
     func success() throws {
         let folder = try WebImageProgram.temporaryDirectory()
