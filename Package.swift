@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
         .library(name: "WebImageDecoding", targets: ["WebImageDecoding"]),
         .library(name: "WebImageWebP", targets: ["WebImageWebP"]),
+        .library(name: "WebImageEncoding", targets: ["WebImageEncoding"]),
         .library(name: "WebImageCache", targets: ["WebImageCache"]),
         .library(name: "WebImageTransport", targets: ["WebImageTransport"]),
         .library(name: "WebImageSecurity", targets: ["WebImageSecurity"]),
@@ -114,6 +115,28 @@ let package = Package(
             name: "WebImageWebP",
             dependencies: ["WebImageCore", "WebImageDecoding", "CLibWebP"],
             path: "Modules/WebP",
+            exclude: ["C"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Encoding: JPEG (TurboJPEG) and WebP encoders, apart from the decoders so
+        // that an app that only reads images links no encoder.
+        .systemLibrary(
+            name: "CLibTurboJPEG",
+            path: "Modules/Encoding/C/CLibTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        .systemLibrary(
+            name: "CLibWebPEncode",
+            path: "Modules/Encoding/C/CLibWebPEncode",
+            pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+        ),
+        .target(
+            name: "WebImageEncoding",
+            dependencies: ["WebImageCore", "CLibTurboJPEG", "CLibWebPEncode"],
+            path: "Modules/Encoding",
             exclude: ["C"],
             swiftSettings: strictSettings
         ),
@@ -206,7 +229,8 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "WebImageCore", "WebImageConcurrency", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageCache",
+                "WebImageCore", "WebImageConcurrency", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageEncoding",
+                "WebImageCache",
                 "WebImageTransport", "WebImageSecurity",
                 "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability",
             ],

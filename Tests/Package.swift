@@ -81,6 +81,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "WebImageEncodingTests",
+            dependencies: [
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageEncoding"),
+                tool("WebImageFixtures"),
+            ],
+            path: "EncodingTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "WebImageCacheTests",
             dependencies: [library("WebImageConcurrency"), library("WebImageCore"), library("WebImageCache"), "WebImageTestSupport"],
             path: "CacheTests",

@@ -5,6 +5,7 @@
 @_exported import WebImageConcurrency
 @_exported import WebImageCore
 @_exported import WebImageDecoding
+@_exported import WebImageEncoding
 @_exported import WebImageHTTP
 @_exported import WebImageManager
 @_exported import WebImageOperations

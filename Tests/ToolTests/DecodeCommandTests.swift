@@ -78,6 +78,30 @@ struct DecodeCommandTests {
         #expect(spin["durationsMs"] as? [Int] == [60, 90])
     }
 
+    @Test("--format jpeg and webp write NAME.jpg and NAME.webp; an animation becomes one animated WebP")
+    func outputFormats() throws {
+        let folder = try WebImageProgram.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = try Self.makeInputs(in: folder)
+        let out = folder.appendingPathComponent("out")
+        let jpeg = try WebImageProgram.run(["decode", "--out", out.path, "--format", "jpeg", "--quality", "70", files["photo.jpg"]!.path])
+        #expect(jpeg.status == 0, "\(jpeg.errors)")
+        let written = try JPEGDecoder().decode(try Data(contentsOf: out.appendingPathComponent("photo.jpg")))
+        #expect(written.size == PixelSize(width: 320, height: 200))
+        let webp = try WebImageProgram.run([
+            "decode", "--out", out.path, "--format", "webp", files["spin.gif"]!.path, files["icon.png"]!.path,
+        ])
+        #expect(webp.status == 0, "\(webp.errors)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["photo.jpg", "spin.webp", "icon.webp"])
+        let spin = try Data(contentsOf: out.appendingPathComponent("spin.webp"))
+        #expect(spin.prefix(4) == Data("RIFF".utf8))
+        #expect(spin.range(of: Data("ANIM".utf8)) != nil, "an animated WebP")
+        let badQuality = try WebImageProgram.run([
+            "decode", "--out", out.path, "--format", "jpeg", "--quality", "0", files["photo.jpg"]!.path,
+        ])
+        #expect(badQuality.status != 0)
+    }
+
     @Test("all files decoding exits zero")
     func success() throws {
         let folder = try WebImageProgram.temporaryDirectory()

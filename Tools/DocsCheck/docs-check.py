@@ -32,11 +32,12 @@ import sys
 import time
 
 PRODUCTS = [
-    "WebImageCore", "WebImageHTTP", "WebImageDecoding", "WebImageCache", "WebImageTransport", "WebImageSecurity",
-    "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability", "WebImage",
+    "WebImageCore", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageEncoding", "WebImageCache",
+    "WebImageTransport", "WebImageSecurity", "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability", "WebImage",
 ]
 CATALOG_MODULES = {
-    "Core": "WebImageCore", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "Cache": "WebImageCache",
+    "Core": "WebImageCore", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "WebP": "WebImageWebP",
+    "Encoding": "WebImageEncoding", "Cache": "WebImageCache",
     "Transport": "WebImageTransport", "Security": "WebImageSecurity",
     "CallbackRegistry": "WebImageCallbackRegistry", "Operations": "WebImageOperations",
     "Manager": "WebImageManager", "Reachability": "WebImageReachability", "WebImage": "WebImage",

@@ -11,9 +11,11 @@ struct DecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Decode image files and report their format, size, frames and decode time.",
         discussion: """
-            Each file is recognised from its first bytes (PNG, JPEG, GIF), decoded, and \
-            reported on one line. With --out, a still image is written as NAME.png and \
-            each frame of an animation as NAME-K.png (K from 0). With --json, each line \
+            Each file is recognised from its first bytes (PNG, APNG, JPEG, GIF, WebP), \
+            decoded, and reported on one line. With --out, a still image is written as \
+            NAME.EXT in the --format asked (png by default, jpeg, webp); an animation as \
+            NAME-K.EXT per frame K (from 0) for png and jpeg, and as one animated \
+            NAME.webp for webp. With --json, each line \
             is a JSON object with the keys file, format, width, height, frames, \
             loopCount, durationsMs, decodeMs and error (null, or a message).
             """
@@ -28,8 +30,14 @@ struct DecodeCommand: ParsableCommand {
     @Flag(name: .customLong("first-frame"), help: "Decode only the first frame of an animation.")
     var firstFrame = false
 
-    @Option(name: .customLong("out"), help: "Write the decoded pixels as PNG files into this directory.")
+    @Option(name: .customLong("out"), help: "Write the decoded pixels into this directory.")
     var outputDirectory: String?
+
+    @Option(name: .customLong("format"), help: "The format --out writes: png, jpeg or webp.")
+    var outputFormat: OutputFormat = .png
+
+    @Option(name: .customLong("quality"), help: "JPEG or WebP quality, 1 to 100 (85 for JPEG, 80 for WebP).")
+    var quality: Int?
 
     @Flag(name: .customLong("json"), help: "Print one JSON object per file instead of a table.")
     var json = false
@@ -37,6 +45,9 @@ struct DecodeCommand: ParsableCommand {
     func validate() throws {
         if let maxPixelSize, maxPixelSize <= 0 {
             throw ValidationError("--max-pixel-size must be a positive number of pixels")
+        }
+        if let quality, !(1...100).contains(quality) {
+            throw ValidationError("--quality must be from 1 to 100")
         }
     }
 
@@ -52,9 +63,9 @@ struct DecodeCommand: ParsableCommand {
             var line = report
             if case .success(let image) = report.outcome, let outputDirectory {
                 do {
-                    try PNGFrameWriter.write(image, named: file, into: outputDirectory)
+                    try FrameWriter.write(image, named: file, into: outputDirectory, format: outputFormat, quality: quality)
                 } catch {
-                    line = report.failing(with: "could not write PNG output: \(error)")
+                    line = report.failing(with: "could not write \(outputFormat.rawValue) output: \(error)")
                 }
             }
             if line.error != nil { failures += 1 }

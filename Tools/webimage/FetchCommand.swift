@@ -180,8 +180,8 @@ struct FetchCommand: AsyncParsableCommand {
     private func keep(_ image: DecodedImage, of report: inout LoadReport, names: inout OutputFileNames, sheet: inout ContactSheet) {
         if let outputDirectory {
             do {
-                // PNGFrameWriter drops the extension of the name it is given.
-                try PNGFrameWriter.write(image, named: names.name(for: report.url) + ".png", into: outputDirectory)
+                // FrameWriter drops the extension of the name it is given.
+                try FrameWriter.write(image, named: names.name(for: report.url) + ".png", into: outputDirectory, format: .png, quality: nil)
             } catch {
                 report.error = "could not write PNG output: \(error)"
             }

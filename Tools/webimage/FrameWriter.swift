@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import WebImageCore
+import WebImageDecoding
+import WebImageEncoding
+
+/// The formats `webimage decode --out` writes.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case png, jpeg, webp
+
+    var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+}
+
+/// Writes decoded images into a folder, NAME being the source file's name without its
+/// extension: a still as NAME.EXT; an animation as one animated NAME.webp for WebP, and
+/// as NAME-K.EXT per frame K for PNG and JPEG (which do not animate).
+enum FrameWriter {
+    static func write(
+        _ image: DecodedImage, named source: String, into directory: String, format: OutputFormat, quality: Int?
+    ) throws {
+        let name = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
+        let folder = URL(fileURLWithPath: directory)
+        let encoder: any ImageEncoding =
+            switch format {
+            case .png: PNGEncoder()
+            case .jpeg: JPEGEncoder(quality: quality ?? 85)
+            case .webp: WebPEncoder(quality: Float(quality ?? 80))
+            }
+        let file = { (suffix: String) in folder.appendingPathComponent("\(name)\(suffix).\(format.fileExtension)") }
+        if image.isAnimated, format == .webp {
+            try WebPEncoder(quality: Float(quality ?? 80)).encodeAnimation(image).write(to: file(""), options: .atomic)
+        } else if image.isAnimated {
+            for (index, frame) in image.frames.enumerated() {
+                try encoder.encode(frame.bitmap).write(to: file("-\(index)"), options: .atomic)
+            }
+        } else {
+            try encoder.encode(image.bitmap).write(to: file(""), options: .atomic)
+        }
+    }
+}
