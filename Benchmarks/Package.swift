@@ -37,7 +37,7 @@ let package = Package(
         .systemLibrary(
             name: "CBaselineWebP",
             path: "Sources/CBaselineWebP",
-            pkgConfig: "libwebpdemux",
+            pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"])]
         ),
         .systemLibrary(
@@ -59,6 +59,7 @@ let package = Package(
                 .product(name: "WebImageCore", package: "swift-web-image"),
                 .product(name: "WebImageDecoding", package: "swift-web-image"),
                 .product(name: "WebImageWebP", package: "swift-web-image"),
+                .product(name: "WebImageEncoding", package: "swift-web-image"),
                 .product(name: "WebImageCache", package: "swift-web-image"),
                 .product(name: "WebImageFixtures", package: "swift-web-image-tools"),
                 .product(name: "WebImageTransport", package: "swift-web-image"),

@@ -52,6 +52,8 @@ do {
             cases =
                 Cases.all(fixtures, rounds: rounds) + WebPCases.all(fixtures) + MemoryCacheCases.all() + (try DiskCacheCases.all())
                 + CoalescingCases.registryCases() + CoalescingCases.queueCases()
+            // Encoding's inputs are large pictures: made only when the cases will run.
+            if EncodeCases.names.contains(where: selected) { cases += try EncodeCases.all() }
             // Its setup makes and checks its own files and looks for djpeg and pngcrush: only when it will run.
             if HostileStructureCases.names.contains(where: selected) { cases += try HostileStructureCases.all() }
         } else {

@@ -59,6 +59,13 @@ int bl_webp_decode(const uint8_t *data, size_t size, int scaled_width, int scale
 int bl_webp_animation_decode(const uint8_t *data, size_t size,
                              bl_allocator allocate, void *context, int *width, int *height);
 
+/// tjCompress2 of packed RGBA at 4:2:0 and `quality`; returns the file's size, or -1.
+long bl_jpeg_encode(const uint8_t *rgba, int width, int height, int quality);
+
+/// WebPEncodeRGBA of packed RGBA at `quality` (libwebp's default method, 4); returns the
+/// file's size, or -1.
+long bl_webp_encode(const uint8_t *rgba, int width, int height, float quality);
+
 /// Gives the memory malloc holds free back to the system (glibc's `malloc_trim(0)`), so
 /// that a run does not start on pages an earlier run faulted in.
 void bl_release_free_memory(void);
