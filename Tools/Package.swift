@@ -71,7 +71,9 @@ let package = Package(
         ),
         .target(
             name: "WebImageFixtures",
-            dependencies: [library("WebImageCore"), library("WebImageDecoding"), "CWebImageFixtures", "CFixtureWebP"],
+            dependencies: [
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageEncoding"), "CWebImageFixtures", "CFixtureWebP",
+            ],
             path: "Fixtures",
             exclude: ["C"],
             swiftSettings: strictSettings

@@ -62,13 +62,15 @@ struct GeneratedInputTests {
     /// The same for WebP, whose files the corpus does not have: the fuzzer's seeds.
     @Test("cut and flipped copies of small WebP files")
     func damagedWebP() throws {
-        for (name, data) in try RepeatedStructureSeeds.files(for: .webp) {
+        // Two of the four seeds, a step of 1/32 of the file: enough shapes of damage, and
+        // light enough to run beside the whole suite under the sanitizers.
+        for (name, data) in try RepeatedStructureSeeds.files(for: .webp) where name.contains("lossy") || name.contains("animated") {
             #expect(FuzzTarget.webp.run(data).isAccepted, "\(name)")
             #expect(FuzzTarget.incremental.run(data).isAccepted, "\(name)")
-            for length in stride(from: 0, to: data.count, by: max(1, data.count / 64)) {
+            for length in stride(from: 0, to: data.count, by: max(1, data.count / 32)) {
                 for each in [FuzzTarget.webp, .incremental, .sniff] { _ = each.run(data.prefix(length)) }
             }
-            for index in stride(from: 0, to: data.count, by: max(1, data.count / 64)) {
+            for index in stride(from: 0, to: data.count, by: max(1, data.count / 32)) {
                 var flipped = data
                 flipped[index] ^= 0xFF
                 for each in [FuzzTarget.webp, .incremental] { _ = each.run(flipped) }

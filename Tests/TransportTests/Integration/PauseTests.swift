@@ -11,7 +11,10 @@ import WebImageTransport
 /// Pausing and resuming one transfer against the loopback server, over HTTP/1.1 and
 /// HTTP/2 (TLS, by ALPN): every byte exactly once, other transfers going on meanwhile,
 /// no timeout for the paused time, a clean cancel while paused.
-@Suite("Pause and resume one transfer", .timeLimit(.minutes(2)))
+// The limit guards against a hang, not a slow machine: under ASan, with the whole suite
+// sharing two cores, one of these tests waited over two minutes for its turn on the
+// test pool between steps.
+@Suite("Pause and resume one transfer", .timeLimit(.minutes(4)))
 struct PauseTests {
     enum HTTPVersion: String, CaseIterable, CustomTestStringConvertible {
         case http1 = "HTTP/1.1"
@@ -67,7 +70,7 @@ struct PauseTests {
             #expect(paused.snapshot.completion == nil)
 
             task.resume()
-            let completion = await paused.completion()
+            let completion = try await paused.completion()
             guard case .success(let response) = completion.result else {
                 Issue.record("the resumed transfer failed: \(completion.result)")
                 return
@@ -104,7 +107,7 @@ struct PauseTests {
             _ = try await transport.data(for: TransportRequest(url: server.url("/bytes/1000")))
             #expect(delegate.snapshot.body.count == atPause)
             task.resume()
-            let completion = await delegate.completion()
+            let completion = try await delegate.completion()
             #expect((try? completion.result.get()) != nil, "\(completion.result)")
             #expect(delegate.snapshot.body == patternBytes(size))
         }
@@ -130,7 +133,7 @@ struct PauseTests {
             #expect(other.metrics.totalDuration >= .seconds(3))
             #expect(paused.snapshot.completion == nil, "the paused transfer did not time out")
             task.resume()
-            let completion = await paused.completion()
+            let completion = try await paused.completion()
             #expect((try? completion.result.get()) != nil, "\(completion.result)")
             #expect(paused.snapshot.body == patternBytes(size))
         }
@@ -148,7 +151,7 @@ struct PauseTests {
             let atPause = await paused.pausedWithBytes()
             await monitor.paused(task)
             task.cancel()
-            let completion = await paused.completion()
+            let completion = try await paused.completion()
             guard case .failure(let error) = completion.result else {
                 Issue.record("expected a cancellation, got \(completion.result)")
                 return
@@ -183,12 +186,12 @@ struct PauseTests {
             transport.start(nextRequest, delegate: next)
             blocking.cancel()
             // The transfer queued after the paused one gets the slot first.
-            let nextCompletion = await next.completion()
+            let nextCompletion = try await next.completion()
             #expect((try? nextCompletion.result.get()) != nil, "\(nextCompletion.result)")
             #expect(waiting.snapshot.body.isEmpty)
             #expect(waiting.snapshot.completion == nil)
             held.resume()
-            let completion = await waiting.completion()
+            let completion = try await waiting.completion()
             #expect((try? completion.result.get()) != nil, "\(completion.result)")
             #expect(waiting.snapshot.body == patternBytes(5000))
         }
@@ -249,9 +252,11 @@ final class PausingDelegate: TransferDelegate {
         for await _ in began.stream { break }
     }
 
-    func completion() async -> TransferCompletion {
+    /// The completion, once it came. Throws instead when the test's task is cancelled
+    /// first (its time limit ran out), so that the test fails rather than the process.
+    func completion() async throws -> TransferCompletion {
         for await _ in done.stream { break }
-        return snapshot.completion!
+        return try #require(snapshot.completion, "the transfer had not completed when the wait ended")
     }
 }
 

@@ -1,9 +1,11 @@
 internal import CFixtureWebP
 import Foundation
 import WebImageCore
+import WebImageEncoding
 
-/// Writes WebP fixtures with libwebp's encoder: lossy or lossless stills, with an EXIF
-/// orientation when asked, and animations (libwebp's `WebPAnimEncoder`).
+/// Writes WebP fixtures: the library's `WebPEncoder` for stills and animations, plus an
+/// EXIF chunk with an orientation when asked (libwebp's muxer), which the library's
+/// encoder does not write.
 ///
 /// Lossless files keep every pixel exactly, the colour under fully transparent pixels
 /// included (`exact`), so a decoder's output can be compared byte for byte.
@@ -30,30 +32,20 @@ public struct WebPFixtureEncoder: ImageEncoding {
         self.exifOrientation = exifOrientation
     }
 
-    /// The bytes of a WebP file holding `bitmap` (RGBA).
+    /// The library's encoder with these settings.
+    private var encoder: WebPEncoder { WebPEncoder(quality: quality, lossless: lossless, method: method) }
+
+    /// The bytes of a WebP file holding `bitmap` (written by `WebPEncoder`), with the
+    /// EXIF chunk when asked.
     ///
     /// - Throws: ``ImageDecodingError/Code/encodingFailed`` when libwebp refuses it.
     public func encode(_ bitmap: ImageBitmap) throws(ImageDecodingError) -> Data {
-        let image = try withPicture(bitmap) { (picture) throws(ImageDecodingError) -> Data in
-            var config = try makeConfig()
-            var writer = WebPMemoryWriter()
-            WebPMemoryWriterInit(&writer)
-            defer { WebPMemoryWriterClear(&writer) }
-            let written = withUnsafeMutablePointer(to: &writer) { pointer in
-                picture.pointee.writer = WebPMemoryWrite
-                picture.pointee.custom_ptr = UnsafeMutableRawPointer(pointer)
-                return WebPEncode(&config, picture)
-            }
-            guard written != 0, let bytes = writer.mem else {
-                throw ImageDecodingError(.encodingFailed, "libwebp error \(picture.pointee.error_code.rawValue)", format: .webp)
-            }
-            return Data(bytes: bytes, count: writer.size)
-        }
+        let image = try encoder.encode(bitmap)
         guard let exifOrientation else { return image }
         return try Self.adding(exif: Self.exif(orientation: exifOrientation), to: image)
     }
 
-    /// An animation of `frames` (RGBA, all the same size), each shown for its entry of
+    /// An animation of `frames` (all the same size), each shown for its entry of
     /// `durations` (milliseconds), played `loopCount` times (0: forever).
     ///
     /// - Throws: ``ImageDecodingError/Code/encodingFailed``.
@@ -61,68 +53,10 @@ public struct WebPFixtureEncoder: ImageEncoding {
         guard let first = frames.first, durations.count == frames.count else {
             throw ImageDecodingError(.encodingFailed, "an animation needs frames and one duration each", format: .webp)
         }
-        var options = WebPAnimEncoderOptions()
-        guard WebPAnimEncoderOptionsInit(&options) != 0 else {
-            throw ImageDecodingError(.encodingFailed, "libwebp's animation encoder does not match its header", format: .webp)
+        let timed = zip(frames, durations).map { frame, milliseconds in
+            ImageFrame(bitmap: frame, duration: .milliseconds(milliseconds), storedDelay: .milliseconds(milliseconds))
         }
-        options.anim_params.loop_count = Int32(loopCount)
-        guard let encoder = WebPAnimEncoderNew(Int32(first.width), Int32(first.height), &options) else {
-            throw ImageDecodingError(.encodingFailed, "libwebp could not start an animation", format: .webp)
-        }
-        defer { WebPAnimEncoderDelete(encoder) }
-        var config = try makeConfig()
-        var timestamp: Int32 = 0
-        for (frame, duration) in zip(frames, durations) {
-            let added = try withPicture(frame) { picture in WebPAnimEncoderAdd(encoder, picture, timestamp, &config) }
-            guard added != 0 else {
-                throw ImageDecodingError(.encodingFailed, String(cString: WebPAnimEncoderGetError(encoder)), format: .webp)
-            }
-            timestamp += Int32(duration)
-        }
-        var output = WebPData()
-        guard WebPAnimEncoderAdd(encoder, nil, timestamp, nil) != 0, WebPAnimEncoderAssemble(encoder, &output) != 0,
-            let bytes = output.bytes
-        else {
-            throw ImageDecodingError(.encodingFailed, String(cString: WebPAnimEncoderGetError(encoder)), format: .webp)
-        }
-        defer { WebPDataClear(&output) }
-        return Data(bytes: bytes, count: output.size)
-    }
-
-    private func makeConfig() throws(ImageDecodingError) -> WebPConfig {
-        var config = WebPConfig()
-        guard WebPConfigInit(&config) != 0 else {
-            throw ImageDecodingError(.encodingFailed, "libwebp's encoder does not match its header", format: .webp)
-        }
-        config.quality = quality
-        config.lossless = lossless ? 1 : 0
-        config.method = Int32(Swift.min(6, Swift.max(0, method)))
-        config.exact = 1
-        return config
-    }
-
-    /// A libwebp picture holding `bitmap`'s pixels, for the length of `body`.
-    private func withPicture<T>(
-        _ bitmap: ImageBitmap, _ body: (UnsafeMutablePointer<WebPPicture>) throws(ImageDecodingError) -> T
-    ) throws(ImageDecodingError) -> T {
-        guard bitmap.pixelFormat == .rgba8 else {
-            throw ImageDecodingError(.encodingFailed, "the WebP fixture encoder takes RGBA", format: .webp)
-        }
-        let picture = UnsafeMutablePointer<WebPPicture>.allocate(capacity: 1)
-        defer { picture.deallocate() }
-        picture.initialize(to: WebPPicture())
-        guard WebPPictureInit(picture) != 0 else {
-            throw ImageDecodingError(.encodingFailed, "libwebp's picture does not match its header", format: .webp)
-        }
-        defer { WebPPictureFree(picture) }
-        picture.pointee.use_argb = 1
-        picture.pointee.width = Int32(bitmap.width)
-        picture.pointee.height = Int32(bitmap.height)
-        let imported = bitmap.withUnsafeBytes { pixels in
-            WebPPictureImportRGBA(picture, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(bitmap.bytesPerRow))
-        }
-        guard imported != 0 else { throw ImageDecodingError(.encodingFailed, "libwebp could not take the pixels", format: .webp) }
-        return try body(picture)
+        return try encoder.encodeAnimation(DecodedImage(format: .webp, frames: timed, loopCount: loopCount, sourceSize: first.size))
     }
 
     /// A little-endian TIFF block with one IFD entry: the orientation.
