@@ -55,7 +55,8 @@ final class APNGFrameReader: ImageFrameReading {
             composed.withUnsafeBytes { out.copyMemory(from: $0) }
         }
         let bitmap = try PostProcessing.finish(snapshot, options: options, orientation: .up).0
-        let animated = structure.isAnimated
+        // One frame (a hidden default image and a single frame) is a still, as for GIF.
+        let animated = structure.frames.count > 1
         let stored = animated ? frame.delay : .zero
         return ImageFrame(
             bitmap: bitmap, duration: animated ? ImageFrame.playbackDuration(forStoredDelay: stored) : .zero, storedDelay: stored)

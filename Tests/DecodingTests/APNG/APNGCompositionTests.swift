@@ -76,6 +76,7 @@ struct APNGCompositionTests {
         let data = try builder.build()
         let image = try PNGDecoder().decode(data)
         #expect(image.frames.count == 1)
+        #expect(image.frames[0].duration == .zero, "one frame is a still")
         #expect(pixel(image.bitmap, 0, 0) == Self.blue)
         #expect(pixel(try PNGDecoder().decode(data, options: DecodeOptions(firstFrameOnly: true)).bitmap, 0, 0) == Self.blue)
     }
