@@ -1,6 +1,7 @@
 import Foundation
 import WebImageCore
 import WebImageDecoding
+import WebImageFixtures
 
 /// Builds APNG files for tests from RGBA frames: each frame is encoded by `PNGEncoder`,
 /// and its IDAT data becomes the frame's `fdAT` (or the file's IDAT for a default-image
@@ -59,16 +60,7 @@ struct APNGBuilder {
     /// The joined IDAT data of `bitmap` encoded as a PNG.
     static func imageData(_ bitmap: ImageBitmap) throws -> Data {
         let png = try PNGEncoder(compression: .fast).encode(bitmap)
-        var position = 8
-        var data = Data()
-        while position + 8 <= png.count {
-            let length = png[position..<(position + 4)].reduce(0) { $0 << 8 | Int($1) }
-            if png[(position + 4)..<(position + 8)].elementsEqual("IDAT".utf8) {
-                data.append(png[(position + 8)..<(position + 8 + length)])
-            }
-            position += 12 + length
-        }
-        return data
+        return Data(RepeatedStructures.pngChunks(in: png).filter { $0.type == "IDAT" }.flatMap(\.data))
     }
 
     static func solid(_ rgba: [UInt8], width: Int, height: Int) throws -> ImageBitmap {
@@ -83,21 +75,9 @@ struct APNGBuilder {
         Data([UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
     }
 
+    /// The fixtures' chunk writer (length, type, data, CRC-32), independent of the
+    /// decoder's own CRC.
     private func chunk(_ type: String, _ data: Data, into out: inout Data) {
-        out.append(u32(UInt32(data.count)))
-        let body = Data(type.utf8) + data
-        out.append(body)
-        out.append(u32(Self.crc(body)))
-    }
-
-    /// CRC-32 as PNG defines it, written out here so that the tests do not lean on the
-    /// decoder's own.
-    static func crc(_ bytes: Data) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
+        out.append(contentsOf: RepeatedStructures.pngChunk(type, [UInt8](data)))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImageCore
 import WebImageDecoding
+import WebImageFixtures
 
 /// APNG frames built at test time: each dispose and blend operation, timing, limits,
 /// and the fallbacks.
@@ -105,7 +106,7 @@ struct APNGCompositionTests {
         let fdat = try #require(damaged.range(of: Data("fdAT".utf8)))
         let length = damaged[(fdat.lowerBound - 4)..<fdat.lowerBound].reduce(0) { $0 << 8 | Int($1) }
         for index in (fdat.upperBound + 6)..<(fdat.upperBound + length) { damaged[index] ^= 0xA5 }
-        let crc = APNGBuilder.crc(damaged[fdat.lowerBound..<(fdat.upperBound + length)])
+        let crc = CRC32.checksum(damaged[fdat.lowerBound..<(fdat.upperBound + length)])
         let crcAt = fdat.upperBound + length
         for (offset, shift) in [(0, 24), (1, 16), (2, 8), (3, 0)] { damaged[crcAt + offset] = UInt8(crc >> UInt32(shift) & 0xFF) }
         let still = try PNGDecoder().decode(damaged)
