@@ -37,7 +37,10 @@ struct APNGCanvas {
                 let sourceRow = row * source.bytesPerRow
                 let targetRow = ((frame.y + row) * size.width + frame.x) * 4
                 if frame.blend == 0 {
-                    for index in 0..<(frame.width * 4) { pixels[targetRow + index] = from[sourceRow + index] }
+                    // Source: the row replaces the region's row, one copy.
+                    pixels.withUnsafeMutableBytes { target in
+                        (target.baseAddress! + targetRow).copyMemory(from: from.baseAddress! + sourceRow, byteCount: frame.width * 4)
+                    }
                 } else {
                     for column in 0..<frame.width {
                         Self.over(from, sourceRow + column * 4, &pixels, targetRow + column * 4)
