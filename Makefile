@@ -27,9 +27,9 @@ SWIFT ?= swift
 # main component); Homebrew's names on a Mac. curl (the program) is a client in the test
 # server's own tests and a peer in the transport benchmarks.
 APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libturbojpeg0-dev libgif-dev libwebp-dev \
-	libcurl4-openssl-dev libssl-dev zlib1g-dev curl
-BREW_PACKAGES := pkg-config libpng jpeg-turbo giflib webp curl openssl@3
-PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libwebp libwebpdemux libwebpmux libcurl openssl zlib
+	libavif-dev libcurl4-openssl-dev libssl-dev zlib1g-dev curl
+BREW_PACKAGES := pkg-config libpng jpeg-turbo giflib webp libavif curl openssl@3
+PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libwebp libwebpdemux libwebpmux libavif libcurl openssl zlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test test-deps lint format consumer-check test-sanitize test-asan test-tsan bench bench-quick bench-deps deps load load-valgrind fuzz docs docs-check clean
@@ -223,7 +223,7 @@ fuzz: deps
 # warning (a broken link, an undocumented parameter) is an error. Each module is built
 # against the archives of the modules it depends on, then all are merged into one archive.
 DOCS_SCRATCH := .build-docs
-DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageHTTP WebImageDecoding WebImageWebP WebImageEncoding WebImageCache WebImageTransport WebImageSecurity \
+DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageHTTP WebImageDecoding WebImageWebP WebImageAVIF WebImageEncoding WebImageCache WebImageTransport WebImageSecurity \
 	WebImageCallbackRegistry WebImageOperations WebImageManager WebImageReachability WebImage
 DOCS_ARCHIVE := $(DOCS_SCRATCH)/WebImage.doccarchive
 docs: deps

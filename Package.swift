@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
         .library(name: "WebImageDecoding", targets: ["WebImageDecoding"]),
         .library(name: "WebImageWebP", targets: ["WebImageWebP"]),
+        .library(name: "WebImageAVIF", targets: ["WebImageAVIF"]),
         .library(name: "WebImageEncoding", targets: ["WebImageEncoding"]),
         .library(name: "WebImageCache", targets: ["WebImageCache"]),
         .library(name: "WebImageTransport", targets: ["WebImageTransport"]),
@@ -115,6 +116,23 @@ let package = Package(
             name: "WebImageWebP",
             dependencies: ["WebImageCore", "WebImageDecoding", "CLibWebP"],
             path: "Modules/WebP",
+            exclude: ["C"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: AVIF: a decoder and an encoder on libavif (dav1d and libaom behind it), in
+        // a module of its own so that an app that does not read AVIF links no libavif.
+        .systemLibrary(
+            name: "CLibAVIF",
+            path: "Modules/AVIF/C/CLibAVIF",
+            // No pkgConfig: libavif.pc adds `-DAVIF_DLL`, a flag SwiftPM refuses with a
+            // warning on every build; the header and library are on the default paths.
+            providers: [.apt(["libavif-dev"]), .brew(["libavif"])]
+        ),
+        .target(
+            name: "WebImageAVIF",
+            dependencies: ["WebImageCore", "WebImageDecoding", "CLibAVIF"],
+            path: "Modules/AVIF",
             exclude: ["C"],
             swiftSettings: strictSettings
         ),
@@ -229,8 +247,8 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "WebImageCore", "WebImageConcurrency", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageEncoding",
-                "WebImageCache",
+                "WebImageCore", "WebImageConcurrency", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageAVIF",
+                "WebImageEncoding", "WebImageCache",
                 "WebImageTransport", "WebImageSecurity",
                 "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability",
             ],

@@ -81,6 +81,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "WebImageAVIFTests",
+            dependencies: [
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageAVIF"), tool("WebImageFixtures"),
+                "WebImageTestSupport",
+            ],
+            path: "AVIFTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "WebImageEncodingTests",
             dependencies: [
                 library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageEncoding"),

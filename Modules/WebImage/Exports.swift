@@ -1,5 +1,6 @@
 // `import WebImage` brings every module: the vocabulary, the default implementations
 // and the manager.
+@_exported import WebImageAVIF
 @_exported import WebImageCache
 @_exported import WebImageCallbackRegistry
 @_exported import WebImageConcurrency

@@ -3,6 +3,7 @@ import Testing
 import WebImageCore
 import WebImageDecoding
 import WebImageFixtures
+import WebImageTestSupport
 import WebImageWebP
 
 /// Still WebP files, made at test time with libwebp's encoder.
@@ -26,7 +27,7 @@ struct WebPStillTests {
         let data = try WebPFixtureEncoder(quality: 90).encode(source)
         let image = try WebPDecoder().decode(data)
         #expect(image.size == source.size)
-        #expect(WebPTestImages.meanDifference(image.bitmap, source) < 4)
+        #expect(PixelDifference.mean(image.bitmap, source) < 4)
         let bytes = image.bitmap.packedBytes
         #expect(stride(from: 3, to: bytes.count, by: 4).allSatisfy { bytes[$0] == 255 })
     }
@@ -40,7 +41,7 @@ struct WebPStillTests {
         #expect(image.size == PixelSize(width: 100, height: 75))
         #expect(image.sourceSize == source.size)
         let reference = try BoxFilterReference.downsample(source, to: image.size)
-        #expect(WebPTestImages.meanDifference(image.bitmap, reference) < 6)
+        #expect(PixelDifference.mean(image.bitmap, reference) < 6)
     }
 
     @Test("gray output converts after the decode")
@@ -113,29 +114,5 @@ struct WebPStillTests {
         registry.register(WebPDecoder())
         #expect(try registry.decode(data).format == .webp)
         #expect(registry.acceptHeader == "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5")
-    }
-}
-
-/// A box-filter reference for scaled decodes, independent of libwebp's scaler.
-enum BoxFilterReference {
-    static func downsample(_ source: ImageBitmap, to size: PixelSize) throws -> ImageBitmap {
-        let pixels = source.packedBytes
-        return try ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8) { out, stride in
-            for y in 0..<size.height {
-                let y0 = y * source.height / size.height
-                let y1 = max(y0 + 1, (y + 1) * source.height / size.height)
-                for x in 0..<size.width {
-                    let x0 = x * source.width / size.width
-                    let x1 = max(x0 + 1, (x + 1) * source.width / size.width)
-                    for channel in 0..<4 {
-                        var sum = 0
-                        for sy in y0..<y1 {
-                            for sx in x0..<x1 { sum += Int(pixels[(sy * source.width + sx) * 4 + channel]) }
-                        }
-                        out[y * stride + x * 4 + channel] = UInt8(sum / ((y1 - y0) * (x1 - x0)))
-                    }
-                }
-            }
-        }
     }
 }

@@ -26,13 +26,4 @@ enum WebPTestImages {
             }
         }
     }
-
-    /// The mean absolute difference per sample of two bitmaps of the same size.
-    static func meanDifference(_ a: ImageBitmap, _ b: ImageBitmap) -> Double {
-        let left = a.packedBytes
-        let right = b.packedBytes
-        precondition(left.count == right.count)
-        let total = zip(left, right).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
-        return Double(total) / Double(left.count)
-    }
 }

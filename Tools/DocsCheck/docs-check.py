@@ -32,11 +32,11 @@ import sys
 import time
 
 PRODUCTS = [
-    "WebImageCore", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageEncoding", "WebImageCache",
+    "WebImageCore", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageAVIF", "WebImageEncoding", "WebImageCache",
     "WebImageTransport", "WebImageSecurity", "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability", "WebImage",
 ]
 CATALOG_MODULES = {
-    "Core": "WebImageCore", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "WebP": "WebImageWebP",
+    "Core": "WebImageCore", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "WebP": "WebImageWebP", "AVIF": "WebImageAVIF",
     "Encoding": "WebImageEncoding", "Cache": "WebImageCache",
     "Transport": "WebImageTransport", "Security": "WebImageSecurity",
     "CallbackRegistry": "WebImageCallbackRegistry", "Operations": "WebImageOperations",

@@ -101,6 +101,7 @@ enum Files {
         case "jpg", "jpeg": "image/jpeg"
         case "gif": "image/gif"
         case "webp": "image/webp"
+        case "avif": "image/avif"
         case "txt": "text/plain; charset=utf-8"
         default: "application/octet-stream"
         }

@@ -28,7 +28,7 @@ public struct ImageDecoderRegistry: Sendable {
 
     /// An `Accept` header naming exactly the formats registered, in order of precedence,
     /// then any other image and anything at all at lower preference:
-    /// `image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5` for the
+    /// `image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5` for the
     /// `WebImage` umbrella's default decoders. A CDN that picks the format by the
     /// request's `Accept` then serves only formats that can be decoded.
     public var acceptHeader: String {

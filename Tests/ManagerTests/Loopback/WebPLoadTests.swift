@@ -4,11 +4,11 @@ import WebImage
 import WebImageTestServer
 import WebImageTestSupport
 
-/// WebP through the umbrella's default composition: asked for in `Accept`, decoded by
-/// the default registry.
-@Suite("Manager against the loopback server: WebP by default", .timeLimit(.minutes(1)))
+/// WebP and AVIF through the umbrella's default composition: asked for in `Accept`,
+/// decoded by the default registry.
+@Suite("Manager against the loopback server: WebP and AVIF by default", .timeLimit(.minutes(1)))
 struct WebPLoadTests {
-    @Test("the default Accept names WebP first, and an animated WebP loads with its frames")
+    @Test("the default Accept names AVIF and WebP first, and an animated WebP loads with its frames")
     func defaultComposition() async throws {
         try await withFixture { fixture in
             let manager = fixture.manager()
@@ -19,7 +19,18 @@ struct WebPLoadTests {
             #expect(image.size == PixelSize(width: 50, height: 30))
             #expect(image.frames.map(\.duration) == [.milliseconds(80), .milliseconds(120)])
             let request = try #require(fixture.server.requests.first { $0.path == "/files/animation.webp" })
-            #expect(request.header("Accept") == "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5")
+            #expect(request.header("Accept") == "image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5")
+        }
+    }
+
+    @Test("an AVIF loads through the default registry, turned upright by its rotation property")
+    func avif() async throws {
+        try await withFixture { fixture in
+            let manager = fixture.manager()
+            let image = try #require(try await manager.response(for: ImageRequest(url: fixture.url("photo.avif"))).image)
+            #expect(image.format == .avif)
+            #expect(image.size == PixelSize(width: 40, height: 64), "stored 64x40, turned a quarter")
+            #expect(image.orientation == .up)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 import WebImageFixtures
 import WebImageTestSupport
 
@@ -11,12 +12,14 @@ enum Pictures {
     static let animation = try! GIFFixtureEncoder().encode(SyntheticAnimation.make(width: 60, height: 40, frameCount: 5))
     static let webpAnimation = try! WebPFixtureEncoder(lossless: true).encodeAnimation(
         [SyntheticImage.translucent(width: 50, height: 30), SyntheticImage.photo(width: 50, height: 30)], durations: [80, 120])
+    /// Written by the library's own AVIF encoder (libaom), turned by its `irot` property.
+    static let avifPhoto = try! AVIFEncoder(quality: 70, speed: 10).encode(SyntheticImage.photo(width: 64, height: 40), orientation: .right)
     /// A JPEG header followed by noise: sniffs as JPEG, does not decode.
     static let corrupt = DamagedImages.jpegHeaderThenNoise(photo)
 
     /// Every picture by the file name it is served under.
     static let byName: [String: Data] = [
         "photo.jpg": photo, "progressive.jpg": progressivePhoto, "badge.png": badge, "animation.gif": animation,
-        "corrupt.jpg": corrupt, "animation.webp": webpAnimation,
+        "corrupt.jpg": corrupt, "animation.webp": webpAnimation, "photo.avif": avifPhoto,
     ]
 }

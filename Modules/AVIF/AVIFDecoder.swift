@@ -1,0 +1,92 @@
+internal import CLibAVIF
+import Foundation
+import WebImageCore
+import WebImageDecoding
+
+/// Decodes AVIF on libavif (with dav1d behind it in Debian's build): stills, with
+/// alpha, 8 to 12 bits, and image sequences.
+///
+/// Register it to read AVIF wherever the library decodes (the `WebImage` umbrella's
+/// default registry already has it):
+///
+/// ```swift
+/// var registry = ImageDecoderRegistry.standard
+/// registry.register(AVIFDecoder())
+/// let image = try registry.decode(data)
+/// ```
+///
+/// Pixels are 8-bit RGBA with straight alpha (255 where the file has no alpha), or gray
+/// as `DecodeOptions.pixelFormat` asks; 10- and 12-bit files are rescaled to 8 bits.
+/// Colour profiles are not applied, as for the other formats.
+///
+/// The clean aperture (`clap`) crops the picture; rotation (`irot`) and mirror
+/// (`imir`) become `DecodedImage.orientation`, applied when
+/// `DecodeOptions.appliesOrientation` is set, as an EXIF orientation is for JPEG.
+/// EXIF inside an AVIF is ignored, as browsers do.
+///
+/// With `DecodeOptions.maxPixelSize`, the AV1 picture is decoded whole (AV1 has no
+/// scaled decode) and converted to RGBA in bands of 16 rows that are scaled down as
+/// they come: the full-size RGBA never exists.
+///
+/// Image sequences: each frame is whole (no composition). `ImageFrame.storedDelay` is
+/// the sample's duration to the millisecond; `ImageFrame.duration` follows the browser
+/// rule for tiny delays, as for GIF. libavif 0.11 does not read a sequence's repetition
+/// count, so `DecodedImage.loopCount` is 0 (forever). A sequence of one frame is a still.
+///
+/// Limits, checked from the container before any pixel memory exists: the coded size
+/// against `DecodeOptions.maxPixelCount`, and for a sequence the size times the frames
+/// (one frame with `DecodeOptions.firstFrameOnly`) and the frame count against
+/// `DecodeOptions.maxFrameCount`. Each decode uses one thread.
+///
+/// Errors: `invalidHeader` for a file that is not AVIF or whose boxes are broken,
+/// `truncated` for a file cut short, `corrupt` for damaged AV1 data, `unsupported` for
+/// what this libavif cannot read, `tooLarge` and `outOfMemory` as above.
+///
+/// Thread contract: a stateless value; call it from any thread at once.
+public struct AVIFDecoder: AnimatedImageDecoding {
+    public init() {}
+
+    public var format: ImageFormat { .avif }
+
+    /// Decodes every frame (or only the first with `DecodeOptions.firstFrameOnly`).
+    /// Blocks the calling thread.
+    ///
+    /// - Throws: `ImageDecodingError` with code `empty`, `invalidHeader`,
+    ///   `invalidDimensions`, `tooLarge`, `truncated`, `corrupt`, `unsupported` or
+    ///   `outOfMemory`.
+    public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
+        let reader = try AVIFFrameReader(data: data, options: options)
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(options.firstFrameOnly ? 1 : reader.frameCount)
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        guard !frames.isEmpty else { throw ImageDecodingError(.corrupt, "the AVIF file has no frames", format: .avif) }
+        let image = DecodedImage(
+            format: .avif, frames: frames, loopCount: reader.loopCount, orientation: reader.info.orientation,
+            sourceSize: reader.info.size)
+        return try PostProcessing.finish(image, options: options)
+    }
+
+    /// A reader that decodes one frame per call; a still gives one frame.
+    ///
+    /// - Throws: `ImageDecodingError` when the container is bad or over the limits.
+    public func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {
+        try AVIFFrameReader(data: data, options: options)
+    }
+
+    /// An incremental decoder: it learns the size once the container's header boxes
+    /// have arrived (and refuses an image over the limits then), and decodes when the
+    /// data ends. AV1 stills have no partial images.
+    public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
+        AVIFIncrementalDecoder(options: options)
+    }
+
+    /// The output's bytes (every frame kept) and libavif's planes for one frame, read
+    /// from the container; `nil` when it cannot be read.
+    public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
+        try? data.withBytes { (bytes) throws(ImageDecodingError) -> Int in
+            let session = try AVIFSession(bytes: bytes, options: options)
+            let frames = options.firstFrameOnly ? 1 : session.frameCount
+            return options.targetSize(for: session.displaySize).pixelCount * 4 * frames + session.codedSize.pixelCount * 3
+        }
+    }
+}

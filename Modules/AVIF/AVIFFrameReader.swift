@@ -1,0 +1,62 @@
+internal import CLibAVIF
+import Foundation
+import WebImageCore
+import WebImageDecoding
+
+/// The frames of an AVIF: one for a still, each sample of the track for an image
+/// sequence. AVIF sequences have no canvas to compose on: every frame is whole.
+///
+/// Holds a copy of the compressed file (libavif reads it for as long as the decoder
+/// lives) and libavif's planes for one frame; every frame it returns is its own.
+final class AVIFFrameReader: ImageFrameReading {
+    let info: ImageInfo
+    /// libavif 0.11 does not read a sequence's repetition count: sequences loop forever.
+    let loopCount = 0
+    let frameCount: Int
+    private let options: DecodeOptions
+    private let target: PixelSize
+    private let file: UnsafeMutableRawBufferPointer
+    private let session: AVIFSession
+    private var returned = 0
+
+    /// Parses the file and checks it against `options` before any frame exists.
+    ///
+    /// - Throws: as ``AVIFSession/init(bytes:options:)``.
+    init(data: Data, options: DecodeOptions) throws(ImageDecodingError) {
+        let file = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+        data.withUnsafeBytes { file.copyMemory(from: $0) }
+        do {
+            session = try AVIFSession(bytes: UnsafeRawBufferPointer(file), options: options)
+        } catch {
+            file.deallocate()
+            throw error
+        }
+        self.file = file
+        self.options = options
+        frameCount = session.frameCount
+        let shown = session.displaySize
+        target = options.targetSize(for: shown)
+        info = ImageInfo(format: .avif, size: shown, orientation: session.transform.orientation)
+    }
+
+    deinit { file.deallocate() }
+
+    func nextFrame() throws(ImageDecodingError) -> ImageFrame? {
+        guard returned < (options.firstFrameOnly ? 1 : frameCount), let (image, seconds) = try session.nextFrame() else {
+            return nil
+        }
+        returned += 1
+        let whole = try AVIFPixels.bitmap(of: image, crop: session.transform.crop, target: target)
+        let bitmap = try PostProcessing.finish(whole, options: options, orientation: .up).0
+        guard frameCount > 1 else { return ImageFrame(bitmap: bitmap) }
+        let stored = Self.milliseconds(seconds)
+        return ImageFrame(bitmap: bitmap, duration: ImageFrame.playbackDuration(forStoredDelay: stored), storedDelay: stored)
+    }
+
+    /// A frame's duration as libavif reports it (seconds from the track's timescale),
+    /// to the millisecond; a value that is not a sane number of seconds counts as 0.
+    static func milliseconds(_ seconds: Double) -> Duration {
+        guard seconds.isFinite, seconds > 0 else { return .zero }
+        return .milliseconds(Int(min(seconds * 1000, Double(Int32.max)).rounded()))
+    }
+}

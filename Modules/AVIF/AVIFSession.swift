@@ -1,0 +1,88 @@
+internal import CLibAVIF
+import WebImageCore
+
+/// One libavif decoder over bytes the caller keeps alive: the container parsed, the
+/// limits checked, and the frames decoded one at a time.
+///
+/// libavif reads the bytes in place (`avifDecoderSetIOMemory` does not copy), so the
+/// owner must keep them at the same address until the session is gone.
+final class AVIFSession {
+    private let decoder: UnsafeMutablePointer<avifDecoder>
+    private let reader: AVIFByteReader
+    /// The coded size of every frame (AVIF sequences have no canvas: each frame is whole).
+    let codedSize: PixelSize
+    /// Frames in the file: 1 for a still, the track's samples for a sequence.
+    let frameCount: Int
+    let transform: AVIFTransform
+
+    /// Parses the container in `bytes` and checks it against `options` before any
+    /// pixel memory exists.
+    ///
+    /// `complete` false: more bytes may follow, and a container whose boxes have not
+    /// all arrived throws `truncated` (the incremental decoder waits on it).
+    ///
+    /// - Throws: `empty`, `invalidHeader` for a file that is not AVIF or whose boxes are
+    ///   broken, `truncated` for one cut short, `invalidDimensions`, `tooLarge`, or
+    ///   `unsupported` when no AV1 decoder is available.
+    init(bytes: UnsafeRawBufferPointer, options: DecodeOptions, complete: Bool = true) throws(ImageDecodingError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            throw ImageDecodingError(.empty, "no bytes to decode", format: .avif)
+        }
+        guard let decoder = avifDecoderCreate() else {
+            throw ImageDecodingError(.outOfMemory, "libavif could not make a decoder", format: .avif)
+        }
+        // One thread: the library's decoding executor decides how many images decode at
+        // once. Not strict, as browsers: files that omit `pixi` or an alpha `ispe` (older
+        // encoders) still open.
+        decoder.pointee.maxThreads = 1
+        decoder.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
+        decoder.pointee.ignoreExif = 1
+        decoder.pointee.ignoreXMP = 1
+        let reader = AVIFByteReader(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, complete: complete)
+        avifDecoderSetIO(decoder, reader.io)
+        do {
+            try Self.check(avifDecoderParse(decoder), decoder)
+        } catch {
+            let cutShort = reader.endsInsideABoxHeader && error.code == .invalidHeader
+            avifDecoderDestroy(decoder)
+            reader.release()
+            throw cutShort ? ImageDecodingError(.truncated, "the data ends inside a box header", format: .avif) : error
+        }
+        self.reader = reader
+        let image = decoder.pointee.image!
+        self.decoder = decoder
+        codedSize = PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height))
+        frameCount = Int(decoder.pointee.imageCount)
+        transform = AVIFTransform(image)
+        guard codedSize.width > 0, codedSize.height > 0 else {
+            throw ImageDecodingError(.invalidDimensions, "the AVIF image is \(codedSize)", format: .avif)
+        }
+        try options.checkPixelCount(codedSize.pixelCount, "the AVIF image \(codedSize)")
+        let frames = options.firstFrameOnly ? 1 : frameCount
+        try options.checkFrameCount(frames)
+        let (pixels, overflow) = codedSize.pixelCount.multipliedReportingOverflow(by: frames)
+        try options.checkPixelCount(overflow ? .max : pixels, "\(frames) frames of \(codedSize)")
+    }
+
+    deinit {
+        avifDecoderDestroy(decoder)
+        reader.release()
+    }
+
+    /// The size shown before orientation (the clean aperture's, when it has one).
+    var displaySize: PixelSize { transform.displaySize(of: decoder.pointee.image) }
+
+    /// Decodes the next frame; `nil` after the last.
+    ///
+    /// The image and its timing are libavif's and stay valid until the next call.
+    func nextFrame() throws(ImageDecodingError) -> (image: UnsafeMutablePointer<avifImage>, duration: Double)? {
+        let result = avifDecoderNextImage(decoder)
+        if result == AVIF_RESULT_NO_IMAGES_REMAINING { return nil }
+        try Self.check(result, decoder)
+        return (decoder.pointee.image, decoder.pointee.imageTiming.duration)
+    }
+
+    private static func check(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>) throws(ImageDecodingError) {
+        if let error = AVIFResult.error(result, diagnostics: AVIFResult.text(decoder.pointee.diag)) { throw error }
+    }
+}
