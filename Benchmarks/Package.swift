@@ -40,6 +40,12 @@ let package = Package(
             pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"])]
         ),
+        // No pkgConfig: libavif.pc adds `-DAVIF_DLL`, which SwiftPM refuses with a warning.
+        .systemLibrary(
+            name: "CBaselineAVIF",
+            path: "Sources/CBaselineAVIF",
+            providers: [.apt(["libavif-dev"])]
+        ),
         .systemLibrary(
             name: "CBaselineCurl",
             path: "Sources/CBaselineCurl",
@@ -50,7 +56,7 @@ let package = Package(
         // a bare libcurl multi loop.
         .target(
             name: "CBaselines",
-            dependencies: ["CTurboJPEG", "CBaselinePNG", "CBaselineGIF", "CBaselineWebP", "CBaselineCurl"],
+            dependencies: ["CTurboJPEG", "CBaselinePNG", "CBaselineGIF", "CBaselineWebP", "CBaselineAVIF", "CBaselineCurl"],
             path: "Sources/CBaselines"
         ),
         .executableTarget(
@@ -59,6 +65,7 @@ let package = Package(
                 .product(name: "WebImageCore", package: "swift-web-image"),
                 .product(name: "WebImageDecoding", package: "swift-web-image"),
                 .product(name: "WebImageWebP", package: "swift-web-image"),
+                .product(name: "WebImageAVIF", package: "swift-web-image"),
                 .product(name: "WebImageEncoding", package: "swift-web-image"),
                 .product(name: "WebImageCache", package: "swift-web-image"),
                 .product(name: "WebImageFixtures", package: "swift-web-image-tools"),

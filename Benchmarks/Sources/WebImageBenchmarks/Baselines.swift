@@ -29,7 +29,7 @@ enum Baseline {
     }
 
     /// Runs `decode` with the chosen buffers; returns (width, height, result).
-    fileprivate static func run(
+    static func run(
         _ name: String, _ buffers: Buffers,
         _ decode: (bl_allocator?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
     ) throws -> (width: Int, height: Int, result: Int) {
@@ -37,7 +37,7 @@ enum Baseline {
     }
 
     /// ``run`` that also hands back the buffers the baseline filled.
-    private static func runKeeping(
+    static func runKeeping(
         _ name: String, _ buffers: Buffers,
         _ decode: (bl_allocator?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
     ) throws -> (result: (width: Int, height: Int, result: Int), storages: [PixelStorage]) {

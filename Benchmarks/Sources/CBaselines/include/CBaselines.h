@@ -59,6 +59,15 @@ int bl_webp_decode(const uint8_t *data, size_t size, int scaled_width, int scale
 int bl_webp_animation_decode(const uint8_t *data, size_t size,
                              bl_allocator allocate, void *context, int *width, int *height);
 
+/// avifDecoderReadMemory (one thread) and avifImageYUVToRGB to 8-bit RGBA into an
+/// `allocate`d buffer: what any caller of libavif wanting pixels does. 0, or -1.
+int bl_avif_decode(const uint8_t *data, size_t size,
+                   bl_allocator allocate, void *context, int *width, int *height);
+
+/// avifImageRGBToYUV (4:2:0, full range, alpha ignored) and avifEncoderWrite with libaom
+/// at `speed` and `quantizer` (min = max), one thread; returns the file's size, or -1.
+long bl_avif_encode(const uint8_t *rgba, int width, int height, int quantizer, int speed);
+
 /// tjCompress2 of packed RGBA at 4:2:0 and `quality`; returns the file's size, or -1.
 long bl_jpeg_encode(const uint8_t *rgba, int width, int height, int quality);
 
