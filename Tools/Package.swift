@@ -112,6 +112,7 @@ let package = Package(
             name: "webimage",
             dependencies: [
                 library("WebImage"),
+                library("WebImageAVIF"),
                 library("WebImageCore"),
                 library("WebImageDecoding"),
                 "WebImageFixtures",
@@ -130,8 +131,8 @@ let package = Package(
         .target(
             name: "WebImageFuzzing",
             dependencies: [
-                library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageTransport"),
-                library("WebImageSecurity"), "WebImageFixtures",
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageAVIF"),
+                library("WebImageTransport"), library("WebImageSecurity"), "WebImageFixtures",
             ],
             path: "Fuzz/Harnesses",
             swiftSettings: strictSettings

@@ -11,7 +11,7 @@ struct GeneratedInputTests {
     func junk() {
         let inputs = [Data(), Data([0]), Data(repeating: 0xFF, count: 64), Data("GIF89a".utf8), Data([0xFF, 0xD8, 0xFF])]
         for input in inputs {
-            for target in [FuzzTarget.png, .jpeg, .gif, .webp, .incremental, .sniff] {
+            for target in [FuzzTarget.png, .jpeg, .gif, .webp, .avif, .incremental, .sniff] {
                 #expect(!target.run(input).isAccepted, "\(target) accepted \(Array(input.prefix(8)))")
             }
         }
@@ -74,6 +74,23 @@ struct GeneratedInputTests {
                 var flipped = data
                 flipped[index] ^= 0xFF
                 for each in [FuzzTarget.webp, .incremental] { _ = each.run(flipped) }
+            }
+        }
+    }
+
+    /// The same for AVIF, from the fuzzer's seeds: a still and a sequence.
+    @Test("cut and flipped copies of small AVIF files")
+    func damagedAVIF() throws {
+        for (name, data) in try RepeatedStructureSeeds.files(for: .avif) where name.contains("lossy") || name.contains("sequence") {
+            #expect(FuzzTarget.avif.run(data).isAccepted, "\(name)")
+            #expect(FuzzTarget.incremental.run(data).isAccepted, "\(name)")
+            for length in stride(from: 0, to: data.count, by: max(1, data.count / 32)) {
+                for each in [FuzzTarget.avif, .incremental, .sniff] { _ = each.run(data.prefix(length)) }
+            }
+            for index in stride(from: 0, to: data.count, by: max(1, data.count / 32)) {
+                var flipped = data
+                flipped[index] ^= 0xFF
+                for each in [FuzzTarget.avif, .incremental] { _ = each.run(flipped) }
             }
         }
     }

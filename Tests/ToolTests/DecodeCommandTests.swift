@@ -102,6 +102,30 @@ struct DecodeCommandTests {
         #expect(badQuality.status != 0)
     }
 
+    @Test("--format avif writes NAME.avif, and decode reads it back as AVIF; an animation becomes one image sequence")
+    func avifOutput() throws {
+        let folder = try WebImageProgram.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = try Self.makeInputs(in: folder)
+        let out = folder.appendingPathComponent("out")
+        let write = try WebImageProgram.run([
+            "decode", "--out", out.path, "--format", "avif", "--quality", "70", files["photo.jpg"]!.path, files["spin.gif"]!.path,
+        ])
+        #expect(write.status == 0, "\(write.errors)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["photo.avif", "spin.avif"])
+        let read = try WebImageProgram.run([
+            "decode", "--json", out.appendingPathComponent("photo.avif").path, out.appendingPathComponent("spin.avif").path,
+        ])
+        #expect(read.status == 0, "\(read.lines)")
+        let photo = try Self.json(read.lines[0])
+        #expect(photo["format"] as? String == "avif")
+        #expect(photo["width"] as? Int == 320)
+        #expect(photo["height"] as? Int == 200)
+        let spin = try Self.json(read.lines[1])
+        #expect(spin["format"] as? String == "avif")
+        #expect(spin["frames"] as? Int == 5)
+    }
+
     @Test("all files decoding exits zero")
     func success() throws {
         let folder = try WebImageProgram.temporaryDirectory()

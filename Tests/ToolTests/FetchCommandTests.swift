@@ -183,6 +183,22 @@ struct FetchCommandTests {
         }
     }
 
+    @Test("--out --format webp writes NAME.webp, an animation as one animated WebP")
+    func outputFormat() throws {
+        try withServedInputs { server, folder in
+            let out = folder.appendingPathComponent("out")
+            let run = try WebImageProgram.run([
+                "fetch", "--no-disk-cache", "--out", out.path, "--format", "webp", server.url("icon.png"), server.url("spin.gif"),
+            ])
+            #expect(run.status == 0, "\(run.errors)")
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["icon.webp", "spin.webp"])
+            let spin = try Data(contentsOf: out.appendingPathComponent("spin.webp"))
+            #expect(spin.range(of: Data("ANIM".utf8)) != nil, "an animated WebP")
+            let badQuality = try WebImageProgram.run(["fetch", "--quality", "101", server.url("icon.png")])
+            #expect(badQuality.status != 0)
+        }
+    }
+
     @Test("bad arguments are refused before any work")
     func validation() throws {
         let badURL = try WebImageProgram.run(["fetch", "http:/no-host"])

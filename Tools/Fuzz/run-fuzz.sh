@@ -20,7 +20,7 @@ set -u
 FUZZ_BIN=${FUZZ_BIN:-.build-fuzz/release/webimage-fuzz}
 FUZZ_DIR=${FUZZ_DIR:-.build-fuzz}
 FUZZ_CORPUS=${FUZZ_CORPUS:-../shared/corpus}
-FUZZ_TARGETS=${FUZZ_TARGETS:-png jpeg gif webp incremental sniff headers}
+FUZZ_TARGETS=${FUZZ_TARGETS:-png jpeg gif webp avif incremental sniff headers}
 FUZZ_SECONDS=${FUZZ_SECONDS:-180}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-1}
 FUZZ_RSS_MB=${FUZZ_RSS_MB:-2048}
@@ -61,7 +61,7 @@ seed() {
     done < <(seed_files "$target")
     [ -d "$HERE/Seeds/$target" ] && cp -n "$HERE/Seeds/$target"/* "$dir/" 2>/dev/null
     case $target in
-        png | jpeg | gif | webp | incremental | sniff)
+        png | jpeg | gif | webp | avif | incremental | sniff)
             SWIFT_BACKTRACE=enable=no WEBIMAGE_FUZZ_TARGET=$target WEBIMAGE_FUZZ_WRITE_SEEDS=$dir "$FUZZ_BIN" >&2 ||
                 return 1 ;;
     esac

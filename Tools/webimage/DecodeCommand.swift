@@ -11,11 +11,11 @@ struct DecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Decode image files and report their format, size, frames and decode time.",
         discussion: """
-            Each file is recognised from its first bytes (PNG, APNG, JPEG, GIF, WebP), \
-            decoded, and reported on one line. With --out, a still image is written as \
-            NAME.EXT in the --format asked (png by default, jpeg, webp); an animation as \
-            NAME-K.EXT per frame K (from 0) for png and jpeg, and as one animated \
-            NAME.webp for webp. With --json, each line \
+            Each file is recognised from its first bytes (PNG, APNG, JPEG, GIF, WebP, \
+            AVIF), decoded, and reported on one line. With --out, a still image is \
+            written as NAME.EXT in the --format asked (png by default, jpeg, webp, \
+            avif); an animation as NAME-K.EXT per frame K (from 0) for png and jpeg, \
+            and as one animated NAME.webp or NAME.avif for webp and avif. With --json, each line \
             is a JSON object with the keys file, format, width, height, frames, \
             loopCount, durationsMs, decodeMs and error (null, or a message).
             """
@@ -33,10 +33,10 @@ struct DecodeCommand: ParsableCommand {
     @Option(name: .customLong("out"), help: "Write the decoded pixels into this directory.")
     var outputDirectory: String?
 
-    @Option(name: .customLong("format"), help: "The format --out writes: png, jpeg or webp.")
+    @Option(name: .customLong("format"), help: "The format --out writes: png, jpeg, webp or avif.")
     var outputFormat: OutputFormat = .png
 
-    @Option(name: .customLong("quality"), help: "JPEG or WebP quality, 1 to 100 (85 for JPEG, 80 for WebP).")
+    @Option(name: .customLong("quality"), help: "JPEG, WebP or AVIF quality, 1 to 100 (85 for JPEG, 80 for WebP, 60 for AVIF).")
     var quality: Int?
 
     @Flag(name: .customLong("json"), help: "Print one JSON object per file instead of a table.")

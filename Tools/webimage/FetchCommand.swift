@@ -31,8 +31,9 @@ struct FetchCommand: AsyncParsableCommand {
             (see `webimage cache`).
 
             --out writes each image as NAME.png (each frame of an animation as \
-            NAME-K.png), NAME being the last component of the URL's path, made unique \
-            with -2, -3... --contact-sheet writes one PNG with every loaded image as a \
+            NAME-K.png), or in the --format asked (jpeg, webp, avif; an animation as one \
+            animated NAME.webp or NAME.avif), NAME being the last component of the URL's \
+            path, made unique with -2, -3... --contact-sheet writes one PNG with every loaded image as a \
             160x160 thumbnail and prints its path (on standard error with --json, which \
             keeps standard output to JSON lines).
 
@@ -98,8 +99,14 @@ struct FetchCommand: AsyncParsableCommand {
             valueName: "policy"))
     var cachePolicy: CachePolicyArgument = .protocol
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("Write every image as PNG into this directory.", valueName: "dir"))
+    @Option(name: .customLong("out"), help: ArgumentHelp("Write every image into this directory (PNG unless --format).", valueName: "dir"))
     var outputDirectory: String?
+
+    @Option(name: .customLong("format"), help: "The format --out writes: png, jpeg, webp or avif.")
+    var outputFormat: OutputFormat = .png
+
+    @Option(name: .customLong("quality"), help: "JPEG, WebP or AVIF quality, 1 to 100 (85 for JPEG, 80 for WebP, 60 for AVIF).")
+    var quality: Int?
 
     @Option(name: .customLong("contact-sheet"), help: ArgumentHelp("Write a PNG of thumbnails of every image loaded.", valueName: "png"))
     var contactSheetPath: String?
@@ -117,6 +124,7 @@ struct FetchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be from 1 to 100") }
         if let maxPixelSize, maxPixelSize <= 0 {
             throw ValidationError("--max-pixel-size must be a positive number of pixels")
         }
@@ -181,9 +189,10 @@ struct FetchCommand: AsyncParsableCommand {
         if let outputDirectory {
             do {
                 // FrameWriter drops the extension of the name it is given.
-                try FrameWriter.write(image, named: names.name(for: report.url) + ".png", into: outputDirectory, format: .png, quality: nil)
+                try FrameWriter.write(
+                    image, named: names.name(for: report.url) + "." + outputFormat.fileExtension, into: outputDirectory, format: outputFormat, quality: quality)
             } catch {
-                report.error = "could not write PNG output: \(error)"
+                report.error = "could not write \(outputFormat.rawValue) output: \(error)"
             }
         }
         if contactSheetPath != nil {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Names for the PNG files of `fetch --out`: the last path component of each URL without
+/// Names for the files of `fetch --out`: the last path component of each URL without
 /// its extension, made unique with `-2`, `-3`... so that `a/logo.png` and `b/logo.png`
 /// do not overwrite each other.
 struct OutputFileNames {

@@ -1,3 +1,4 @@
+import WebImageAVIF
 import WebImageCore
 import WebImageDecoding
 import WebImageWebP
@@ -7,6 +8,7 @@ enum FuzzRegistry {
     static let all: ImageDecoderRegistry = {
         var registry = ImageDecoderRegistry.standard
         registry.register(WebPDecoder())
+        registry.register(AVIFDecoder())
         return registry
     }()
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The fuzz targets, by the name `WEBIMAGE_FUZZ_TARGET` and the replay program use.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case png, jpeg, gif, webp, incremental, sniff, headers
+    case png, jpeg, gif, webp, avif, incremental, sniff, headers
 
     /// Runs one input through this target's harness. Returns what the library did with
     /// it; a broken invariant stops the process instead.
@@ -12,6 +12,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .jpeg: JPEGHarness.run(data)
         case .gif: GIFHarness.run(data)
         case .webp: WebPHarness.run(data)
+        case .avif: AVIFHarness.run(data)
         case .incremental: IncrementalHarness.run(data)
         case .sniff: SniffHarness.run(data)
         case .headers: HeadersHarness.run(data)

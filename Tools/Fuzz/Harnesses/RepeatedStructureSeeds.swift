@@ -1,4 +1,5 @@
 import Foundation
+import WebImageAVIF
 import WebImageCore
 import WebImageFixtures
 
@@ -19,7 +20,8 @@ public enum RepeatedStructureSeeds {
         case .jpeg: try jpeg()
         case .gif: try gif()
         case .webp: try webp()
-        case .incremental, .sniff: try png() + jpeg() + gif() + webp()
+        case .avif: try avif()
+        case .incremental, .sniff: try png() + jpeg() + gif() + webp() + avif()
         case .headers: []
         }
     }
@@ -33,7 +35,7 @@ public enum RepeatedStructureSeeds {
         let manager = FileManager.default
         try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in try manager.contentsOfDirectory(atPath: directory)
-        where ["png-", "jpeg-", "gif-", "webp-"].contains(where: name.hasPrefix) {
+        where ["png-", "jpeg-", "gif-", "webp-", "avif-"].contains(where: name.hasPrefix) {
             try manager.removeItem(at: folder.appendingPathComponent(name))
         }
         let seeds = try files(for: target)
@@ -133,6 +135,22 @@ public enum RepeatedStructureSeeds {
             ("webp-lossless-alpha.webp", try WebPFixtureEncoder(lossless: true).encode(translucent)),
             ("webp-exif.webp", try WebPFixtureEncoder(quality: 60, exifOrientation: .right).encode(photo)),
             ("webp-animated.webp", try WebPFixtureEncoder(quality: 60).encodeAnimation([photo, translucent], durations: [50, 70])),
+        ]
+    }
+
+    /// Small AVIF files for the fuzzer to start from (the corpus has none), written by
+    /// the library's encoder: lossy, lossless with alpha, turned and mirrored, and an
+    /// image sequence.
+    static func avif() throws(ImageDecodingError) -> [(name: String, bytes: Data)] {
+        let photo = try SyntheticImage.photo(width: 48, height: 32)
+        let translucent = try SyntheticImage.translucent(width: 48, height: 32)
+        let fast = AVIFEncoder(quality: 50, speed: 10)
+        let frames = [photo, translucent].map { ImageFrame(bitmap: $0, duration: .milliseconds(60), storedDelay: .milliseconds(60)) }
+        return [
+            ("avif-lossy.avif", try fast.encode(photo)),
+            ("avif-lossless-alpha.avif", try AVIFEncoder(speed: 10, lossless: true).encode(translucent)),
+            ("avif-turned.avif", try fast.encode(photo, orientation: .leftMirrored)),
+            ("avif-sequence.avif", try fast.encodeAnimation(DecodedImage(format: .avif, frames: frames))),
         ]
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageAVIF
 import WebImageCore
 import WebImageDecoding
 import WebImageWebP
@@ -7,7 +8,7 @@ import WebImageWebP
 public enum SniffHarness {
     /// Small enough that decoding any accepted header stays cheap.
     private static let options = DecodeOptions(maxPixelCount: 1 << 16)
-    private static let decoders: [any ImageDecoding] = [PNGDecoder(), JPEGDecoder(), GIFDecoder(), WebPDecoder()]
+    private static let decoders: [any ImageDecoding] = [PNGDecoder(), JPEGDecoder(), GIFDecoder(), WebPDecoder(), AVIFDecoder()]
 
     /// Checks that `ImageFormat.sniff` reads only the first ``ImageFormat/sniffLength``
     /// bytes; that the registry picks the decoder of the sniffed format (and reports
@@ -30,7 +31,7 @@ public enum SniffHarness {
             let expected: ImageDecodingError.Code = data.isEmpty ? .empty : sniffed == nil ? .unknownFormat : .unsupported
             fuzzCheck(error.code == expected, "the registry gave \(error.code), expected \(expected) for \(String(describing: sniffed))")
             fuzzCheck(
-                sniffed.map { ![.png, .jpeg, .gif, .webp].contains($0) } ?? true, "no decoder chosen for \(String(describing: sniffed))")
+                sniffed.map { ![.png, .jpeg, .gif, .webp, .avif].contains($0) } ?? true, "no decoder chosen for \(String(describing: sniffed))")
         }
 
         var accepted: [ImageFormat] = []
