@@ -91,7 +91,9 @@ public struct AVIFEncoder: ImageEncoding {
             let delay = frame.storedDelay.components
             let milliseconds = max(1, delay.seconds * 1000 + delay.attoseconds / 1_000_000_000_000_000)
             let result = avifEncoderAddImage(encoder, picture.pointer, UInt64(milliseconds), AVIF_ADD_IMAGE_FLAG_NONE.rawValue)
-            guard result == AVIF_RESULT_OK else { throw AVIFResult.encodingError(result, diagnostics: AVIFResult.text(encoder.pointee.diag)) }
+            guard result == AVIF_RESULT_OK else {
+                throw AVIFResult.encodingError(result, diagnostics: AVIFResult.text(encoder.pointee.diag))
+            }
         }
         var output = avifRWData()
         defer { avifRWDataFree(&output) }

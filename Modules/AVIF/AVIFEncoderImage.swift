@@ -12,7 +12,10 @@ final class AVIFEncoderImage {
             throw ImageDecodingError(.encodingFailed, "AVIF cannot hold a \(bitmap.width)x\(bitmap.height) image", format: .avif)
         }
         let gray = bitmap.pixelFormat == .gray8
-        let layout = gray ? AVIF_PIXEL_FORMAT_YUV400 : (settings.lossless || settings.subsampling == .s444 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420)
+        let layout =
+            gray
+            ? AVIF_PIXEL_FORMAT_YUV400
+            : (settings.lossless || settings.subsampling == .s444 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420)
         guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, layout) else {
             throw ImageDecodingError(.encodingFailed, "libavif could not make an image", format: .avif)
         }
@@ -27,7 +30,10 @@ final class AVIFEncoderImage {
         if var cleanAperture {
             var box = avifCleanApertureBox()
             var diagnostics = avifDiagnostics()
-            guard avifCleanApertureBoxConvertCropRect(&box, &cleanAperture, image.pointee.width, image.pointee.height, layout, &diagnostics) != 0 else {
+            guard
+                avifCleanApertureBoxConvertCropRect(&box, &cleanAperture, image.pointee.width, image.pointee.height, layout, &diagnostics)
+                    != 0
+            else {
                 throw ImageDecodingError(.encodingFailed, "libavif: \(AVIFResult.text(diagnostics))", format: .avif)
             }
             image.pointee.clap = box
@@ -66,7 +72,8 @@ final class AVIFEncoderImage {
         let lumaRowBytes = Int(pointer.pointee.yuvRowBytes.0)
         bitmap.withUnsafeBytes { pixels in
             for y in 0..<bitmap.height {
-                (luma + y * lumaRowBytes).update(from: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * bitmap.bytesPerRow, count: bitmap.width)
+                (luma + y * lumaRowBytes).update(
+                    from: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * bitmap.bytesPerRow, count: bitmap.width)
             }
         }
     }

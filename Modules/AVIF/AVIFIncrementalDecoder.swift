@@ -38,7 +38,7 @@ final class AVIFIncrementalDecoder: IncrementalImageDecoding {
                 let session = try AVIFSession(bytes: bytes, options: options, complete: false)
                 return ImageInfo(format: .avif, size: session.displaySize, orientation: session.transform.orientation)
             }
-        } catch where error.code == .truncated {
+        } catch  where error.code == .truncated {
             return  // the header boxes have not all come yet
         } catch {
             finished = true

@@ -61,7 +61,8 @@ struct AVIFSequenceTests {
     func oneFrame() throws {
         let bitmap = try AVIFTestImages.quadrants()
         let data = try AVIFEncoder(speed: 10).encodeAnimation(
-            DecodedImage(format: .avif, frames: [ImageFrame(bitmap: bitmap, duration: .milliseconds(500), storedDelay: .milliseconds(500))]))
+            DecodedImage(format: .avif, frames: [ImageFrame(bitmap: bitmap, duration: .milliseconds(500), storedDelay: .milliseconds(500))])
+        )
         let image = try AVIFDecoder().decode(data)
         #expect(image.frames.count == 1)
         #expect(image.frames[0].duration == .zero)

@@ -73,7 +73,8 @@ struct AVIFStillTests {
         let reference = try BoxFilterReference.downsample(source, to: image.size)
         #expect(PixelDifference.mean(image.bitmap, reference) < 6)
         // An odd height ends on a band shorter than the others.
-        let odd = try AVIFDecoder().decode(try AVIFEncoder(quality: 90).encode(try AVIFTestImages.photo(width: 90, height: 37)),
+        let odd = try AVIFDecoder().decode(
+            try AVIFEncoder(quality: 90).encode(try AVIFTestImages.photo(width: 90, height: 37)),
             options: DecodeOptions(maxPixelSize: 30))
         #expect(odd.size == PixelSize(width: 30, height: 12))
     }
@@ -103,9 +104,11 @@ struct AVIFStillTests {
         #expect(AVIFTestImages.pixel(topBottom.bitmap, 0, 0) == AVIFTestImages.corners[2])
     }
 
-    @Test("every orientation written is the orientation read", arguments: [
-        ImageOrientation.up, .upMirrored, .down, .downMirrored, .leftMirrored, .right, .rightMirrored, .left,
-    ])
+    @Test(
+        "every orientation written is the orientation read",
+        arguments: [
+            ImageOrientation.up, .upMirrored, .down, .downMirrored, .leftMirrored, .right, .rightMirrored, .left,
+        ])
     func orientationRoundTrip(_ orientation: ImageOrientation) throws {
         let data = try AVIFEncoder(quality: 70).encode(try AVIFTestImages.quadrants(), orientation: orientation)
         #expect(try AVIFDecoder().decode(data).orientation == orientation)

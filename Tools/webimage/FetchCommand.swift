@@ -190,7 +190,8 @@ struct FetchCommand: AsyncParsableCommand {
             do {
                 // FrameWriter drops the extension of the name it is given.
                 try FrameWriter.write(
-                    image, named: names.name(for: report.url) + "." + outputFormat.fileExtension, into: outputDirectory, format: outputFormat, quality: quality)
+                    image, named: names.name(for: report.url) + "." + outputFormat.fileExtension, into: outputDirectory,
+                    format: outputFormat, quality: quality)
             } catch {
                 report.error = "could not write \(outputFormat.rawValue) output: \(error)"
             }

@@ -31,7 +31,8 @@ public enum SniffHarness {
             let expected: ImageDecodingError.Code = data.isEmpty ? .empty : sniffed == nil ? .unknownFormat : .unsupported
             fuzzCheck(error.code == expected, "the registry gave \(error.code), expected \(expected) for \(String(describing: sniffed))")
             fuzzCheck(
-                sniffed.map { ![.png, .jpeg, .gif, .webp, .avif].contains($0) } ?? true, "no decoder chosen for \(String(describing: sniffed))")
+                sniffed.map { ![.png, .jpeg, .gif, .webp, .avif].contains($0) } ?? true,
+                "no decoder chosen for \(String(describing: sniffed))")
         }
 
         var accepted: [ImageFormat] = []
