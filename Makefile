@@ -210,7 +210,7 @@ FUZZ_SCRATCH := .build-fuzz
 FUZZ_SECONDS ?= 180
 FUZZ_TIMEOUT ?= 1
 FUZZ_MAX_LEN ?= 1048576
-FUZZ_TARGETS ?= png jpeg gif incremental sniff headers
+FUZZ_TARGETS ?= png jpeg gif webp avif incremental sniff headers
 fuzz: deps
 	$(SWIFT) build --package-path Tools -c release --scratch-path $(FUZZ_SCRATCH) --product webimage-fuzz \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DWEBIMAGE_FUZZ -Xcc -fsanitize=fuzzer-no-link,address

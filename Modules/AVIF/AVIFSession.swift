@@ -44,9 +44,14 @@ final class AVIFSession {
             try Self.check(avifDecoderParse(decoder), decoder)
         } catch {
             let cutShort = reader.endsInsideABoxHeader && error.code == .invalidHeader
+            // libavif refuses sizes over its own limits (32,768 a side, 16,384 x 16,384
+            // in all) as a parse failure; its sentence is the only sign of why.
+            let overLimits = error.code == .invalidHeader && error.message.contains("too large")
             avifDecoderDestroy(decoder)
             reader.release()
-            throw cutShort ? ImageDecodingError(.truncated, "the data ends inside a box header", format: .avif) : error
+            if cutShort { throw ImageDecodingError(.truncated, "the data ends inside a box header", format: .avif) }
+            if overLimits { throw ImageDecodingError(.tooLarge, error.message, format: .avif) }
+            throw error
         }
         self.reader = reader
         let image = decoder.pointee.image!

@@ -9,7 +9,9 @@ import WebImageTestSupport
 /// nothing cached.
 @Suite("Faults: hostile and damaged images")
 struct ImageFaultTests {
-    @Test("a decompression bomb is tooLarge, refused from its header, in every format", arguments: ["bomb.png", "bomb.jpg", "bomb.gif"])
+    @Test(
+        "a decompression bomb is tooLarge, refused from its header, in every format",
+        arguments: ["bomb.png", "bomb.jpg", "bomb.gif", "bomb.webp", "bomb.avif"])
     func decompressionBomb(name: String) async throws {
         try await expectFault(at: "/files/\(name)") { error, pipeline, served in
             // 65,500 x 65,500 or more as RGBA is over 16 GB: only a refusal from the
@@ -21,7 +23,9 @@ struct ImageFaultTests {
         }
     }
 
-    @Test("a decompression bomb is refused even when the load asks for a thumbnail", arguments: ["bomb.png", "bomb.gif"])
+    @Test(
+        "a decompression bomb is refused even when the load asks for a thumbnail",
+        arguments: ["bomb.png", "bomb.gif", "bomb.webp", "bomb.avif"])
     func bombThumbnail(name: String) async throws {
         try await withServedImages { served in
             let pipeline = InspectablePipeline(cacheDirectory: served.cacheDirectory)

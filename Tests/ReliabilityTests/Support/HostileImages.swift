@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 import WebImageFixtures
 import WebImageTestServer
 import WebImageTestSupport
@@ -46,13 +47,22 @@ enum HostileImages {
         return Data(bytes)
     }()
 
+    /// A real lossless WebP whose header says 16,000 x 16,000 (WebP's sides stop at 16,384).
+    static let webpBomb = DecompressionBombs.webp(
+        try! WebPFixtureEncoder(lossless: true).encode(SyntheticImage.photo(width: 48, height: 32)), width: 16_000, height: 16_000)!
+
+    /// A real AVIF whose spatial extents (`ispe`) say 60,000 x 60,000.
+    static let avifBomb = DecompressionBombs.avif(
+        try! AVIFEncoder(quality: 40, speed: 10).encode(SyntheticImage.photo(width: 32, height: 24)), width: 60_000, height: 60_000)!
+
     /// A JPEG header followed by noise: sniffs as JPEG, does not decode.
     static let corrupt = DamagedImages.jpegHeaderThenNoise(photo)
 
     /// Every file, by the name it is served under.
     static let served: [String: Data] = [
         "photo.jpg": photo, "badge.png": badge, "animation.gif": animation,
-        "bomb.png": pngBomb, "bomb.jpg": jpegBomb, "bomb.gif": gifBomb, "corrupt.jpg": corrupt,
+        "bomb.png": pngBomb, "bomb.jpg": jpegBomb, "bomb.gif": gifBomb, "bomb.webp": webpBomb,
+        "bomb.avif": avifBomb, "corrupt.jpg": corrupt,
     ]
 
     private static func put(_ value: Int, into bytes: inout [UInt8], at offset: Int, width: Int) {
