@@ -151,9 +151,15 @@ let package = Package(
             pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
+        // libpng's writer in a setjmp frame, as CWebImageDecoding does for its readers.
+        .target(
+            name: "CWebImageEncoding",
+            dependencies: ["CLibPNG"],
+            path: "Modules/Encoding/C/CWebImageEncoding"
+        ),
         .target(
             name: "WebImageEncoding",
-            dependencies: ["WebImageCore", "CLibTurboJPEG", "CLibWebPEncode"],
+            dependencies: ["WebImageCore", "CWebImageEncoding", "CLibPNG", "CLibTurboJPEG", "CLibWebPEncode"],
             path: "Modules/Encoding",
             exclude: ["C"],
             swiftSettings: strictSettings

@@ -67,7 +67,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageDecodingTests",
-            dependencies: [library("WebImageCore"), library("WebImageDecoding"), tool("WebImageFixtures"), "WebImageTestSupport"],
+            dependencies: [
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageEncoding"), tool("WebImageFixtures"),
+                "WebImageTestSupport",
+            ],
             path: "DecodingTests",
             swiftSettings: strictSettings
         ),

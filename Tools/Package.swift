@@ -66,13 +66,13 @@ let package = Package(
         ),
         .target(
             name: "CWebImageFixtures",
-            dependencies: ["CFixtureJPEG", "CFixtureGIF"],
+            dependencies: ["CFixtureJPEG", "CFixtureGIF", "CFixtureWebP"],
             path: "Fixtures/C/CWebImageFixtures"
         ),
         .target(
             name: "WebImageFixtures",
             dependencies: [
-                library("WebImageCore"), library("WebImageDecoding"), library("WebImageEncoding"), "CWebImageFixtures", "CFixtureWebP",
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageEncoding"), "CWebImageFixtures",
             ],
             path: "Fixtures",
             exclude: ["C"],

@@ -1,6 +1,7 @@
 import Foundation
 import WebImageCore
 import WebImageDecoding
+import WebImageEncoding
 import WebImageFixtures
 
 /// Builds APNG files for tests from RGBA frames: each frame is encoded by `PNGEncoder`,

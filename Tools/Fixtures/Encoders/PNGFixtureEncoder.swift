@@ -1,6 +1,6 @@
 import Foundation
 import WebImageCore
-import WebImageDecoding
+import WebImageEncoding
 
 /// Writes PNG fixtures through ``PNGEncoder``, adding what only tests and benchmarks
 /// want: Adam7 interlacing and opaque RGB files.

@@ -1,4 +1,4 @@
-internal import CFixtureWebP
+internal import CWebImageFixtures
 import Foundation
 import WebImageCore
 import WebImageEncoding
@@ -70,22 +70,18 @@ public struct WebPFixtureEncoder: ImageEncoding {
 
     /// `image` as an extended file with an EXIF chunk (libwebp's muxer).
     static func adding(exif: Data, to image: Data) throws(ImageDecodingError) -> Data {
-        guard let mux = WebPMuxNew() else { throw ImageDecodingError(.encodingFailed, "libwebp's muxer failed", format: .webp) }
-        defer { WebPMuxDelete(mux) }
-        var output = WebPData()
+        var output = wif_buffer()
+        defer { wif_buffer_free(&output) }
         let status = image.withUnsafeBytes { imageBytes in
             exif.withUnsafeBytes { exifBytes in
-                var imageData = WebPData(bytes: imageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: imageBytes.count)
-                var exifData = WebPData(bytes: exifBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: exifBytes.count)
-                guard WebPMuxSetImage(mux, &imageData, 1) == WEBP_MUX_OK, WebPMuxSetChunk(mux, "EXIF", &exifData, 1) == WEBP_MUX_OK
-                else { return WEBP_MUX_BAD_DATA }
-                return WebPMuxAssemble(mux, &output)
+                wif_webp_add_exif(
+                    imageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), imageBytes.count,
+                    exifBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), exifBytes.count, &output)
             }
         }
-        guard status == WEBP_MUX_OK, let bytes = output.bytes else {
+        guard status == 0, let bytes = output.data else {
             throw ImageDecodingError(.encodingFailed, "libwebp's muxer could not add the EXIF chunk", format: .webp)
         }
-        defer { WebPDataClear(&output) }
         return Data(bytes: bytes, count: output.size)
     }
 }

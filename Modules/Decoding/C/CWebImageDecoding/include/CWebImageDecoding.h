@@ -6,6 +6,5 @@
 
 #include "wi_png.h"
 #include "wi_jpeg.h"
-#include "wi_png_write.h"
 
 #endif

@@ -1,4 +1,4 @@
-internal import CWebImageDecoding
+internal import CWebImageEncoding
 import Foundation
 import WebImageCore
 

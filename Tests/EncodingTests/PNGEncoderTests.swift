@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImageCore
 import WebImageDecoding
+import WebImageEncoding
 import WebImageFixtures
 
 @Suite("PNGEncoder writes files libpng reads back exactly")

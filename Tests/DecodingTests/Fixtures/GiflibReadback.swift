@@ -1,41 +1,10 @@
 import CGIFLib
-import CLibPNG
 import Foundation
-
-/// Reads fixtures back with the system libraries directly (libpng's simplified API,
-/// giflib's DGifSlurp), independent of WebImageDecoding's decoders.
-enum LibPNGReadback {
-    struct Failure: Error, CustomStringConvertible { let description: String }
-
-    /// The pixels of a PNG as libpng's simplified API gives them, packed: RGBA
-    /// (PNG_FORMAT_RGBA) or, when `gray`, one byte of gray (PNG_FORMAT_GRAY).
-    static func pixels(_ data: Data, gray: Bool = false) throws -> (width: Int, height: Int, bytes: [UInt8]) {
-        // PNG_FORMAT_RGBA is a compound macro Swift does not import; build it from its flags.
-        let format = gray ? 0 : UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        defer { png_image_free(&image) }
-        let begun = data.withUnsafeBytes { bytes in
-            png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count)
-        }
-        guard begun != 0 else { throw Failure(description: message(image)) }
-        image.format = format
-        let channels = gray ? 1 : 4
-        var bytes = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * channels)
-        let finished = data.withUnsafeBytes { _ in
-            bytes.withUnsafeMutableBytes { out in png_image_finish_read(&image, nil, out.baseAddress, 0, nil) }
-        }
-        guard finished != 0 else { throw Failure(description: message(image)) }
-        return (Int(image.width), Int(image.height), bytes)
-    }
-
-    private static func message(_ image: png_image) -> String {
-        withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    }
-}
 
 /// A GIF as giflib's DGifSlurp reads it.
 struct GiflibReadback {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
     struct Frame {
         var left, top, width, height: Int
         var interlaced: Bool
@@ -73,12 +42,12 @@ struct GiflibReadback {
             return Int32(count)
         }
         guard let gif = withExtendedLifetime(cursor, { DGifOpen(Unmanaged.passUnretained(cursor).toOpaque(), read, &error) }) else {
-            throw LibPNGReadback.Failure(description: "DGifOpen failed: \(error)")
+            throw GiflibReadback.Failure(description: "DGifOpen failed: \(error)")
         }
         defer { DGifCloseFile(gif, &error) }
         let slurped = withExtendedLifetime(cursor) { DGifSlurp(gif) }
         guard slurped == GIF_OK else {
-            throw LibPNGReadback.Failure(description: "DGifSlurp failed: \(gif.pointee.Error)")
+            throw GiflibReadback.Failure(description: "DGifSlurp failed: \(gif.pointee.Error)")
         }
         width = Int(gif.pointee.SWidth)
         height = Int(gif.pointee.SHeight)
