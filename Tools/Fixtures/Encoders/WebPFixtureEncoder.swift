@@ -42,7 +42,7 @@ public struct WebPFixtureEncoder: ImageEncoding {
     public func encode(_ bitmap: ImageBitmap) throws(ImageDecodingError) -> Data {
         let image = try encoder.encode(bitmap)
         guard let exifOrientation else { return image }
-        return try Self.adding(exif: Self.exif(orientation: exifOrientation), to: image)
+        return try Self.adding(exif: Data(ExifOrientationBlock.bytes(UInt16(exifOrientation.rawValue), littleEndian: true)), to: image)
     }
 
     /// An animation of `frames` (all the same size), each shown for its entry of
@@ -57,15 +57,6 @@ public struct WebPFixtureEncoder: ImageEncoding {
             ImageFrame(bitmap: frame, duration: .milliseconds(milliseconds), storedDelay: .milliseconds(milliseconds))
         }
         return try encoder.encodeAnimation(DecodedImage(format: .webp, frames: timed, loopCount: loopCount, sourceSize: first.size))
-    }
-
-    /// A little-endian TIFF block with one IFD entry: the orientation.
-    static func exif(orientation: ImageOrientation) -> Data {
-        var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00]
-        bytes += [0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00]
-        bytes += [UInt8(orientation.rawValue), 0x00, 0x00, 0x00]
-        bytes += [0x00, 0x00, 0x00, 0x00]
-        return Data(bytes)
     }
 
     /// `image` as an extended file with an EXIF chunk (libwebp's muxer).
