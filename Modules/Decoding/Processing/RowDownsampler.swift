@@ -1,11 +1,17 @@
+internal import CWebImageDecoding
 import WebImageCore
 
-/// Scales an image down by area averaging while its rows stream in, so the full-size
-/// image never has to exist: feed source rows top to bottom, read the result at the end.
+/// Scales an image down while its rows stream in, so the full-size image never has to
+/// exist: feed source rows top to bottom, read the result at the end.
 ///
-/// Each output pixel is the average of the source area it covers, with partial pixels
-/// at the edges weighted by how much of them it covers. RGBA is averaged with alpha
-/// weighting (colours of transparent pixels do not bleed into their neighbours).
+/// A separable filter in fixed point: each source row is filtered horizontally once
+/// (C loops the compiler vectorises), then added into the few output rows whose
+/// windows it falls in; an output row is written as soon as its last source row has
+/// come. The filter per axis is in ``ResampleWeights``: area averaging for reductions
+/// of 2x and more, Catmull-Rom below (the last step after a JPEG's DCT scaling).
+///
+/// RGBA is filtered premultiplied by alpha and divided back at the end, so the colour
+/// of transparent pixels never bleeds into their neighbours (no dark fringes).
 ///
 /// Only shrinks: the target must be no larger than the source in either direction.
 package final class RowDownsampler {
@@ -13,17 +19,19 @@ package final class RowDownsampler {
     package let targetSize: PixelSize
     private let channels: Int
     private let hasAlpha: Bool
-    /// For each output column, the first source column and the weights of the source
-    /// columns it covers.
-    private let columnStart: [Int]
-    private let columnWeights: [[Float]]
-    private let verticalScale: Double
-    private var horizontal: [Float]  // one source row resampled horizontally
-    private var accumulator: [Float]  // the output row being gathered
-    private var accumulatorRow = 0
+    private let columns: ResampleWeights
+    private let rows: ResampleWeights
+    /// One source row premultiplied by alpha, 16 bits a sample (RGBA only).
+    private let premultiplied: UnsafeMutablePointer<UInt16>?
+    /// One source row filtered horizontally.
+    private let filtered: UnsafeMutablePointer<Int16>
+    /// The output rows being gathered, `ringSize` of them, reused in turn.
+    private let accumulators: UnsafeMutablePointer<Int32>
+    private let ringSize: Int
+    private let samplesPerRow: Int
+    private var nextOutput = 0
     private var sourceRow = 0
     private let output: PixelStorage
-    private let outputStride: Int
 
     package init(source: PixelSize, target: PixelSize, pixelFormat: PixelFormat) throws(ImageDecodingError) {
         precondition(target.width <= source.width && target.height <= source.height && target.width > 0 && target.height > 0)
@@ -31,126 +39,80 @@ package final class RowDownsampler {
         targetSize = target
         channels = pixelFormat.bytesPerPixel
         hasAlpha = pixelFormat == .rgba8
-        let scaleX = Double(source.width) / Double(target.width)
-        var starts = [Int]()
-        var weights = [[Float]]()
-        starts.reserveCapacity(target.width)
-        weights.reserveCapacity(target.width)
-        for x in 0..<target.width {
-            let (first, w) = RowDownsampler.coverage(Double(x) * scaleX, Double(x + 1) * scaleX, limit: source.width)
-            starts.append(first)
-            weights.append(w.map { Float($0 / scaleX) })
-        }
-        columnStart = starts
-        columnWeights = weights
-        verticalScale = Double(source.height) / Double(target.height)
-        horizontal = [Float](repeating: 0, count: target.width * channels)
-        accumulator = [Float](repeating: 0, count: target.width * channels)
-        outputStride = target.width * channels
+        columns = ResampleWeights(source: source.width, target: target.width)
+        rows = ResampleWeights(source: source.height, target: target.height)
+        samplesPerRow = target.width * channels
+        // Output rows open at once start within one window of each other, and windows
+        // clipped at the edges share starts: twice the taps bounds them.
+        ringSize = 2 * rows.taps + 1
         output = try PixelStorage.packed(width: target.width, height: target.height, pixelFormat: pixelFormat)
+        premultiplied = hasAlpha ? .allocate(capacity: source.width * 4) : nil
+        filtered = .allocate(capacity: samplesPerRow)
+        accumulators = .allocate(capacity: ringSize * samplesPerRow)
+        accumulators.initialize(repeating: 0, count: ringSize * samplesPerRow)
     }
 
-    /// The source pixels `[from, to)` overlaps, as the first index and each overlap.
-    private static func coverage(_ from: Double, _ to: Double, limit: Int) -> (Int, [Double]) {
-        let first = Int(from.rounded(.down))
-        let last = min(limit - 1, Int((to - 1e-9).rounded(.down)))
-        var weights = [Double]()
-        for i in first...max(first, last) {
-            weights.append(min(to, Double(i + 1)) - max(from, Double(i)))
-        }
-        return (first, weights)
+    deinit {
+        premultiplied?.deallocate()
+        filtered.deallocate()
+        accumulators.deallocate()
     }
 
     /// Feeds the next source row (`sourceSize.width` pixels in the target's format).
     package func consume(row: UnsafeRawPointer) {
         guard sourceRow < sourceSize.height else { return }
-        resampleHorizontally(row.assumingMemoryBound(to: UInt8.self))
-        // This source row covers [sourceRow, sourceRow + 1) in source space; spread it
-        // over the output rows whose areas it overlaps.
-        let top = Double(sourceRow)
-        let bottom = Double(sourceRow + 1)
-        while accumulatorRow < targetSize.height {
-            let rowTop = Double(accumulatorRow) * verticalScale
-            let rowBottom = Double(accumulatorRow + 1) * verticalScale
-            let overlap = min(bottom, rowBottom) - max(top, rowTop)
-            if overlap > 0 {
-                let weight = Float(overlap / verticalScale)
-                for i in 0..<accumulator.count { accumulator[i] += horizontal[i] * weight }
-            }
-            if rowBottom <= bottom + 1e-9 {
-                emitAccumulator()
-            } else {
-                break
+        let input = row.assumingMemoryBound(to: UInt8.self)
+        columns.starts.withUnsafeBufferPointer { starts in
+            columns.weights.withUnsafeBufferPointer { weights in
+                let width = Int32(targetSize.width)
+                let taps = Int32(columns.taps)
+                if let premultiplied {
+                    wi_resample_premultiply(input, sourceSize.width, premultiplied)
+                    wi_resample_row_rgba(premultiplied, width, starts.baseAddress, weights.baseAddress, taps, filtered)
+                } else {
+                    wi_resample_row_gray(input, width, starts.baseAddress, weights.baseAddress, taps, filtered)
+                }
             }
         }
+        let taps = rows.taps
+        let source = sourceRow
+        rows.weights.withUnsafeBufferPointer { weights in
+            var y = nextOutput
+            while y < targetSize.height, Int(rows.starts[y]) <= source {
+                let k = source - Int(rows.starts[y])
+                if k < taps, weights[y * taps + k] != 0 {
+                    wi_resample_accumulate(accumulator(y), filtered, weights[y * taps + k], samplesPerRow)
+                }
+                y += 1
+            }
+        }
+        while nextOutput < targetSize.height, Int(rows.starts[nextOutput]) + taps - 1 <= source { emit() }
         sourceRow += 1
     }
 
     /// The scaled image; rows never fed stay as their partial sums (zero when none).
     package func finish() -> ImageBitmap {
-        while accumulatorRow < targetSize.height { emitAccumulator() }
+        while nextOutput < targetSize.height { emit() }
         return ImageBitmap(
             width: targetSize.width, height: targetSize.height,
-            pixelFormat: channels == 4 ? .rgba8 : .gray8, bytesPerRow: outputStride, storage: output
+            pixelFormat: channels == 4 ? .rgba8 : .gray8, bytesPerRow: samplesPerRow, storage: output
         )
     }
 
-    private func resampleHorizontally(_ row: UnsafePointer<UInt8>) {
-        horizontal.withUnsafeMutableBufferPointer { out in
-            for x in 0..<targetSize.width {
-                let first = columnStart[x]
-                let weights = columnWeights[x]
-                if hasAlpha {
-                    var r: Float = 0
-                    var g: Float = 0
-                    var b: Float = 0
-                    var a: Float = 0
-                    for (k, w) in weights.enumerated() {
-                        let p = row + (first + k) * 4
-                        let wa = w * Float(p[3])
-                        r += wa * Float(p[0])
-                        g += wa * Float(p[1])
-                        b += wa * Float(p[2])
-                        a += wa
-                    }
-                    out[x * 4] = r
-                    out[x * 4 + 1] = g
-                    out[x * 4 + 2] = b
-                    out[x * 4 + 3] = a
-                } else {
-                    var v: Float = 0
-                    for (k, w) in weights.enumerated() { v += w * Float(row[first + k]) }
-                    out[x] = v
-                }
-            }
-        }
+    private func accumulator(_ outputRow: Int) -> UnsafeMutablePointer<Int32> {
+        accumulators + (outputRow % ringSize) * samplesPerRow
     }
 
-    private func emitAccumulator() {
+    private func emit() {
         output.withUnsafeMutableBytes { bytes in
-            let dest = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + accumulatorRow * outputStride
-            for x in 0..<targetSize.width {
-                if hasAlpha {
-                    let a = accumulator[x * 4 + 3]
-                    if a > 0 {
-                        for c in 0..<3 { dest[x * 4 + c] = RowDownsampler.clamp(accumulator[x * 4 + c] / a) }
-                    } else {
-                        dest[x * 4] = 0
-                        dest[x * 4 + 1] = 0
-                        dest[x * 4 + 2] = 0
-                    }
-                    dest[x * 4 + 3] = RowDownsampler.clamp(a)
-                } else {
-                    dest[x] = RowDownsampler.clamp(accumulator[x])
-                }
+            let destination = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + nextOutput * samplesPerRow
+            if hasAlpha {
+                wi_resample_emit_rgba(accumulator(nextOutput), targetSize.width, destination)
+            } else {
+                wi_resample_emit_gray(accumulator(nextOutput), samplesPerRow, destination)
             }
         }
-        for i in 0..<accumulator.count { accumulator[i] = 0 }
-        accumulatorRow += 1
-    }
-
-    private static func clamp(_ value: Float) -> UInt8 {
-        UInt8(max(0, min(255, value.rounded())))
+        nextOutput += 1
     }
 }
 

@@ -3,7 +3,7 @@ import WebImageCore
 
 @testable import WebImageDecoding
 
-@Suite("Area-averaging downsampler")
+@Suite("Downsampler: exact small cases")
 struct RowDownsamplerTests {
     static func gray(_ values: [UInt8], width: Int) throws -> ImageBitmap {
         try ImageBitmap(width: width, height: values.count / width, pixelFormat: .gray8) { bytes, _ in bytes.copyBytes(from: values) }
@@ -22,12 +22,25 @@ struct RowDownsamplerTests {
         #expect(half.packedBytes == [100, 25, 255, 1])
     }
 
-    @Test("a non-integer ratio weights the source pixels by the area they share")
+    @Test("from 2x, a non-integer ratio weights the source pixels by the area they share")
     func fractionalCoverage() throws {
-        // 3 -> 2 columns: output 0 covers source [0, 1.5): 1 x s0 + 0.5 x s1.
-        let source = try Self.gray([0, 90, 180], width: 3)
+        // 5 -> 2 columns: output 0 covers source [0, 2.5): s0 + s1 + 0.5 x s2, over 2.5.
+        let source = try Self.gray([0, 50, 100, 150, 200], width: 5)
         let scaled = try RowDownsampler.downsample(source, to: PixelSize(width: 2, height: 1))
-        #expect(scaled.packedBytes == [30, 150])
+        #expect(scaled.packedBytes == [40, 160])
+    }
+
+    @Test("below 2x, Catmull-Rom: a ramp stays the ramp at the output pixels' centres")
+    func catmullRomRamp() throws {
+        // 12 -> 8 columns: output x is centred on source (x + 0.5) * 1.5 - 0.5. A
+        // symmetric filter whose weights sum to one keeps a linear ramp exactly where
+        // its window is not clipped by the edges (outputs 2 to 5).
+        let source = try Self.gray((0..<12).map { UInt8($0 * 20) }, width: 12)
+        let values = try RowDownsampler.downsample(source, to: PixelSize(width: 8, height: 1)).packedBytes.map(Int.init)
+        for x in 2...5 {
+            let expected = ((Double(x) + 0.5) * 1.5 - 0.5) * 20
+            #expect(abs(Double(values[x]) - expected) <= 1, "\(values)")
+        }
     }
 
     @Test("a flat image stays flat at any size", arguments: [(97, 13), (50, 50), (1, 1), (99, 1)])
@@ -53,7 +66,8 @@ struct RowDownsamplerTests {
             bytes.copyBytes(from: [255, 0, 0, 255, 0, 0, 0, 0])
         }
         let scaled = try RowDownsampler.downsample(source, to: PixelSize(width: 1, height: 1))
-        #expect(scaled.packedBytes == [255, 0, 0, 128])
+        // Half covered: alpha 127.5, rounded either way; the colour stays red.
+        #expect(scaled.packedBytes == [255, 0, 0, 127] || scaled.packedBytes == [255, 0, 0, 128], "\(scaled.packedBytes)")
     }
 
     @Test("rows fed one at a time give the same result as a whole bitmap")

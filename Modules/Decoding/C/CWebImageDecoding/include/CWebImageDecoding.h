@@ -6,5 +6,6 @@
 
 #include "wi_png.h"
 #include "wi_jpeg.h"
+#include "wi_resample.h"
 
 #endif

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import WebImageCore
+import WebImageFixtures
+
+@testable import WebImageDecoding
+
+/// The resampler's promises beyond exact small cases: what a thumbnail must keep.
+@Suite("Resampling: area averaging from 2x, Catmull-Rom below")
+struct ResamplingTests {
+    static func gray(width: Int, height: Int, _ value: (Int, Int) -> UInt8) throws -> ImageBitmap {
+        try ImageBitmap(width: width, height: height, pixelFormat: .gray8) { bytes, stride in
+            for y in 0..<height { for x in 0..<width { bytes[y * stride + x] = value(x, y) } }
+        }
+    }
+
+    @Test("the weights of every output sum to exactly one, and stay inside the source", arguments: [(400, 256), (97, 13), (5, 4), (3, 2), (1000, 999), (7, 1)])
+    func weights(source: Int, target: Int) {
+        let axis = ResampleWeights(source: source, target: target)
+        for index in 0..<target {
+            let row = axis.weights[(index * axis.taps)..<((index + 1) * axis.taps)]
+            #expect(row.reduce(0) { $0 + Int($1) } == ResampleWeights.one)
+            #expect(axis.starts[index] >= 0 && Int(axis.starts[index]) + axis.taps <= source)
+        }
+    }
+
+    @Test("a one-pixel-wide line keeps its energy", arguments: [27, 20, 9])
+    func lineEnergy(target: Int) throws {
+        // On grey, so that Catmull-Rom's negative lobes beside the line are not clipped at 0.
+        let source = try Self.gray(width: 40, height: 40) { x, _ in x == 17 ? 250 : 50 }
+        let scaled = try RowDownsampler.downsample(source, to: PixelSize(width: target, height: target))
+        let scale = 40.0 / Double(target)
+        let bytes = scaled.packedBytes
+        for y in 0..<target {
+            let energy = Double((0..<target).reduce(0) { $0 + Int(bytes[y * target + $1]) - 50 }) * scale
+            #expect(abs(energy - 200) < 4 * scale, "row \(y): \(energy)")
+        }
+    }
+
+    @Test("an opaque edge beside transparent pixels keeps its colour: no dark fringe", arguments: [20, 10, 7])
+    func noDarkFringe(target: Int) throws {
+        let source = try ImageBitmap(width: 30, height: 30, pixelFormat: .rgba8) { bytes, stride in
+            // Opaque red, then transparent black.
+            for y in 0..<30 {
+                for x in 0..<30 {
+                    let pixel: [UInt8] = x < 13 ? [255, 0, 0, 255] : [0, 0, 0, 0]
+                    for c in 0..<4 { bytes[y * stride + x * 4 + c] = pixel[c] }
+                }
+            }
+        }
+        let scaled = try RowDownsampler.downsample(source, to: PixelSize(width: target, height: target))
+        let bytes = scaled.packedBytes
+        var partlyCovered = 0
+        for pixel in stride(from: 0, to: bytes.count, by: 4) where bytes[pixel + 3] > 0 {
+            #expect(bytes[pixel] >= 254 && bytes[pixel + 1] <= 1 && bytes[pixel + 2] <= 1, "\(Array(bytes[pixel..<pixel + 4]))")
+            if bytes[pixel + 3] < 255 { partlyCovered += 1 }
+        }
+        #expect(partlyCovered > 0, "the edge falls inside some output pixel")
+    }
+
+    @Test("single rows and columns scale along their length", arguments: [(1, 50, 1, 7), (50, 1, 7, 1), (1, 50, 1, 33), (50, 1, 33, 1)])
+    func lines(width: Int, height: Int, targetWidth: Int, targetHeight: Int) throws {
+        let source = try Self.gray(width: width, height: height) { x, y in UInt8((x + y) * 5) }
+        let scaled = try RowDownsampler.downsample(source, to: PixelSize(width: targetWidth, height: targetHeight))
+        #expect(scaled.size == PixelSize(width: targetWidth, height: targetHeight))
+        let values = scaled.packedBytes
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 }, "a ramp stays a ramp: \(values)")
+    }
+
+    @Test("a photo at odd scales matches a double-precision reference of the same filter within 45 dB", arguments: [(256, 192), (137, 101), (61, 47), (399, 299)])
+    func photo(width: Int, height: Int) throws {
+        let source = try SyntheticImage.photo(width: 400, height: 300)
+        let ours = try RowDownsampler.downsample(source, to: PixelSize(width: width, height: height))
+        let reference = ReferenceResampler.resize(source, width: width, height: height)
+        let psnr = ReferenceResampler.psnr(ours.packedBytes, reference)
+        #expect(psnr > 45, "\(psnr) dB")
+    }
+}
+
+/// The same filters in double precision, written independently of the fixed-point
+/// code: straight RGBA of an opaque image, horizontal then vertical.
+enum ReferenceResampler {
+    static func kernel(source: Int, target: Int, index: Int) -> [(Int, Double)] {
+        let scale = Double(source) / Double(target)
+        if scale == 1 { return [(index, 1)] }
+        var taps: [(Int, Double)] = []
+        if scale >= 2 {
+            let from = Double(index) * scale
+            let to = Double(index + 1) * scale
+            for i in Int(from)..<min(source, Int(to.rounded(.up))) {
+                let overlap = min(to, Double(i + 1)) - max(from, Double(i))
+                if overlap > 0 { taps.append((i, overlap)) }
+            }
+        } else {
+            let centre = (Double(index) + 0.5) * scale - 0.5
+            for i in 0..<source {
+                let t = abs(Double(i) - centre) / scale
+                let w = t < 1 ? 1.5 * t * t * t - 2.5 * t * t + 1 : t < 2 ? -0.5 * t * t * t + 2.5 * t * t - 4 * t + 2 : 0
+                if w != 0 { taps.append((i, w)) }
+            }
+        }
+        let sum = taps.reduce(0) { $0 + $1.1 }
+        return taps.map { ($0.0, $0.1 / sum) }
+    }
+
+    static func resize(_ bitmap: ImageBitmap, width: Int, height: Int) -> [UInt8] {
+        let source = bitmap.packedBytes
+        var horizontal = [Double](repeating: 0, count: width * bitmap.height * 4)
+        for x in 0..<width {
+            let taps = kernel(source: bitmap.width, target: width, index: x)
+            for y in 0..<bitmap.height {
+                for c in 0..<4 {
+                    horizontal[(y * width + x) * 4 + c] = taps.reduce(0) { $0 + $1.1 * Double(source[(y * bitmap.width + $1.0) * 4 + c]) }
+                }
+            }
+        }
+        var output = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            let taps = kernel(source: bitmap.height, target: height, index: y)
+            for x in 0..<width {
+                for c in 0..<4 {
+                    let value = taps.reduce(0) { $0 + $1.1 * horizontal[($1.0 * width + x) * 4 + c] }
+                    output[(y * width + x) * 4 + c] = UInt8(max(0, min(255, value.rounded())))
+                }
+            }
+        }
+        return output
+    }
+
+    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        let squared = zip(a, b).reduce(0.0) { $0 + pow(Double(Int($1.0) - Int($1.1)), 2) } / Double(a.count)
+        return squared == 0 ? .infinity : 10 * log10(255 * 255 / squared)
+    }
+}
