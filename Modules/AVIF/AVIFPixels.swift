@@ -10,8 +10,8 @@ enum AVIFPixels {
     /// `image` (cropped to `crop` when given) as RGBA at `target` size.
     ///
     /// At full size libavif writes straight into the returned bitmap. Smaller, the
-    /// picture is converted in bands of 16 rows, each fed to the area-averaging
-    /// downsampler, so the full-size RGBA never exists (only libavif's YUV planes,
+    /// picture is converted in bands of 16 rows, each fed to the resampler, so the
+    /// full-size RGBA never exists (only libavif's YUV planes,
     /// about 1.5 bytes per pixel for 8-bit 4:2:0). Chroma at a band's edge is upsampled
     /// from that band alone, a difference of a rounding step that the downscale
     /// averages away.

@@ -1,6 +1,7 @@
 import Foundation
 import WebImageCore
 import WebImageDecoding
+import WebImageEncoding
 import WebImageFixtures
 
 /// The encoded files every case decodes, generated at start from fixed seeds so that

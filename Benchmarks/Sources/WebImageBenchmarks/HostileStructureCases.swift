@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import WebImageCore
 import WebImageDecoding
+import WebImageEncoding
 import WebImageFixtures
 
 #if canImport(Glibc)

@@ -18,7 +18,7 @@ public struct DecodeOptions: Sendable, Hashable {
     /// JPEG scales in the DCT domain to the smallest of libjpeg's M/8 factors that still
     /// covers the target, then resamples exactly, so a 4000x3000 photo asked for at
     /// 500 px never exists at full size in memory. PNG and GIF decode at full size and
-    /// then resample (area averaging, alpha weighted).
+    /// then resample (area averaging from 2x, Catmull-Rom below, alpha premultiplied).
     public var maxPixelSize: Int?
 
     /// The most pixels a decode may allocate, checked from the headers before any

@@ -25,7 +25,8 @@ import WebImageCore
 ///   are skipped unsaved, and files of more than 1000 scans are refused as
 ///   `ImageDecodingError.Code.corrupt`.
 /// - With `DecodeOptions.maxPixelSize` libjpeg decodes at the smallest M/8 scale that
-///   still covers the target, and the rows stream into an area-averaging downsampler:
+///   still covers the target, and the rows stream into the resampler (Catmull-Rom for
+///   the reduction under 2x that is left):
 ///   a 4000x3000 photo asked for at 500 px never exists at full size, nor even whole
 ///   at the scaled size.
 /// - Data that ends early: if every pixel was decoded (only EOI or other trailing

@@ -4,7 +4,7 @@ import WebImageCore
 /// operation behind both transformers.
 enum RegionResampler {
     /// Each frame's `region`, scaled down to `target` (no larger than the region) by
-    /// area averaging. Frame timing, loop count and orientation are kept.
+    /// the decoders' resampler. Frame timing, loop count and orientation are kept.
     static func apply(_ region: PixelRect, target: PixelSize, to image: DecodedImage) throws(ImageDecodingError) -> DecodedImage {
         guard region.fits(in: image.size) else {
             throw ImageDecodingError(.invalidDimensions, "the region \(region) is not inside the \(image.size) image")

@@ -7,8 +7,9 @@ import WebImageCore
 ///   as large as fills the box.
 ///
 /// An image already smaller than the box keeps its pixels (a fill still cuts it to the
-/// box's aspect ratio): enlarging adds bytes, not detail. Scaling averages areas, with
-/// alpha weighting. Animated images have every frame scaled.
+/// box's aspect ratio): enlarging adds bytes, not detail. Scaling uses the decoders'
+/// resampler: area averaging from 2x, Catmull-Rom below, alpha premultiplied.
+/// Animated images have every frame scaled.
 ///
 /// ```swift
 /// let thumbnail = ImageRequest(url: url, context: .init(transformers: [ResizeTransformer(width: 200, height: 200, mode: .fill)]))

@@ -14,7 +14,9 @@ struct ResamplingTests {
         }
     }
 
-    @Test("the weights of every output sum to exactly one, and stay inside the source", arguments: [(400, 256), (97, 13), (5, 4), (3, 2), (1000, 999), (7, 1)])
+    @Test(
+        "the weights of every output sum to exactly one, and stay inside the source",
+        arguments: [(400, 256), (97, 13), (5, 4), (3, 2), (1000, 999), (7, 1)])
     func weights(source: Int, target: Int) {
         let axis = ResampleWeights(source: source, target: target)
         for index in 0..<target {
@@ -67,7 +69,9 @@ struct ResamplingTests {
         #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 }, "a ramp stays a ramp: \(values)")
     }
 
-    @Test("a photo at odd scales matches a double-precision reference of the same filter within 45 dB", arguments: [(256, 192), (137, 101), (61, 47), (399, 299)])
+    @Test(
+        "a photo at odd scales matches a double-precision reference of the same filter within 45 dB",
+        arguments: [(256, 192), (137, 101), (61, 47), (399, 299)])
     func photo(width: Int, height: Int) throws {
         let source = try SyntheticImage.photo(width: 400, height: 300)
         let ours = try RowDownsampler.downsample(source, to: PixelSize(width: width, height: height))

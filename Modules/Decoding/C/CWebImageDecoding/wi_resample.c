@@ -2,6 +2,15 @@
 
 #include <string.h>
 
+// On x86-64 each hot loop is also built for AVX2 and picked at load time, where the
+// compiler and the platform support it (GCC and Clang's target_clones, an ifunc).
+#if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || defined(__GNUC__))
+#define WI_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define WI_VECTOR_CLONES
+#endif
+
+WI_VECTOR_CLONES
 void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *output) {
     for (size_t i = 0; i < pixels; i++) {
         uint32_t alpha = source[i * 4 + 3];
@@ -12,6 +21,7 @@ void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *out
     }
 }
 
+WI_VECTOR_CLONES
 void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output) {
     for (int x = 0; x < output_width; x++) {
@@ -25,6 +35,7 @@ void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_
     }
 }
 
+WI_VECTOR_CLONES
 void wi_resample_row_gray(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output) {
     for (int x = 0; x < output_width; x++) {
@@ -36,32 +47,38 @@ void wi_resample_row_gray(const uint8_t *source, int output_width, const int32_t
     }
 }
 
+WI_VECTOR_CLONES
 void wi_resample_accumulate(int32_t *accumulator, const int16_t *row, int16_t weight, size_t count) {
     for (size_t i = 0; i < count; i++) accumulator[i] += (int32_t)row[i] * weight;
 }
 
-static inline uint8_t clamp_sample(int64_t value) {
+static inline uint8_t clamp_sample(int32_t value) {
     return value < 0 ? 0 : value > 255 ? 255 : (uint8_t)value;
 }
 
+WI_VECTOR_CLONES
 void wi_resample_emit_rgba(int32_t *accumulator, size_t pixels, uint8_t *output) {
     // Alpha was a*255 >> 2 after the horizontal pass, then times 2^14: a is
-    // accumulator * 4 / (255 * 2^14). Colour over alpha is c/255.
-    const int64_t alpha_unit = 255LL << WI_RESAMPLE_WEIGHT_BITS;
+    // accumulator * 4 / (255 * 2^14). Colour over alpha is c/255. In float: one
+    // division a pixel, where three integer ones would cost more than the filtering.
+    const float alpha_scale = 4.0f / (255.0f * (float)(1 << WI_RESAMPLE_WEIGHT_BITS));
     for (size_t i = 0; i < pixels; i++) {
-        int64_t alpha = accumulator[i * 4 + 3];
-        output[i * 4 + 3] = clamp_sample((alpha * 4 + alpha_unit / 2) / alpha_unit);
-        if (alpha <= 0) {
-            output[i * 4] = output[i * 4 + 1] = output[i * 4 + 2] = 0;
-            continue;
+        int32_t *sample = accumulator + i * 4;
+        float alpha = (float)sample[3];
+        float colour_scale = alpha > 0 ? 255.0f / alpha : 0.0f;
+        for (int c = 0; c < 3; c++) {
+            float value = (float)sample[c] * colour_scale + 0.5f;
+            output[i * 4 + c] = value <= 0 ? 0 : value >= 255 ? 255 : (uint8_t)value;
         }
-        for (int c = 0; c < 3; c++) output[i * 4 + c] = clamp_sample(((int64_t)accumulator[i * 4 + c] * 255 + alpha / 2) / alpha);
+        float a = alpha * alpha_scale + 0.5f;
+        output[i * 4 + 3] = a <= 0 ? 0 : a >= 255 ? 255 : (uint8_t)a;
     }
     memset(accumulator, 0, pixels * 4 * sizeof(int32_t));
 }
 
+WI_VECTOR_CLONES
 void wi_resample_emit_gray(int32_t *accumulator, size_t count, uint8_t *output) {
     const int shift = WI_RESAMPLE_WEIGHT_BITS + 6;
-    for (size_t i = 0; i < count; i++) output[i] = clamp_sample(((int64_t)accumulator[i] + (1 << (shift - 1))) >> shift);
+    for (size_t i = 0; i < count; i++) output[i] = clamp_sample((accumulator[i] + (1 << (shift - 1))) >> shift);
     memset(accumulator, 0, count * sizeof(int32_t));
 }
