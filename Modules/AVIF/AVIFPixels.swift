@@ -36,7 +36,7 @@ enum AVIFPixels {
                 try toRGBA(image, into: out.baseAddress!, rowBytes: stride)
             }
         }
-        let downsampler = try RowDownsampler(source: size, target: target, pixelFormat: .rgba8)
+        let downsampler = try RowDownsampler(source: size, target: target, pixelFormat: .rgba8, opaque: image.pointee.alphaPlane == nil)
         let stride = size.width * 4
         let band = UnsafeMutableRawPointer.allocate(byteCount: stride * bandRows, alignment: 64)
         defer { band.deallocate() }

@@ -11,14 +11,15 @@ final class PythonPeer {
     /// Starts `python3` with `setup` (which defines `run()`), or returns `nil` with the
     /// reason printed when Python or a module it imports is missing.
     init?(setup: String, missing: String) {
-        let script = setup + """
+        let script =
+            setup + """
 
-            import sys
-            sys.stdout.write("ready\\n"); sys.stdout.flush()
-            for line in sys.stdin:
-                for _ in range(int(line)): run()
-                sys.stdout.write("done\\n"); sys.stdout.flush()
-            """
+                import sys
+                sys.stdout.write("ready\\n"); sys.stdout.flush()
+                for line in sys.stdin:
+                    for _ in range(int(line)): run()
+                    sys.stdout.write("done\\n"); sys.stdout.flush()
+                """
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script]
         process.standardInput = input

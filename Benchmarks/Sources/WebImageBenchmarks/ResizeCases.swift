@@ -17,7 +17,8 @@ enum ResizeCases {
         let pixels = try SyntheticImage.photo(width: 400, height: 300)
         let source = DecodedImage(format: .png, frames: [ImageFrame(bitmap: pixels)])
         let resize = ResizeTransformer(width: 256, height: 192, mode: .fit)
-        let jpeg = try JPEGFixtureEncoder(quality: 85, subsampling: .s420).encode(try SyntheticImage.photo(width: 1600, height: 1200, seed: 23))
+        let jpeg = try JPEGFixtureEncoder(quality: 85, subsampling: .s420).encode(
+            try SyntheticImage.photo(width: 1600, height: 1200, seed: 23))
         let fit = DecodeOptions(maxPixelSize: 256)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-resize-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -45,7 +46,9 @@ enum ResizeCases {
         guard ours.size == PixelSize(width: 256, height: 192) else {
             throw Baseline.Failure(description: "Resize: ours is \(ours.size)")
         }
-        var resizeContenders = [Contender(name: "ours (ResizeTransformer)") { for _ in 0..<batch { consume(try resize.transform(source)) } }]
+        var resizeContenders = [
+            Contender(name: "ours (ResizeTransformer)") { for _ in 0..<batch { consume(try resize.transform(source)) } }
+        ]
         if let resizePeer { resizeContenders.append(Contender(name: "Pillow resize LANCZOS") { try resizePeer.run(batch) }) }
         var fitContenders = [
             Contender(name: "ours (maxPixelSize 256)") { for _ in 0..<batch { consume(try JPEGDecoder().decode(jpeg, options: fit)) } },

@@ -110,7 +110,8 @@ public struct JPEGDecoder: ImageDecoding {
     private static func decodeDownsampled(
         _ engine: JPEGDecompressor, decodedSize: PixelSize, target: PixelSize, pixelFormat: PixelFormat
     ) throws(ImageDecodingError) -> ImageBitmap {
-        let sampler = try RowDownsampler(source: decodedSize, target: target, pixelFormat: pixelFormat)
+        // A JPEG has no alpha: its RGBA rows are opaque.
+        let sampler = try RowDownsampler(source: decodedSize, target: target, pixelFormat: pixelFormat, opaque: true)
         let stripHeight = 16
         let strip = try PixelStorage.packed(width: decodedSize.width, height: stripHeight, pixelFormat: pixelFormat)
         let stride = decodedSize.width * pixelFormat.bytesPerPixel

@@ -36,7 +36,8 @@ enum RegionResampler {
                 }
             }
         }
-        let sampler = try RowDownsampler(source: region.size, target: target, pixelFormat: bitmap.pixelFormat)
+        let sampler = try RowDownsampler(
+            source: region.size, target: target, pixelFormat: bitmap.pixelFormat, opaque: RowDownsampler.isOpaque(bitmap, in: region))
         bitmap.withUnsafeBytes { bytes in
             for row in region.y..<(region.y + region.height) {
                 sampler.consume(row: bytes.baseAddress! + row * bitmap.bytesPerRow + region.x * pixelBytes)

@@ -69,6 +69,26 @@ struct ResamplingTests {
         #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 }, "a ramp stays a ramp: \(values)")
     }
 
+    @Test("an opaque image gives the same pixels on the opaque path as on the premultiplied one, within one step")
+    func opaquePath() throws {
+        let source = try SyntheticImage.photo(width: 400, height: 300)
+        let target = PixelSize(width: 256, height: 192)
+        var results: [[UInt8]] = []
+        for opaque in [true, false] {
+            let sampler = try RowDownsampler(source: source.size, target: target, pixelFormat: .rgba8, opaque: opaque)
+            source.withUnsafeBytes { bytes in
+                for y in 0..<source.height { sampler.consume(row: bytes.baseAddress! + y * source.bytesPerRow) }
+            }
+            results.append(sampler.finish().packedBytes)
+        }
+        #expect(zip(results[0], results[1]).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+        #expect(stride(from: 3, to: results[0].count, by: 4).allSatisfy { results[0][$0] == 255 })
+        let whole = PixelRect(x: 0, y: 0, width: 400, height: 300)
+        #expect(RowDownsampler.isOpaque(source, in: whole))
+        let translucent = try SyntheticImage.translucent(width: 40, height: 30)
+        #expect(!RowDownsampler.isOpaque(translucent, in: PixelRect(x: 0, y: 0, width: 40, height: 30)))
+    }
+
     @Test(
         "a photo at odd scales matches a double-precision reference of the same filter within 45 dB",
         arguments: [(256, 192), (137, 101), (61, 47), (399, 299)])

@@ -36,6 +36,29 @@ void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_
 }
 
 WI_VECTOR_CLONES
+void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
+                          int taps, int16_t *output) {
+    // All four samples, as four lanes of one vector (three would not vectorise); the
+    // alpha lane is dropped when the row is written.
+    for (int x = 0; x < output_width; x++) {
+        const uint8_t *pixel = source + (size_t)starts[x] * 4;
+        const int16_t *w = weights + (size_t)x * taps;
+        int32_t sum[4] = { 1 << 7, 1 << 7, 1 << 7, 1 << 7 };
+        for (int k = 0; k < taps; k++) {
+            for (int c = 0; c < 4; c++) sum[c] += w[k] * (int32_t)pixel[k * 4 + c];
+        }
+        for (int c = 0; c < 4; c++) output[x * 4 + c] = (int16_t)(sum[c] >> 8);
+    }
+}
+
+WI_VECTOR_CLONES
+int wi_resample_is_opaque(const uint8_t *source, size_t pixels) {
+    uint8_t all = 255;
+    for (size_t i = 0; i < pixels; i++) all &= source[i * 4 + 3];
+    return all == 255;
+}
+
+WI_VECTOR_CLONES
 void wi_resample_row_gray(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output) {
     for (int x = 0; x < output_width; x++) {
@@ -72,6 +95,16 @@ void wi_resample_emit_rgba(int32_t *accumulator, size_t pixels, uint8_t *output)
         }
         float a = alpha * alpha_scale + 0.5f;
         output[i * 4 + 3] = a <= 0 ? 0 : a >= 255 ? 255 : (uint8_t)a;
+    }
+    memset(accumulator, 0, pixels * 4 * sizeof(int32_t));
+}
+
+WI_VECTOR_CLONES
+void wi_resample_emit_rgbx(int32_t *accumulator, size_t pixels, uint8_t *output) {
+    const int shift = WI_RESAMPLE_WEIGHT_BITS + 6;
+    for (size_t i = 0; i < pixels; i++) {
+        for (int c = 0; c < 3; c++) output[i * 4 + c] = clamp_sample((accumulator[i * 4 + c] + (1 << (shift - 1))) >> shift);
+        output[i * 4 + 3] = 255;
     }
     memset(accumulator, 0, pixels * 4 * sizeof(int32_t));
 }

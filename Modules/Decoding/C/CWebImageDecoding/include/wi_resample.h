@@ -25,6 +25,14 @@ void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *out
 void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output);
 
+/// Horizontal pass over opaque RGBA, straight from its 8-bit samples (no
+/// premultiplying: alpha is 255 throughout), divided by 2^8 as for gray.
+void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
+                          int taps, int16_t *output);
+
+/// Whether all `pixels` RGBA pixels have alpha 255.
+int wi_resample_is_opaque(const uint8_t *source, size_t pixels);
+
 /// Horizontal pass over gray: as above on one 8-bit sample, divided by 2^8.
 void wi_resample_row_gray(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output);
@@ -34,6 +42,9 @@ void wi_resample_accumulate(int32_t *accumulator, const int16_t *row, int16_t we
 
 /// Writes an accumulated RGBA row as 8-bit straight RGBA and clears the accumulator.
 void wi_resample_emit_rgba(int32_t *accumulator, size_t pixels, uint8_t *output);
+
+/// Writes an accumulated opaque row as RGBA with alpha 255 and clears the accumulator.
+void wi_resample_emit_rgbx(int32_t *accumulator, size_t pixels, uint8_t *output);
 
 /// Writes an accumulated gray row as 8-bit samples and clears the accumulator.
 void wi_resample_emit_gray(int32_t *accumulator, size_t count, uint8_t *output);
