@@ -15,31 +15,21 @@ final class AVIFFrameReader: ImageFrameReading {
     let frameCount: Int
     private let options: DecodeOptions
     private let target: PixelSize
-    private let file: UnsafeMutableRawBufferPointer
     private let session: AVIFSession
     private var returned = 0
 
     /// Parses the file and checks it against `options` before any frame exists.
     ///
-    /// - Throws: as ``AVIFSession/init(bytes:options:)``.
+    /// - Throws: as `AVIFSession.init` does.
     init(data: Data, options: DecodeOptions) throws(ImageDecodingError) {
-        let file = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
-        data.withUnsafeBytes { file.copyMemory(from: $0) }
-        do {
-            session = try AVIFSession(bytes: UnsafeRawBufferPointer(file), options: options)
-        } catch {
-            file.deallocate()
-            throw error
-        }
-        self.file = file
+        let file = AVIFFileCopy(data)
+        session = try AVIFSession(bytes: file.bytes, options: options, keepingAlive: file)
         self.options = options
         frameCount = session.frameCount
         let shown = session.displaySize
         target = options.targetSize(for: shown)
         info = ImageInfo(format: .avif, size: shown, orientation: session.transform.orientation)
     }
-
-    deinit { file.deallocate() }
 
     func nextFrame() throws(ImageDecodingError) -> ImageFrame? {
         guard returned < (options.firstFrameOnly ? 1 : frameCount), let (image, seconds) = try session.nextFrame() else {
@@ -59,4 +49,19 @@ final class AVIFFrameReader: ImageFrameReading {
         guard seconds.isFinite, seconds > 0 else { return .zero }
         return .milliseconds(Int(min(seconds * 1000, Double(Int32.max)).rounded()))
     }
+}
+
+/// A copy of a file at an address that does not move, freed when the last owner lets
+/// go: the session that reads it holds it, so libavif's decoder is always destroyed
+/// before its bytes are.
+final class AVIFFileCopy {
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ data: Data) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
+        data.withUnsafeBytes { copy.copyMemory(from: $0) }
+        bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(copy)[0..<data.count])
+    }
+
+    deinit { UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate() }
 }

@@ -4,11 +4,14 @@ import WebImageCore
 /// One libavif decoder over bytes the caller keeps alive: the container parsed, the
 /// limits checked, and the frames decoded one at a time.
 ///
-/// libavif reads the bytes in place (`avifDecoderSetIOMemory` does not copy), so the
-/// owner must keep them at the same address until the session is gone.
+/// libavif reads the bytes in place through ``AVIFByteReader``: they must stay at the
+/// same address until the session is gone, either because the caller's scope outlives
+/// it or because the session holds their owner (`keepingAlive`).
 final class AVIFSession {
     private let decoder: UnsafeMutablePointer<avifDecoder>
     private let reader: AVIFByteReader
+    /// Released after `deinit` has destroyed the decoder.
+    private let bytesOwner: AnyObject?
     /// The coded size of every frame (AVIF sequences have no canvas: each frame is whole).
     let codedSize: PixelSize
     /// Frames in the file: 1 for a still, the track's samples for a sequence.
@@ -24,7 +27,9 @@ final class AVIFSession {
     /// - Throws: `empty`, `invalidHeader` for a file that is not AVIF or whose boxes are
     ///   broken, `truncated` for one cut short, `invalidDimensions`, `tooLarge`, or
     ///   `unsupported` when no AV1 decoder is available.
-    init(bytes: UnsafeRawBufferPointer, options: DecodeOptions, complete: Bool = true) throws(ImageDecodingError) {
+    init(
+        bytes: UnsafeRawBufferPointer, options: DecodeOptions, complete: Bool = true, keepingAlive bytesOwner: AnyObject? = nil
+    ) throws(ImageDecodingError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw ImageDecodingError(.empty, "no bytes to decode", format: .avif)
         }
@@ -54,6 +59,7 @@ final class AVIFSession {
             throw error
         }
         self.reader = reader
+        self.bytesOwner = bytesOwner
         let image = decoder.pointee.image!
         self.decoder = decoder
         codedSize = PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height))

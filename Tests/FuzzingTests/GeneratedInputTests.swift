@@ -59,38 +59,23 @@ struct GeneratedInputTests {
         }
     }
 
-    /// The same for WebP, whose files the corpus does not have: the fuzzer's seeds.
-    @Test("cut and flipped copies of small WebP files")
-    func damagedWebP() throws {
-        // Two of the four seeds, a step of 1/32 of the file: enough shapes of damage, and
-        // light enough to run beside the whole suite under the sanitizers.
-        for (name, data) in try RepeatedStructureSeeds.files(for: .webp) where name.contains("lossy") || name.contains("animated") {
-            #expect(FuzzTarget.webp.run(data).isAccepted, "\(name)")
+    /// The same for WebP and AVIF, whose files the corpus does not have: two of each
+    /// format's fuzz seeds (a still and an animation), a step of 1/32 of the file:
+    /// enough shapes of damage, and light enough to run beside the whole suite under the
+    /// sanitizers.
+    @Test("cut and flipped copies of small WebP and AVIF files", arguments: [FuzzTarget.webp, .avif])
+    func damagedSeeds(target: FuzzTarget) throws {
+        let kept = ["lossy", "animated", "sequence"]
+        for (name, data) in try RepeatedStructureSeeds.files(for: target) where kept.contains(where: name.contains) {
+            #expect(target.run(data).isAccepted, "\(name)")
             #expect(FuzzTarget.incremental.run(data).isAccepted, "\(name)")
             for length in stride(from: 0, to: data.count, by: max(1, data.count / 32)) {
-                for each in [FuzzTarget.webp, .incremental, .sniff] { _ = each.run(data.prefix(length)) }
+                for each in [target, .incremental, .sniff] { _ = each.run(data.prefix(length)) }
             }
             for index in stride(from: 0, to: data.count, by: max(1, data.count / 32)) {
                 var flipped = data
                 flipped[index] ^= 0xFF
-                for each in [FuzzTarget.webp, .incremental] { _ = each.run(flipped) }
-            }
-        }
-    }
-
-    /// The same for AVIF, from the fuzzer's seeds: a still and a sequence.
-    @Test("cut and flipped copies of small AVIF files")
-    func damagedAVIF() throws {
-        for (name, data) in try RepeatedStructureSeeds.files(for: .avif) where name.contains("lossy") || name.contains("sequence") {
-            #expect(FuzzTarget.avif.run(data).isAccepted, "\(name)")
-            #expect(FuzzTarget.incremental.run(data).isAccepted, "\(name)")
-            for length in stride(from: 0, to: data.count, by: max(1, data.count / 32)) {
-                for each in [FuzzTarget.avif, .incremental, .sniff] { _ = each.run(data.prefix(length)) }
-            }
-            for index in stride(from: 0, to: data.count, by: max(1, data.count / 32)) {
-                var flipped = data
-                flipped[index] ^= 0xFF
-                for each in [FuzzTarget.avif, .incremental] { _ = each.run(flipped) }
+                for each in [target, .incremental] { _ = each.run(flipped) }
             }
         }
     }
