@@ -23,16 +23,19 @@ enum AVIFResult {
         default:
             code = .corrupt
         }
-        let name = String(cString: avifResultToString(result))
-        let detail = diagnostics.map { $0.isEmpty ? "" : ": \($0)" } ?? ""
-        return ImageDecodingError(code, "libavif: \(name)\(detail)", format: .avif)
+        return ImageDecodingError(code, message(result, diagnostics), format: .avif)
     }
 
     /// The error for an encoder call that returned `result`, always `encodingFailed`.
     static func encodingError(_ result: avifResult, diagnostics: String? = nil) -> ImageDecodingError {
+        ImageDecodingError(.encodingFailed, message(result, diagnostics), format: .avif)
+    }
+
+    /// "libavif: " and the result's name, then libavif's own sentence when it wrote one.
+    private static func message(_ result: avifResult, _ diagnostics: String?) -> String {
         let name = String(cString: avifResultToString(result))
         let detail = diagnostics.map { $0.isEmpty ? "" : ": \($0)" } ?? ""
-        return ImageDecodingError(.encodingFailed, "libavif: \(name)\(detail)", format: .avif)
+        return "libavif: \(name)\(detail)"
     }
 
     /// libavif's diagnostic sentence, a fixed-size C string inside its structures.
