@@ -104,8 +104,10 @@ public struct AVIFEncoder: ImageEncoding {
         return Data(bytes: bytes, count: output.size)
     }
 
-    /// AV1's quantizer for `quality`: 63 at 0, 0 at 100, linear between.
-    static func quantizer(quality: Int) -> Int32 {
+    /// AV1's quantizer for `quality` (clamped to 0...100): 63 at 0, 0 at 100, linear
+    /// between, as libavif 1.x maps its own quality. What the encoder sets for colour and
+    /// alpha; for comparing with tools that take a quantizer.
+    public static func quantizer(quality: Int) -> Int32 {
         let clamped = min(100, max(0, quality))
         return Int32(((100 - clamped) * 63 + 50) / 100)
     }

@@ -15,7 +15,7 @@ enum AVIFCases {
         let file = try AVIFEncoder(quality: 60, speed: 8).encode(photo)
         let thumbnail = try SyntheticImage.photo(width: 500, height: 375, seed: 11)
         let thumbnailBytes = thumbnail.packedBytes
-        let quantizer = Int32(((100 - 60) * 63 + 50) / 100)
+        let quantizer = AVIFEncoder.quantizer(quality: 60)
         try verify(file)
         let oursSize = try AVIFEncoder(quality: 60, speed: 8).encode(thumbnail).count
         let bareSize = bl_avif_encode(thumbnailBytes, 500, 375, quantizer, 8)
