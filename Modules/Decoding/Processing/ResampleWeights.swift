@@ -27,58 +27,90 @@ struct ResampleWeights {
         precondition(target > 0 && target <= source)
         sourceCount = source
         targetCount = target
-        let scale = Double(source) / Double(target)
-        var windows: [(first: Int, weights: [Double])] = []
-        windows.reserveCapacity(target)
-        for index in 0..<target {
-            if scale == 1 {
-                windows.append((index, [1]))
-            } else if scale >= 2 {
-                windows.append(Self.area(index, scale: scale, limit: source))
-            } else {
-                windows.append(Self.catmullRom(index, scale: scale, limit: source))
-            }
-        }
-        let taps = min(source, windows.map(\.weights.count).max() ?? 1)
+        let filter = Filter(source: source, target: target)
+        // Every output's window first, to give all of them the widest one's tap count;
+        // then the weights, written straight into one flat array (no array per output:
+        // a decode to fit builds these each time).
+        let windows = (0..<target).map { filter.window(of: $0) }
+        let taps = min(source, windows.map(\.count).max() ?? 1)
         self.taps = taps
         var starts = [Int32]()
-        var weights = [Int16]()
         starts.reserveCapacity(target)
-        weights.reserveCapacity(target * taps)
-        for (first, window) in windows {
+        var weights = [Int16](repeating: 0, count: target * taps)
+        var row = [Double](repeating: 0, count: taps)
+        var fixed = [Int](repeating: 0, count: taps)
+        for (index, window) in windows.enumerated() {
             // Shift the window left where it would run past the end; pad with zeros.
-            let start = min(first, source - taps)
+            let start = min(window.lowerBound, source - taps)
             starts.append(Int32(start))
-            var row = [Double](repeating: 0, count: taps)
-            for (k, weight) in window.enumerated() { row[first - start + k] = weight }
-            weights.append(contentsOf: Self.fixedPoint(row))
+            for k in 0..<taps { row[k] = 0 }
+            var sum = 0.0
+            for i in window {
+                row[i - start] = filter.weight(of: i, output: index)
+                sum += row[i - start]
+            }
+            if filter.renormalises, sum != 0 { for k in 0..<taps { row[k] /= sum } }
+            // 2^14 fixed point summing to exactly 2^14: the rounding error goes to the
+            // largest weight.
+            for k in 0..<taps { fixed[k] = Int((row[k] * Double(Self.one)).rounded()) }
+            let error = Self.one - fixed.reduce(0, +)
+            if let largest = fixed.indices.max(by: { fixed[$0] < fixed[$1] }) { fixed[largest] += error }
+            for k in 0..<taps { weights[index * taps + k] = Int16(clamping: fixed[k]) }
         }
         self.starts = starts
         self.weights = weights
     }
 
-    /// The source pixels `[index * scale, (index + 1) * scale)` covers, each weighted
-    /// by its share of that area.
-    private static func area(_ index: Int, scale: Double, limit: Int) -> (Int, [Double]) {
-        let from = Double(index) * scale
-        let to = min(Double(limit), Double(index + 1) * scale)
-        let first = Int(from.rounded(.down))
-        let last = min(limit - 1, Int((to - 1e-9).rounded(.down)))
-        let weights = (first...max(first, last)).map { (min(to, Double($0 + 1)) - max(from, Double($0))) / scale }
-        return (first, weights)
-    }
+    /// One axis's filter, chosen by how much it shrinks.
+    private struct Filter {
+        enum Kind { case identity, area, catmullRom }
+        let kind: Kind
+        let scale: Double
+        let limit: Int
 
-    /// Catmull-Rom around the output pixel's centre in source space, stretched by
-    /// `scale`, clipped to the image and renormalised.
-    private static func catmullRom(_ index: Int, scale: Double, limit: Int) -> (Int, [Double]) {
-        let centre = (Double(index) + 0.5) * scale - 0.5
-        let support = 2 * scale
-        let first = max(0, Int((centre - support).rounded(.up)))
-        let last = min(limit - 1, Int((centre + support).rounded(.down)))
-        var weights = (first...max(first, last)).map { cubic((Double($0) - centre) / scale) }
-        let sum = weights.reduce(0, +)
-        if sum != 0 { weights = weights.map { $0 / sum } }
-        return (first, weights)
+        init(source: Int, target: Int) {
+            scale = Double(source) / Double(target)
+            limit = source
+            kind = scale == 1 ? .identity : scale >= 2 ? .area : .catmullRom
+        }
+
+        /// Catmull-Rom's window is clipped at the edges, so its weights are divided by
+        /// their sum; an area's already sum to one.
+        var renormalises: Bool { kind == .catmullRom }
+
+        /// The source indices output `index` reads.
+        func window(of index: Int) -> ClosedRange<Int> {
+            switch kind {
+            case .identity:
+                return index...index
+            case .area:
+                // The source pixels `[index * scale, (index + 1) * scale)` covers.
+                let to = min(Double(limit), Double(index + 1) * scale)
+                let first = Int((Double(index) * scale).rounded(.down))
+                return first...max(first, min(limit - 1, Int((to - 1e-9).rounded(.down))))
+            case .catmullRom:
+                // Around the output pixel's centre in source space, stretched by `scale`.
+                let centre = (Double(index) + 0.5) * scale - 0.5
+                let first = max(0, Int((centre - 2 * scale).rounded(.up)))
+                return first...max(first, min(limit - 1, Int((centre + 2 * scale).rounded(.down))))
+            }
+        }
+
+        /// The weight of source pixel `i` in output `index`, before renormalising.
+        func weight(of i: Int, output index: Int) -> Double {
+            switch kind {
+            case .identity:
+                return 1
+            case .area:
+                // Its share of the area the output covers.
+                let from = Double(index) * scale
+                let to = min(Double(limit), Double(index + 1) * scale)
+                return (min(to, Double(i + 1)) - max(from, Double(i))) / scale
+            case .catmullRom:
+                let centre = (Double(index) + 0.5) * scale - 0.5
+                return ResampleWeights.cubic((Double(i) - centre) / scale)
+            }
+        }
     }
 
     /// The Catmull-Rom kernel (Keys' cubic with a = -0.5).
@@ -87,14 +119,5 @@ struct ResampleWeights {
         if t < 1 { return (1.5 * t - 2.5) * t * t + 1 }
         if t < 2 { return ((-0.5 * t + 2.5) * t - 4) * t + 2 }
         return 0
-    }
-
-    /// `weights` (summing to 1) as 2^14 fixed point summing to exactly 2^14: the
-    /// rounding error goes to the largest weight.
-    private static func fixedPoint(_ weights: [Double]) -> [Int16] {
-        var fixed = weights.map { Int(($0 * Double(one)).rounded()) }
-        let error = one - fixed.reduce(0, +)
-        if let largest = fixed.indices.max(by: { fixed[$0] < fixed[$1] }) { fixed[largest] += error }
-        return fixed.map { Int16(clamping: $0) }
     }
 }
