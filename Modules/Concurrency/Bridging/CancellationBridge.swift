@@ -12,13 +12,17 @@ package final class CancellationBridge: Sendable {
 
     package init() {}
 
-    /// Keeps `work`, or cancels it at once when the cancellation came first.
+    /// Keeps `work`, or cancels it at once when the cancellation came first. Only the
+    /// first call counts: work handed over early (see
+    /// ``withCancellableContinuationHoldingEarly(_:)``) is not replaced, nor cancelled
+    /// twice, when the same work is handed over again as `start` returns.
     package func hold(_ work: any Cancellable) {
-        let cancelled = state.withLock { state in
+        let cancelled = state.withLock { state -> Bool? in
+            guard state.work == nil else { return nil }
             state.work = work
             return state.cancelled
         }
-        if cancelled { work.cancel() }
+        if cancelled == true { work.cancel() }
     }
 
     /// Cancels the held work, or the work still to come.
@@ -44,6 +48,27 @@ nonisolated(nonsending)
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
             bridge.hold(start { continuation.resume(returning: $0) })
+        }
+    } onCancel: {
+        bridge.cancel()
+    }
+}
+
+/// ``withCancellableContinuation(_:)`` for work whose canceller is known before the call
+/// that starts it returns: `start` gets `hold` too, to hand it over at once (a
+/// downloader's `tokenReady`). The work may finish on another thread, and the caller's
+/// task be cancelled, before `start` returns; a canceller handed over only then would
+/// miss that cancel's moment, and work that goes on in steps (a retry) could take one
+/// more.
+nonisolated(nonsending)
+    package func withCancellableContinuationHoldingEarly<Value: Sendable>(
+        _ start: (_ resume: @escaping @Sendable (Value) -> Void, _ hold: (any Cancellable) -> Void) -> any Cancellable
+    ) async -> Value
+{
+    let bridge = CancellationBridge()
+    return await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
+            bridge.hold(start({ continuation.resume(returning: $0) }, { bridge.hold($0) }))
         }
     } onCancel: {
         bridge.cancel()

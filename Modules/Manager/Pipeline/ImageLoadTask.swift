@@ -281,10 +281,16 @@ final class ImageLoadTask: Sendable {
         }
         downloadRequest.raisePriority(to: asked)
         // The run's task is cancelled when the load is abandoned: that cancels the token.
-        let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<DownloadResult, DownloadError>) -> Void) in
+        let result = await withCancellableContinuationHoldingEarly({
+            (resume: @escaping @Sendable (Result<DownloadResult, DownloadError>) -> Void, hold) in
             // The token is known before the first event: a load paused from its first
-            // progress event finds the download to pause.
-            stages.downloader.download(downloadRequest, delivery: .immediate, tokenReady: self.downloadBegan) { [self] event in
+            // progress event finds the download to pause, and a cancel that comes before
+            // `download` returns (its first attempt failed at once, say) reaches it.
+            let tokenReady = { [self] (token: DownloadToken) in
+                downloadBegan(token)
+                hold(token)
+            }
+            return stages.downloader.download(downloadRequest, delivery: .immediate, tokenReady: tokenReady) { [self] event in
                 switch event {
                 case .progress(let received, let expected):
                     registry.publishProgress(
@@ -295,7 +301,7 @@ final class ImageLoadTask: Sendable {
                     resume(result)
                 }
             }
-        }
+        })
         switch result {
         case .success(let download): return download
         case .failure(let error): throw error.isCancelled ? .cancelled : .download(error)

@@ -103,10 +103,12 @@ public final class ImageDownloader: ImageDownloading {
             onCancelKeepingResumableData: { cancel(true) },
             onPauseChange: { [weak joined] paused in joined?.subscriber(subscription.token, paused: paused) },
             onPriorityRaise: { [weak joined] priority in joined?.raisePriority(to: priority) })
+        // Known before the token is handed out: a subscriber that cancels from
+        // `tokenReady` stops the operation before it starts, which then forgets it.
+        if subscription.isFirst { operations.withLock { $0[key] = candidate } }
         tokenReady(token)
         let priority = request.effectivePriority
         if subscription.isFirst {
-            operations.withLock { $0[key] = candidate }
             context.notify { $0.downloadWasQueued(key, priority: priority) }
             candidate.start(generation: subscription.generation)
         } else {

@@ -153,6 +153,33 @@ struct NetworkRecoveryTests {
         #expect(log.completions == 1)
     }
 
+    @Test("a cancel that comes while the first attempt's failure is still being handled ends the load: nothing is tried again")
+    func cancelDuringTheFirstFailure() async throws {
+        // The attempt fails before the downloader's call returns; the wait begins, and
+        // the load is cancelled and the network comes back, all before that return.
+        let fixture = ScriptedFixture(ScriptedDownloader { _ in .failure(.connectionRefused) })
+        let network = ScriptedReachability(.unreachable)
+        let tokenBox = Locked<ImageLoadToken?>(nil)
+        let tokenSet = DispatchSemaphore(value: 0)
+        let recovery = NetworkRecovery(
+            observer: network,
+            waitHandler: { _ in
+                tokenSet.wait()
+                tokenBox.withLock { $0 }?.cancel()
+                network.set(.reachable(.wired))
+            })
+        let manager = fixture.manager { $0.networkRecovery = recovery }
+        let log = LoadLog()
+        let token = manager.loadImage(with: ImageRequest(url: fixture.url("badge.png")), handler: log.handler)
+        tokenBox.withLock { $0 = token }
+        tokenSet.signal()
+        let result = await log.result()
+        #expect(result.error?.isCancelled == true)
+        #expect(fixture.downloader.downloads.count == 1, "the network came back after the cancel: no second attempt")
+        #expect(log.completions == 1)
+        #expect(network.observerCount == 0)
+    }
+
     @Test("suspendsQueueWhileUnreachable pauses the downloader's queue while unreachable and resumes it when the network is back")
     func queueSuspension() async throws {
         let downloader = SuspendableDownloader(ScriptedDownloader())

@@ -63,9 +63,11 @@ final class ScriptedDownloader: ImageDownloading {
             let token = DownloadToken(
                 key: download.key, subscription: SubscriptionToken(id: UInt64(download.number)),
                 onCancel: { download.cancel() }, onPauseChange: { download.isPaused = $0 })
-            tokenReady(token)
             return (download, token)
         }
+        // Outside the lock: a subscriber may cancel from here, and its completion may
+        // start another download.
+        tokenReady(token)
         asked.continuation.yield()
         if let reply = autoReply?(request) { download.reply(reply) }
         return token

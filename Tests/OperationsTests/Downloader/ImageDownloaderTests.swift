@@ -58,6 +58,23 @@ struct ImageDownloaderTests {
         #expect(downloader.currentDownloadCount == 0, "the slot is free again")
     }
 
+    @Test("a subscriber that cancels from tokenReady stops the download before it starts, and the downloader forgets it")
+    func cancelFromTokenReady() async {
+        let downloader = downloader()
+        let log = DownloadLog()
+        downloader.download(DownloadRequest(url: url), delivery: .immediate, tokenReady: { $0.cancel() }, handler: log.handler)
+        #expect(await log.result().error?.isCancelled == true)
+        #expect(transport.transfers.isEmpty)
+        #expect(downloader.activeDownloadCount == 0, "no stopped operation is left behind")
+        #expect(registry.keyCount == 0)
+        // The next download of the resource starts afresh.
+        let next = DownloadLog()
+        downloader.download(DownloadRequest(url: url), handler: next.handler)
+        #expect(transport.transfers.count == 1)
+        transport.respond(transport.transfers[0].task, body: Data("png".utf8))
+        #expect(await next.result().data == Data("png".utf8))
+    }
+
     @Test("a cancelled waiting download never reaches the transport")
     func cancelWaiting() async {
         let downloader = downloader(.init(maximumConcurrentDownloads: 1))
