@@ -118,7 +118,14 @@ enum ManagerHitCases {
         func nanoseconds(_ name: String) -> Double? {
             cases.first { $0.name == name }.map { $0.medians[0] * 1e9 / Double($0.imagesPerRun) }
         }
-        if let hit = nanoseconds(asyncName) { print("  async hit: \(String(format: "%.0f", hit)) ns (goal < 1000)") }
+        if let hit = nanoseconds(asyncName), let result = cases.first(where: { $0.name == asyncName }), result.medians.count > 1 {
+            // Issue 23's goal; the ratio says how much of a bare lookup's cost the hit adds,
+            // which holds better than nanoseconds across machines.
+            let bare = result.medians[1] * 1e9 / Double(result.imagesPerRun)
+            print(
+                "  async hit: \(String(format: "%.0f", hit)) ns (goal <= 250), \(String(format: "%.2f", hit / bare))x the bare lookup in a task"
+            )
+        }
         if let query = nanoseconds(syncName) { print("  synchronous query: \(String(format: "%.0f", query)) ns (goal < 200)") }
         print("")
     }

@@ -13,6 +13,13 @@ extension ImageManager {
             reportAnsweredAtOnce(request, early)
             return try early.get()
         }
+        return try await joinRun(request)
+    }
+
+    /// The load of a keyed `request` that nothing answered at once.
+    nonisolated(nonsending)
+        private func joinRun(_ request: ImageRequest) async throws(ImageLoadError) -> ImageResponse
+    {
         let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<ImageResponse, ImageLoadError>) -> Void) in
             subscribe(request, delivery: .immediate) { event in
                 if case .completed(let result) = event { resume(result) }
@@ -31,7 +38,18 @@ extension ImageManager {
             request = ImageRequest(
                 url: request.url, options: request.options.subtracting(.returnDataWithoutDecoding), context: request.context)
         }
-        guard let image = try await response(for: request).image else {
+        // The memory hit, answered here without making a response it would drop.
+        let keyed = request.keyed(by: configuration.cacheKeyFilter)
+        do throws(ImageLoadError) {
+            if let image = try memoryHit(for: keyed) {
+                reportAnsweredAtOnce(keyed, .success(ImageResponse(image: image, data: nil, source: .memory, request: keyed)))
+                return image
+            }
+        } catch {
+            reportAnsweredAtOnce(keyed, .failure(error))
+            throw error
+        }
+        guard let image = try await joinRun(keyed).image else {
             preconditionFailure("a load that decodes delivers an image")
         }
         return image

@@ -158,29 +158,40 @@ public final class ImageManager: Sendable {
     /// What a load can be answered with at once: a refusal by its own URL policy (before
     /// any cache answers it), a recent permanent failure, or a memory hit.
     func earlyResult(for request: ImageRequest) -> Result<ImageResponse, ImageLoadError>? {
-        if isShuttingDown.load(ordering: .relaxed) { return .failure(.shutDown) }
+        do throws(ImageLoadError) {
+            guard let image = try memoryHit(for: request) else { return nil }
+            return .success(ImageResponse(image: image, data: nil, source: .memory, request: request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// ``earlyResult(for:)`` without building a response: the image of a memory hit,
+    /// `nil` when the load has to run, or the error it fails with at once. The async API
+    /// returns the image alone, and a response (the request, room for the transfer's
+    /// metadata) costs more to make and drop than the hit itself.
+    func memoryHit(for request: ImageRequest) throws(ImageLoadError) -> DecodedImage? {
+        if isShuttingDown.load(ordering: .relaxed) { throw .shutDown }
         if let policy = request.context.urlPolicy, let violation = policy.violation(for: request.url) {
             var refusal = TransportError(.refusedByPolicy, violation.description, url: request.url)
             refusal.policyViolation = violation
-            return .failure(.download(.transport(refusal)))
+            throw .download(.transport(refusal))
         }
         let options = request.options
         if !options.contains(.retryFailed), failedURLs.contains(request.dataKey) {
-            return .failure(.failedRecently(request.url))
+            throw .failedRecently(request.url)
         }
-        guard options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .returnDataWithoutDecoding]),
-            let image = (request.context.memoryCache ?? memoryCache)?.value(forKey: request.imageKey)
-        else { return nil }
-        return .success(ImageResponse(image: image, data: nil, source: .memory, request: request))
+        guard options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .returnDataWithoutDecoding]) else { return nil }
+        return (request.context.memoryCache ?? memoryCache)?.value(forKey: request.imageKey)
     }
 
     /// Tells the monitors of a load answered before it joined any run (a memory hit or a
     /// recent failure). With no monitor, one atomic load: the memory hit stays cheap.
-    func reportAnsweredAtOnce(_ request: ImageRequest, _ result: Result<ImageResponse, ImageLoadError>) {
+    func reportAnsweredAtOnce(_ request: ImageRequest, _ result: @autoclosure () -> Result<ImageResponse, ImageLoadError>) {
         guard !monitors.isEmpty else { return }
         let events = reporter(for: request)
         events.started()
-        events.ended(result)
+        events.ended(result())
     }
 
     private func reporter(for request: ImageRequest) -> LoadEventReporter {

@@ -16,23 +16,49 @@ import WebImageCore
 /// let image = try await manager.image(for: request)
 /// ```
 public struct ImageRequest: Sendable {
-    public let url: URL
-    public let options: ImageLoadOptions
-    public let context: ImageLoadContext
-    public let dataKey: CacheKey
-    public let imageKey: CacheKey
+    /// The image's URL.
+    public var url: URL { storage.url }
+    /// How the load behaves (caches, priority, decoding).
+    public var options: ImageLoadOptions { storage.options }
+    /// Size, transformers, headers and per-request replacements of the manager's parts.
+    public var context: ImageLoadContext { storage.context }
+    /// The resource's cache key (see above).
+    public var dataKey: CacheKey { storage.dataKey }
+    /// The decoded variant's cache key (see above).
+    public var imageKey: CacheKey { storage.imageKey }
+
+    /// The fields, behind one reference: a request is copied at every step of a load
+    /// (into its response, its run, its events), and a copy of this struct is one retain
+    /// where a copy of the fields was one per URL, key, header table and cache in the
+    /// context. A memory hit copies it several times.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let url: URL
+        let options: ImageLoadOptions
+        let context: ImageLoadContext
+        let dataKey: CacheKey
+        let imageKey: CacheKey
+
+        init(url: URL, options: ImageLoadOptions, context: ImageLoadContext, dataKey: CacheKey, imageKey: CacheKey) {
+            self.url = url
+            self.options = options
+            self.context = context
+            self.dataKey = dataKey
+            self.imageKey = imageKey
+        }
+    }
 
     public init(url: URL, options: ImageLoadOptions = [], context: ImageLoadContext = .init()) {
         self.init(url: url, options: options, context: context, dataKey: url.absoluteString)
     }
 
     init(url: URL, options: ImageLoadOptions, context: ImageLoadContext, dataKey: String) {
-        self.url = url
-        self.options = options
-        self.context = context
-        self.dataKey = CacheKey(dataKey)
+        let resource = CacheKey(dataKey)
         let variant = Self.variant(options: options, context: context)
-        self.imageKey = variant.isEmpty ? self.dataKey : CacheKey(dataKey + "#" + variant)
+        storage = Storage(
+            url: url, options: options, context: context, dataKey: resource,
+            imageKey: variant.isEmpty ? resource : CacheKey(dataKey + "#" + variant))
     }
 
     /// The same request keyed by the manager's key filter.
