@@ -69,6 +69,25 @@ struct CallbackRegistryTests {
         #expect(stays.completions == [.success(7)])
     }
 
+    @Test("a token of a finished run removes nobody from the key's next run, and the counts stay right")
+    func staleTokenAfterFinish() {
+        let old = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: { _ in }).token
+        registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: { _ in })
+        registry.finish("k", with: .success(1))
+        #expect(registry.subscriberCount == 0)
+        let log = EventLog()
+        let next = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: log.handler)
+        #expect(next.token.run != old.run)
+        #expect(!registry.remove(old, failure: .cancelled), "the old run is gone")
+        #expect(!registry.remove(SubscriptionToken(id: next.token.id), failure: .cancelled), "a token that names no run finds nothing")
+        #expect(registry.subscriberCount(for: "k") == 1)
+        #expect(registry.subscriberCount == 1)
+        #expect(registry.remove(next.token, failure: .cancelled))
+        #expect(log.completions == [.failure(.cancelled)])
+        #expect(registry.subscriberCount == 0)
+        #expect(registry.keyCount == 0)
+    }
+
     @Test("the owner hears once when the last subscriber leaves, and never after a finish")
     func abandonment() {
         let abandoned = Counter()

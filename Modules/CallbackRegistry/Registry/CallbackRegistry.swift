@@ -39,8 +39,11 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
 
     private struct State {
         var entries: [Key: Entry] = [:]
-        var keyOfToken: [UInt64: Key] = [:]
+        /// The key of each run in `entries`, by its generation (the token's `run`): one
+        /// entry per run, so a subscriber costs no table entry of its own.
+        var keyOfRun: [UInt64: Key] = [:]
         var nextID: UInt64 = 1
+        var subscriberCount = 0
     }
 
     private let state = Locked(State())
@@ -59,16 +62,17 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
         return state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.keyOfToken[id] = key
+            state.subscriberCount += 1
             // One hash of the key, however long it is to hash (a DownloadKey holds the URL
             // and every header).
             if let index = state.entries.index(forKey: key) {
                 state.entries.values[index].subscribers[id] = mailbox
-                return Subscription(
-                    token: SubscriptionToken(id: id), isFirst: false, generation: state.entries.values[index].generation)
+                let run = state.entries.values[index].generation
+                return Subscription(token: SubscriptionToken(id: id, run: run), isFirst: false, generation: run)
             }
             state.entries[key] = Entry(subscribers: [id: mailbox], whenAbandoned: whenAbandoned, generation: id)
-            return Subscription(token: SubscriptionToken(id: id), isFirst: true, generation: id)
+            state.keyOfRun[id] = key
+            return Subscription(token: SubscriptionToken(id: id, run: id), isFirst: true, generation: id)
         }
     }
 
@@ -76,11 +80,14 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
     @discardableResult
     public func remove(_ token: SubscriptionToken, failure: Failure) -> Bool {
         let removed = state.withLock { state -> (Mailbox, (@Sendable () -> Void)?)? in
-            guard let key = state.keyOfToken.removeValue(forKey: token.id),
-                let mailbox = state.entries[key]?.subscribers.removeValue(forKey: token.id)
+            guard let key = state.keyOfRun[token.run], let index = state.entries.index(forKey: key),
+                state.entries.values[index].generation == token.run,
+                let mailbox = state.entries.values[index].subscribers.removeValue(forKey: token.id)
             else { return nil }
-            guard state.entries[key]!.subscribers.isEmpty else { return (mailbox, nil) }
-            return (mailbox, state.entries.removeValue(forKey: key)!.whenAbandoned)
+            state.subscriberCount -= 1
+            guard state.entries.values[index].subscribers.isEmpty else { return (mailbox, nil) }
+            state.keyOfRun[token.run] = nil
+            return (mailbox, state.entries.remove(at: index).value.whenAbandoned)
         }
         guard let (mailbox, whenAbandoned) = removed else { return false }
         mailbox.post(.completed(.failure(failure)))
@@ -104,7 +111,8 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
         let finished = state.withLock { state -> [UInt64: Mailbox] in
             guard let index = state.entries.index(forKey: key), state.entries.values[index].isRun(generation) else { return [:] }
             let entry = state.entries.remove(at: index).value
-            for id in entry.subscribers.keys { state.keyOfToken[id] = nil }
+            state.keyOfRun[entry.generation] = nil
+            state.subscriberCount -= entry.subscribers.count
             return entry.subscribers
         }
         let event = Event.completed(result)
@@ -119,7 +127,7 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
     public var keyCount: Int { state.withLock { $0.entries.count } }
 
     /// How many subscribers there are over all keys.
-    public var subscriberCount: Int { state.withLock { $0.keyOfToken.count } }
+    public var subscriberCount: Int { state.withLock { $0.subscriberCount } }
 
     @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     /// The key's subscribers, as a snapshot that shares the table's storage (no copy

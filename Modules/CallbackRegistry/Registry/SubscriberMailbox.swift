@@ -72,7 +72,8 @@ final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Err
             return true
         case .deliverNow(let handler):
             handler(event)
-            drain()
+            // After the completion the mailbox is closed: nothing can have queued.
+            if !event.isCompletion { drain() }
             return true
         case .startDrain:
             delivery.run { self.drain() }

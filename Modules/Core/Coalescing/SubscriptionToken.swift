@@ -3,9 +3,15 @@
 /// Tokens are unique within their registry and never reused.
 public struct SubscriptionToken: Hashable, Sendable, CustomStringConvertible {
     public let id: UInt64
+    /// Which run of its key the subscriber joined, as the registry that made the token
+    /// numbers runs (``CallbackRegistry``: the id of the run's first subscriber); 0 when
+    /// the registry does not say. It lets a registry find a leaving subscriber's key
+    /// through one entry per run instead of one per subscriber.
+    public let run: UInt64
 
-    public init(id: UInt64) {
+    public init(id: UInt64, run: UInt64 = 0) {
         self.id = id
+        self.run = run
     }
 
     public var description: String { "SubscriptionToken(\(id))" }
