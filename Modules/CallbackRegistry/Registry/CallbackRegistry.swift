@@ -97,7 +97,8 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
 
     @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     public func publishProgress(received: Int64, expected: Int64?, for key: Key, generation: UInt64?) {
-        for mailbox in mailboxes(of: key, generation) { mailbox.post(.progress(received: received, expected: expected)) }
+        let event = Event.progress(received: received, expected: expected)
+        for mailbox in mailboxes(of: key, generation) { mailbox.post(event) }
     }
 
     @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
