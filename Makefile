@@ -32,7 +32,7 @@ BREW_PACKAGES := pkg-config libpng jpeg-turbo giflib webp libavif curl openssl@3
 PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libwebp libwebpdemux libwebpmux libavif libcurl openssl zlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test test-deps lint format consumer-check test-sanitize test-asan test-tsan bench bench-quick bench-deps deps load load-valgrind fuzz docs docs-check clean
+.PHONY: all build run test test-deps lint format consumer-check test-sanitize test-asan test-tsan bench bench-quick bench-deps bench-peers deps load load-valgrind fuzz docs docs-check clean
 
 all: build
 
@@ -174,10 +174,24 @@ bench-deps: deps
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(BENCH_APT_PACKAGES); \
 	fi
 
-bench: bench-deps
+# The Python peers some rows are measured beside (Pillow, pyvips, aiohttp from PyPI), for
+# the user: a row whose modules are missing is left out with a message, so a failed
+# install stops nothing. Debian's Python needs --break-system-packages for --user installs.
+BENCH_PIP_PACKAGES := pillow pyvips pyvips-binary aiohttp
+bench-peers:
+	@if python3 -c "import PIL, pyvips, aiohttp" 2>/dev/null; then \
+		echo "bench-peers: Pillow, pyvips and aiohttp present"; \
+	else \
+		echo "bench-peers: installing $(BENCH_PIP_PACKAGES) for this user"; \
+		python3 -m pip install --quiet --user $(BENCH_PIP_PACKAGES) 2>/dev/null \
+		|| python3 -m pip install --quiet --user --break-system-packages $(BENCH_PIP_PACKAGES) \
+		|| echo "bench-peers: could not install them; the Python rows will be left out"; \
+	fi
+
+bench: bench-deps bench-peers
 	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks
 
-bench-quick: bench-deps
+bench-quick: bench-deps bench-peers
 	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks --quick
 
 # The load run (issue 7): every load completes exactly once with the right image, nothing

@@ -43,7 +43,7 @@ do {
     // The network cases come last, against a loopback server started for them, so that
     // its threads (and the clients') exist for them alone.
     let selected = { (name: String) in options.only.map { name.contains($0) } ?? true }
-    let networkNames = TransportCases.names + [ColdLoadCases.name] + ManagerHitCases.names
+    let networkNames = TransportCases.names + [ColdLoadCases.name] + ManagerHitCases.names + [FetchThumbnailCase.name]
     let wantsNetwork = networkNames.contains(where: selected)
     var server: LoopbackServer?
     for pass in 0..<2 {
@@ -69,6 +69,8 @@ do {
             if ManagerHitCases.names.contains(where: selected) {
                 cases += try ManagerHitCases.all(server: started, count: fixtures.smallJPEGs.count)
             }
+            // Its setup writes 300 large files and starts Python: only when it will run.
+            if selected(FetchThumbnailCase.name) { cases += try FetchThumbnailCase.all(server: started) }
         }
         for benchmark in cases where selected(benchmark.name) {
             let result = try harness.measure(benchmark)
@@ -108,6 +110,8 @@ do {
     MemoryCacheCases.printSummary(results)
     ColdLoadCases.printSummary(results)
     ManagerHitCases.printSummary(results)
+    FetchThumbnailCase.printSummary(results)
+    ResizeCases.printSummary()
     HostileStructureCases.printSummary(results)
     if results.contains(where: { $0.name.hasPrefix("Coalescing") }) {
         print(

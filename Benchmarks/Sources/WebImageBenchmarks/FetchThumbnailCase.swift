@@ -1,0 +1,167 @@
+import Foundation
+import Synchronization
+import WebImage
+import WebImageFixtures
+import WebImageTestServer
+
+/// Issue 23's server-side thumbnail run: 300 distinct 1600x1200 JPEGs fetched from the
+/// loopback server and made into thumbnails that fit 256 px, 16 at a time, beside what a
+/// Python service would do with the same files from the same server in the same run:
+/// aiohttp fetching, and Pillow (`draft` + `thumbnail`) or pyvips (`thumbnail_buffer`)
+/// on two worker threads. Each row is left out with a message when its modules are
+/// missing (`make bench-peers` installs them).
+enum FetchThumbnailCase {
+    static let name = "Fetch and thumbnail 300 1600x1200 JPEGs, 16 at a time"
+    static let count = 300
+    static let concurrency = 16
+    static let fit = 256
+
+    static func fileName(_ index: Int) -> String { "thumb-1600x1200-\(index).jpg" }
+
+    /// Writes the 300 files beside the cold-load files the server serves: one photo,
+    /// each copy stamped with its number in a row of black and white squares, so every
+    /// file is distinct (no cache, by name or content, can answer for another).
+    static func writeFiles(into root: URL) throws {
+        let base = try SyntheticImage.photo(width: 1600, height: 1200, seed: 23).packedBytes
+        let encoder = JPEGFixtureEncoder(quality: 85, subsampling: .s420)
+        for index in 0..<count {
+            let stamped = try ImageBitmap(width: 1600, height: 1200, pixelFormat: .rgba8) { bytes, _ in
+                bytes.copyBytes(from: base)
+                for bit in 0..<10 {
+                    let value: UInt8 = (index >> bit) & 1 == 1 ? 255 : 0
+                    for y in 0..<32 {
+                        for x in (bit * 32)..<(bit * 32 + 32) {
+                            let offset = (y * 1600 + x) * 4
+                            bytes[offset] = value
+                            bytes[offset + 1] = value
+                            bytes[offset + 2] = value
+                        }
+                    }
+                }
+            }
+            try encoder.encode(stamped).write(to: root.appendingPathComponent(fileName(index)))
+        }
+    }
+
+    static func all(server: LoopbackServer) throws -> [BenchmarkCase] {
+        guard let root = ColdLoadCases.root else { throw Baseline.Failure(description: "\(name): no document root") }
+        try writeFiles(into: URL(fileURLWithPath: root))
+        let urls = (0..<count).map { server.url("/files/\(fileName($0))") }
+        let list = URL(fileURLWithPath: root).appendingPathComponent("thumb-urls.txt")
+        try urls.map(\.absoluteString).joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        var manager: ImageManager?
+        var contenders = [
+            Contender(
+                name: "ours (ImageManager, thumbnailPixelSize 256)",
+                run: {
+                    guard let manager else { throw Baseline.Failure(description: "\(name): no manager") }
+                    try load(urls, through: manager)
+                },
+                prepare: {
+                    server.resetRecords()
+                    manager = freshManager()
+                })
+        ]
+        let fetching = """
+            import asyncio, io, os
+            from concurrent.futures import ThreadPoolExecutor
+            import aiohttp
+            urls = open("\(list.path)").read().split("\\n")
+            workers = ThreadPoolExecutor(2)
+
+            async def main():
+                gate = asyncio.Semaphore(\(concurrency))
+                loop = asyncio.get_running_loop()
+                connector = aiohttp.TCPConnector(limit=\(concurrency))
+                async with aiohttp.ClientSession(connector=connector) as session:
+                    async def one(url):
+                        async with gate:
+                            async with session.get(url) as response:
+                                data = await response.read()
+                            size = await loop.run_in_executor(workers, thumbnail, data)
+                            assert size == (256, 192), size
+                    await asyncio.gather(*(one(url) for url in urls))
+
+            def run(): asyncio.run(main())
+            """
+        if let pillow = PythonPeer(
+            setup: """
+                from PIL import Image
+                def thumbnail(data):
+                    image = Image.open(io.BytesIO(data))
+                    image.draft("RGB", (256, 256))
+                    image.thumbnail((256, 256))
+                    return image.size
+                """ + "\n" + fetching,
+            missing: "\(name): the aiohttp + Pillow row is left out (pip install aiohttp pillow)")
+        {
+            contenders.append(Contender(name: "aiohttp + Pillow draft + thumbnail, 2 threads") { try pillow.run(1) })
+        }
+        // One libvips thread per operation, two operations at once: the two cores, as the
+        // Pillow row uses them.
+        if let vips = PythonPeer(
+            setup: """
+                import os
+                os.environ["VIPS_CONCURRENCY"] = "1"
+                import pyvips
+                pyvips.cache_set_max(0)
+                def thumbnail(data):
+                    image = pyvips.Image.thumbnail_buffer(data, 256)
+                    image.write_to_memory()
+                    return (image.width, image.height)
+                """ + "\n" + fetching,
+            missing: "\(name): the aiohttp + pyvips row is left out (pip install aiohttp pyvips pyvips-binary)")
+        {
+            contenders.append(Contender(name: "aiohttp + pyvips thumbnail_buffer, 2 threads") { try vips.run(1) })
+        }
+        return [BenchmarkCase(name: name, contenders: contenders, imagesPerRun: count, rounds: 5)]
+    }
+
+    /// A manager as a thumbnail service would run one: no disk cache (the files are
+    /// fetched once), `concurrency` downloads and connections at once.
+    static func freshManager() -> ImageManager {
+        var configuration = WebImageConfiguration(cacheDirectory: nil)
+        configuration.downloader.maximumConcurrentDownloads = concurrency
+        configuration.transport.maximumConnectionsPerHost = concurrency
+        return ImageManager(configuration: configuration)
+    }
+
+    /// Every URL, `concurrency` loads in flight at a time, each checked for its size.
+    static func load(_ urls: [URL], through manager: ImageManager) throws {
+        let context = ImageLoadContext(thumbnailPixelSize: fit)
+        let loaded = try LoopbackBench.blocking {
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                var next = 0
+                var right = 0
+                func add() {
+                    let request = ImageRequest(url: urls[next], context: context)
+                    next += 1
+                    group.addTask {
+                        let image = try await manager.image(for: request)
+                        return image.size == PixelSize(width: 256, height: 192)
+                    }
+                }
+                while next < min(concurrency, urls.count) { add() }
+                while let done = try await group.next() {
+                    if done { right += 1 }
+                    if next < urls.count { add() }
+                }
+                return right
+            }
+        }
+        guard loaded == urls.count else {
+            throw Baseline.Failure(description: "\(name): \(loaded) of \(urls.count) thumbnails were 256x192")
+        }
+    }
+
+    /// Ours against each Python row: the goal is at least 1.3x each rate.
+    static func printSummary(_ results: [CaseResult]) {
+        guard let result = results.first(where: { $0.name == name }), result.medians.count > 1 else { return }
+        print("\(name):")
+        let ours = result.medians[0]
+        for (contender, seconds) in zip(result.contenders, result.medians).dropFirst() {
+            print("  ours \(String(format: "%.2f", seconds / ours))x the rate of \(contender) (goal >= 1.3)")
+        }
+        print("")
+    }
+}
