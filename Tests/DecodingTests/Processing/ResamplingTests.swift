@@ -69,10 +69,14 @@ struct ResamplingTests {
         #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 }, "a ramp stays a ramp: \(values)")
     }
 
-    @Test("an opaque image gives the same pixels on the opaque path as on the premultiplied one, within one step")
-    func opaquePath() throws {
+    // Each size gives the horizontal kernel windows of another length: its four-tap,
+    // two-tap and single-tap steps all run.
+    @Test(
+        "an opaque image gives the same pixels on the opaque path as on the premultiplied one, within one step",
+        arguments: [(256, 192), (399, 299), (300, 225), (133, 100), (57, 43)])
+    func opaquePath(width: Int, height: Int) throws {
         let source = try SyntheticImage.photo(width: 400, height: 300)
-        let target = PixelSize(width: 256, height: 192)
+        let target = PixelSize(width: width, height: height)
         var results: [[UInt8]] = []
         for opaque in [true, false] {
             let sampler = try RowDownsampler(source: source.size, target: target, pixelFormat: .rgba8, opaque: opaque)

@@ -45,9 +45,97 @@ void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_
     }
 }
 
-WI_VECTOR_CLONES
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define WI_RGBX_INTRINSICS 1
+
+// Two taps per multiply-add: two pixels' bytes widened to 16 bits and interleaved
+// (r0 r1 g0 g1 b0 b1 a0 a1), so pmaddwd multiplies each by its tap's weight and adds the
+// pair into one 32-bit sum per sample. SSE2, which every x86-64 has.
+static void rgbx_sse2(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights, int taps,
+                      int16_t *output) {
+    const __m128i zero = _mm_setzero_si128();
+    for (int x = 0; x < output_width; x++) {
+        const uint8_t *pixel = source + (size_t)starts[x] * 4;
+        const int16_t *w = weights + (size_t)x * taps;
+        __m128i sum = _mm_set1_epi32(1 << 7);
+        int k = 0;
+        for (; k + 1 < taps; k += 2) {
+            __m128i pair = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(pixel + k * 4)), zero);
+            pair = _mm_unpacklo_epi16(pair, _mm_srli_si128(pair, 8));
+            __m128i weight = _mm_set1_epi32((int32_t)((uint32_t)(uint16_t)w[k] | ((uint32_t)(uint16_t)w[k + 1] << 16)));
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(pair, weight));
+        }
+        if (k < taps) {
+            int32_t bytes;
+            memcpy(&bytes, pixel + k * 4, 4);  // the last pixel of the window: no byte past it is read
+            __m128i one = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(bytes), zero), zero);
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(one, _mm_set1_epi32((uint16_t)w[k])));
+        }
+        sum = _mm_srai_epi32(sum, 8);
+        _mm_storel_epi64((__m128i *)(void *)(output + (size_t)x * 4), _mm_packs_epi32(sum, sum));
+    }
+}
+
+#if !defined(WI_UNDER_SANITIZER)
+// Four taps per multiply-add: the same in both 128-bit lanes (taps k, k+1 in the low
+// lane, k+2, k+3 in the high one), the lanes added at the end.
+__attribute__((target("avx2"))) static void rgbx_avx2(const uint8_t *source, int output_width, const int32_t *starts,
+                                                      const int16_t *weights, int taps, int16_t *output) {
+    const __m128i zero = _mm_setzero_si128();
+    for (int x = 0; x < output_width; x++) {
+        const uint8_t *pixel = source + (size_t)starts[x] * 4;
+        const int16_t *w = weights + (size_t)x * taps;
+        __m256i wide = _mm256_setzero_si256();
+        int k = 0;
+        for (; k + 3 < taps; k += 4) {
+            __m256i quad = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(pixel + k * 4)));
+            quad = _mm256_unpacklo_epi16(quad, _mm256_srli_si256(quad, 8));
+            uint32_t low = (uint32_t)(uint16_t)w[k] | ((uint32_t)(uint16_t)w[k + 1] << 16);
+            uint32_t high = (uint32_t)(uint16_t)w[k + 2] | ((uint32_t)(uint16_t)w[k + 3] << 16);
+            __m256i weight = _mm256_setr_epi32((int32_t)low, (int32_t)low, (int32_t)low, (int32_t)low, (int32_t)high,
+                                               (int32_t)high, (int32_t)high, (int32_t)high);
+            wide = _mm256_add_epi32(wide, _mm256_madd_epi16(quad, weight));
+        }
+        __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
+        sum = _mm_add_epi32(sum, _mm_set1_epi32(1 << 7));
+        for (; k + 1 < taps; k += 2) {
+            __m128i pair = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(pixel + k * 4)), zero);
+            pair = _mm_unpacklo_epi16(pair, _mm_srli_si128(pair, 8));
+            __m128i weight = _mm_set1_epi32((int32_t)((uint32_t)(uint16_t)w[k] | ((uint32_t)(uint16_t)w[k + 1] << 16)));
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(pair, weight));
+        }
+        if (k < taps) {
+            int32_t bytes;
+            memcpy(&bytes, pixel + k * 4, 4);
+            __m128i one = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(bytes), zero), zero);
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(one, _mm_set1_epi32((uint16_t)w[k])));
+        }
+        sum = _mm_srai_epi32(sum, 8);
+        _mm_storel_epi64((__m128i *)(void *)(output + (size_t)x * 4), _mm_packs_epi32(sum, sum));
+    }
+}
+#endif
+#endif
+
 void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output) {
+#if defined(WI_RGBX_INTRINSICS)
+#if !defined(WI_UNDER_SANITIZER)
+    // Asked once; a relaxed load afterwards (threads that race to ask store the same).
+    static int hasAVX2 = -1;
+    int known = __atomic_load_n(&hasAVX2, __ATOMIC_RELAXED);
+    if (known < 0) {
+        known = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&hasAVX2, known, __ATOMIC_RELAXED);
+    }
+    if (known) {
+        rgbx_avx2(source, output_width, starts, weights, taps, output);
+        return;
+    }
+#endif
+    rgbx_sse2(source, output_width, starts, weights, taps, output);
+#else
     // All four samples, as four lanes of one vector (three would not vectorise); the
     // alpha lane is dropped when the row is written.
     for (int x = 0; x < output_width; x++) {
@@ -59,6 +147,7 @@ void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t
         }
         for (int c = 0; c < 4; c++) output[x * 4 + c] = (int16_t)(sum[c] >> 8);
     }
+#endif
 }
 
 WI_VECTOR_CLONES
