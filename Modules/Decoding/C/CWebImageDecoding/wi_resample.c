@@ -51,29 +51,37 @@ void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_
 
 // Two taps per multiply-add: two pixels' bytes widened to 16 bits and interleaved
 // (r0 r1 g0 g1 b0 b1 a0 a1), so pmaddwd multiplies each by its tap's weight and adds the
-// pair into one 32-bit sum per sample. SSE2, which every x86-64 has.
+// pair into one 32-bit sum per sample. SSE2, which every x86-64 has. Adds the taps from
+// `k` on of one output's window to `sum`; an odd last tap reads its pixel's 4 bytes only.
+static inline __m128i rgbx_add_pairs(__m128i sum, const uint8_t *pixel, const int16_t *w, int k, int taps) {
+    const __m128i zero = _mm_setzero_si128();
+    for (; k + 1 < taps; k += 2) {
+        __m128i pair = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(pixel + k * 4)), zero);
+        pair = _mm_unpacklo_epi16(pair, _mm_srli_si128(pair, 8));
+        __m128i weight = _mm_set1_epi32((int32_t)((uint32_t)(uint16_t)w[k] | ((uint32_t)(uint16_t)w[k + 1] << 16)));
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(pair, weight));
+    }
+    if (k < taps) {
+        int32_t bytes;
+        memcpy(&bytes, pixel + k * 4, 4);
+        __m128i one = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(bytes), zero), zero);
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(one, _mm_set1_epi32((uint16_t)w[k])));
+    }
+    return sum;
+}
+
+// Writes one output pixel's four 16-bit samples from its 32-bit sums (rounding added).
+static inline void rgbx_store(int16_t *output, __m128i sum) {
+    sum = _mm_srai_epi32(sum, 8);
+    _mm_storel_epi64((__m128i *)(void *)output, _mm_packs_epi32(sum, sum));
+}
+
 static void rgbx_sse2(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights, int taps,
                       int16_t *output) {
-    const __m128i zero = _mm_setzero_si128();
     for (int x = 0; x < output_width; x++) {
         const uint8_t *pixel = source + (size_t)starts[x] * 4;
         const int16_t *w = weights + (size_t)x * taps;
-        __m128i sum = _mm_set1_epi32(1 << 7);
-        int k = 0;
-        for (; k + 1 < taps; k += 2) {
-            __m128i pair = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(pixel + k * 4)), zero);
-            pair = _mm_unpacklo_epi16(pair, _mm_srli_si128(pair, 8));
-            __m128i weight = _mm_set1_epi32((int32_t)((uint32_t)(uint16_t)w[k] | ((uint32_t)(uint16_t)w[k + 1] << 16)));
-            sum = _mm_add_epi32(sum, _mm_madd_epi16(pair, weight));
-        }
-        if (k < taps) {
-            int32_t bytes;
-            memcpy(&bytes, pixel + k * 4, 4);  // the last pixel of the window: no byte past it is read
-            __m128i one = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(bytes), zero), zero);
-            sum = _mm_add_epi32(sum, _mm_madd_epi16(one, _mm_set1_epi32((uint16_t)w[k])));
-        }
-        sum = _mm_srai_epi32(sum, 8);
-        _mm_storel_epi64((__m128i *)(void *)(output + (size_t)x * 4), _mm_packs_epi32(sum, sum));
+        rgbx_store(output + (size_t)x * 4, rgbx_add_pairs(_mm_set1_epi32(1 << 7), pixel, w, 0, taps));
     }
 }
 
@@ -82,7 +90,6 @@ static void rgbx_sse2(const uint8_t *source, int output_width, const int32_t *st
 // lane, k+2, k+3 in the high one), the lanes added at the end.
 __attribute__((target("avx2"))) static void rgbx_avx2(const uint8_t *source, int output_width, const int32_t *starts,
                                                       const int16_t *weights, int taps, int16_t *output) {
-    const __m128i zero = _mm_setzero_si128();
     for (int x = 0; x < output_width; x++) {
         const uint8_t *pixel = source + (size_t)starts[x] * 4;
         const int16_t *w = weights + (size_t)x * taps;
@@ -98,21 +105,7 @@ __attribute__((target("avx2"))) static void rgbx_avx2(const uint8_t *source, int
             wide = _mm256_add_epi32(wide, _mm256_madd_epi16(quad, weight));
         }
         __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
-        sum = _mm_add_epi32(sum, _mm_set1_epi32(1 << 7));
-        for (; k + 1 < taps; k += 2) {
-            __m128i pair = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(pixel + k * 4)), zero);
-            pair = _mm_unpacklo_epi16(pair, _mm_srli_si128(pair, 8));
-            __m128i weight = _mm_set1_epi32((int32_t)((uint32_t)(uint16_t)w[k] | ((uint32_t)(uint16_t)w[k + 1] << 16)));
-            sum = _mm_add_epi32(sum, _mm_madd_epi16(pair, weight));
-        }
-        if (k < taps) {
-            int32_t bytes;
-            memcpy(&bytes, pixel + k * 4, 4);
-            __m128i one = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(bytes), zero), zero);
-            sum = _mm_add_epi32(sum, _mm_madd_epi16(one, _mm_set1_epi32((uint16_t)w[k])));
-        }
-        sum = _mm_srai_epi32(sum, 8);
-        _mm_storel_epi64((__m128i *)(void *)(output + (size_t)x * 4), _mm_packs_epi32(sum, sum));
+        rgbx_store(output + (size_t)x * 4, rgbx_add_pairs(_mm_add_epi32(sum, _mm_set1_epi32(1 << 7)), pixel, w, k, taps));
     }
 }
 #endif
