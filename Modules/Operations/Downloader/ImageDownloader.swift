@@ -103,13 +103,16 @@ public final class ImageDownloader: ImageDownloading {
             onCancelKeepingResumableData: { cancel(true) },
             onPauseChange: { [weak joined] paused in joined?.subscriber(subscription.token, paused: paused) },
             onPriorityRaise: { [weak joined] priority in joined?.raisePriority(to: priority) })
-        // Known before the token is handed out: a subscriber that cancels from
-        // `tokenReady` stops the operation before it starts, which then forgets it.
-        if subscription.isFirst { operations.withLock { $0[key] = candidate } }
-        tokenReady(token)
+        // Known (and announced) before the token is handed out: a subscriber that cancels
+        // from `tokenReady` stops the operation before it starts, which then forgets it,
+        // and monitors hear the queueing before the stop.
         let priority = request.effectivePriority
         if subscription.isFirst {
+            operations.withLock { $0[key] = candidate }
             context.notify { $0.downloadWasQueued(key, priority: priority) }
+        }
+        tokenReady(token)
+        if subscription.isFirst {
             candidate.start(generation: subscription.generation)
         } else {
             operations.withLock { $0[key] }?.raisePriority(to: priority)
