@@ -4,7 +4,7 @@
 public struct SubscriptionToken: Hashable, Sendable, CustomStringConvertible {
     public let id: UInt64
     /// Which run of its key the subscriber joined, as the registry that made the token
-    /// numbers runs (``CallbackRegistry``: the id of the run's first subscriber); 0 when
+    /// numbers runs (`CallbackRegistry`: the id of the run's first subscriber); 0 when
     /// the registry does not say. It lets a registry find a leaving subscriber's key
     /// through one entry per run instead of one per subscriber.
     public let run: UInt64
