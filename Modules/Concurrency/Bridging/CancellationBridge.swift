@@ -44,14 +44,7 @@ nonisolated(nonsending)
         _ start: (_ resume: @escaping @Sendable (Value) -> Void) -> any Cancellable
     ) async -> Value
 {
-    let bridge = CancellationBridge()
-    return await withTaskCancellationHandler {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
-            bridge.hold(start { continuation.resume(returning: $0) })
-        }
-    } onCancel: {
-        bridge.cancel()
-    }
+    await withCancellableContinuationHoldingEarly { resume, _ in start(resume) }
 }
 
 /// ``withCancellableContinuation(_:)`` for work whose canceller is known before the call
