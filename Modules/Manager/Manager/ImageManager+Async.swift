@@ -9,9 +9,8 @@ extension ImageManager {
         public func response(for request: ImageRequest) async throws(ImageLoadError) -> ImageResponse
     {
         let request = request.keyed(by: configuration.cacheKeyFilter)
-        if let early = earlyResult(for: request) {
-            reportAnsweredAtOnce(request, early)
-            return try early.get()
+        if let image = try answeredAtOnce(request) {
+            return ImageResponse(image: image, data: nil, source: .memory, request: request)
         }
         return try await joinRun(request)
     }
@@ -40,15 +39,7 @@ extension ImageManager {
         }
         // The memory hit, answered here without making a response it would drop.
         let keyed = request.keyed(by: configuration.cacheKeyFilter)
-        do throws(ImageLoadError) {
-            if let image = try memoryHit(for: keyed) {
-                reportAnsweredAtOnce(keyed, .success(ImageResponse(image: image, data: nil, source: .memory, request: keyed)))
-                return image
-            }
-        } catch {
-            reportAnsweredAtOnce(keyed, .failure(error))
-            throw error
-        }
+        if let image = try answeredAtOnce(keyed) { return image }
         guard let image = try await joinRun(keyed).image else {
             preconditionFailure("a load that decodes delivers an image")
         }

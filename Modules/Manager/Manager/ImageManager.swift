@@ -129,7 +129,6 @@ public final class ImageManager: Sendable {
     ) -> ImageLoadToken {
         let request = request.keyed(by: configuration.cacheKeyFilter)
         if let early = earlyResult(for: request) {
-            reportAnsweredAtOnce(request, early)
             delivery.run { handler(.completed(early)) }
             return ImageLoadToken(key: nil, onCancel: nil)
         }
@@ -156,19 +155,35 @@ public final class ImageManager: Sendable {
     // MARK: Inside
 
     /// What a load can be answered with at once: a refusal by its own URL policy (before
-    /// any cache answers it), a recent permanent failure, or a memory hit.
+    /// any cache answers it), a recent permanent failure, or a memory hit; the monitors
+    /// are told.
     func earlyResult(for request: ImageRequest) -> Result<ImageResponse, ImageLoadError>? {
         do throws(ImageLoadError) {
-            guard let image = try memoryHit(for: request) else { return nil }
+            guard let image = try answeredAtOnce(request) else { return nil }
             return .success(ImageResponse(image: image, data: nil, source: .memory, request: request))
         } catch {
             return .failure(error)
         }
     }
 
-    /// ``earlyResult(for:)`` without building a response: the image of a memory hit,
-    /// `nil` when the load has to run, or the error it fails with at once. The async API
-    /// returns the image alone, and a response (the request, room for the transfer's
+    /// ``earlyResult(for:)`` as the async API uses it: a memory hit's image alone, `nil`
+    /// when the load has to run, or the error it fails with at once. The monitors are
+    /// told either way; a response is made for them only when there are some.
+    func answeredAtOnce(_ request: ImageRequest) throws(ImageLoadError) -> DecodedImage? {
+        do throws(ImageLoadError) {
+            guard let image = try memoryHit(for: request) else { return nil }
+            if !monitors.isEmpty {
+                reportAnsweredAtOnce(request, .success(ImageResponse(image: image, data: nil, source: .memory, request: request)))
+            }
+            return image
+        } catch {
+            reportAnsweredAtOnce(request, .failure(error))
+            throw error
+        }
+    }
+
+    /// The checks behind ``answeredAtOnce(_:)``, without telling the monitors. A memory
+    /// hit returns the image alone: a response (the request, room for the transfer's
     /// metadata) costs more to make and drop than the hit itself.
     func memoryHit(for request: ImageRequest) throws(ImageLoadError) -> DecodedImage? {
         if isShuttingDown.load(ordering: .relaxed) { throw .shutDown }
@@ -187,11 +202,11 @@ public final class ImageManager: Sendable {
 
     /// Tells the monitors of a load answered before it joined any run (a memory hit or a
     /// recent failure). With no monitor, one atomic load: the memory hit stays cheap.
-    func reportAnsweredAtOnce(_ request: ImageRequest, _ result: @autoclosure () -> Result<ImageResponse, ImageLoadError>) {
+    func reportAnsweredAtOnce(_ request: ImageRequest, _ result: Result<ImageResponse, ImageLoadError>) {
         guard !monitors.isEmpty else { return }
         let events = reporter(for: request)
         events.started()
-        events.ended(result())
+        events.ended(result)
     }
 
     private func reporter(for request: ImageRequest) -> LoadEventReporter {
