@@ -115,14 +115,8 @@ void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t
                           int taps, int16_t *output) {
 #if defined(WI_RGBX_INTRINSICS)
 #if !defined(WI_UNDER_SANITIZER)
-    // Asked once; a relaxed load afterwards (threads that race to ask store the same).
-    static int hasAVX2 = -1;
-    int known = __atomic_load_n(&hasAVX2, __ATOMIC_RELAXED);
-    if (known < 0) {
-        known = __builtin_cpu_supports("avx2") ? 1 : 0;
-        __atomic_store_n(&hasAVX2, known, __ATOMIC_RELAXED);
-    }
-    if (known) {
+    // A read of the CPU features the runtime found at load (what target_clones uses).
+    if (__builtin_cpu_supports("avx2")) {
         rgbx_avx2(source, output_width, starts, weights, taps, output);
         return;
     }
