@@ -70,47 +70,32 @@ enum ResizeCases {
     static func compareWithPillow(jpeg: Data, jpegPath: String, folder: URL) throws -> (ours: Double, pillowThumbnail: Double)? {
         let reference = folder.appendingPathComponent("reference.rgb").path
         let thumbnail = folder.appendingPathComponent("thumbnail.rgb").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            """
-            from PIL import Image
-            full = Image.open("\(jpegPath)").convert("RGB")
-            open("\(reference)", "wb").write(full.resize((256, 192), Image.LANCZOS).tobytes())
-            quick = Image.open("\(jpegPath)")
-            quick.draft("RGB", (256, 256))
-            quick.thumbnail((256, 256))
-            open("\(thumbnail)", "wb").write(quick.convert("RGB").tobytes())
-            """,
-        ]
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let referenceBytes = FileManager.default.contents(atPath: reference),
+        // The files are written by the peer's setup; it runs nothing after.
+        let peer = PythonPeer(
+            setup: """
+                from PIL import Image
+                full = Image.open("\(jpegPath)").convert("RGB")
+                open("\(reference)", "wb").write(full.resize((256, 192), Image.LANCZOS).tobytes())
+                quick = Image.open("\(jpegPath)")
+                quick.draft("RGB", (256, 256))
+                quick.thumbnail((256, 256))
+                open("\(thumbnail)", "wb").write(quick.convert("RGB").tobytes())
+                def run(): pass
+                """, missing: "Decode to fit: no PSNR against Pillow")
+        guard peer != nil, let referenceBytes = FileManager.default.contents(atPath: reference),
             let thumbnailBytes = FileManager.default.contents(atPath: thumbnail)
-        else {
-            print("Decode to fit: no PSNR against Pillow (pip install pillow)")
-            return nil
-        }
+        else { return nil }
         let ours = try JPEGDecoder().decode(jpeg, options: DecodeOptions(maxPixelSize: 256)).bitmap
         guard ours.size == PixelSize(width: 256, height: 192), referenceBytes.count == 256 * 192 * 3 else {
             throw Baseline.Failure(description: "Decode to fit: ours is \(ours.size), the reference \(referenceBytes.count) bytes")
         }
         let oursRGB = ours.packedBytes.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
-        return (psnr(oursRGB, Array(referenceBytes)), psnr(Array(thumbnailBytes), Array(referenceBytes)))
-    }
-
-    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        guard a.count == b.count, !a.isEmpty else { return 0 }
-        var sum = 0.0
-        for (x, y) in zip(a, b) {
-            let d = Double(x) - Double(y)
-            sum += d * d
+        guard thumbnailBytes.count == referenceBytes.count else {
+            throw Baseline.Failure(description: "Decode to fit: Pillow's thumbnail is \(thumbnailBytes.count) bytes")
         }
-        let mse = sum / Double(a.count)
-        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+        return (
+            PixelComparison.psnr(oursRGB, Array(referenceBytes)), PixelComparison.psnr(Array(thumbnailBytes), Array(referenceBytes))
+        )
     }
 
     /// The quality beside the speed: the issue asks the scaled decode to match a

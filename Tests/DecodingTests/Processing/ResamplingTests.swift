@@ -100,7 +100,7 @@ struct ResamplingTests {
         let source = try SyntheticImage.photo(width: 400, height: 300)
         let ours = try RowDownsampler.downsample(source, to: PixelSize(width: width, height: height))
         let reference = ReferenceResampler.resize(source, width: width, height: height)
-        let psnr = ReferenceResampler.psnr(ours.packedBytes, reference)
+        let psnr = PixelComparison.psnr(ours.packedBytes, reference)
         #expect(psnr > 45, "\(psnr) dB")
     }
 }
@@ -153,10 +153,5 @@ enum ReferenceResampler {
             }
         }
         return output
-    }
-
-    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        let squared = zip(a, b).reduce(0.0) { $0 + pow(Double(Int($1.0) - Int($1.1)), 2) } / Double(a.count)
-        return squared == 0 ? .infinity : 10 * log10(255 * 255 / squared)
     }
 }
