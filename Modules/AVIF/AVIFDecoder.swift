@@ -80,6 +80,18 @@ public struct AVIFDecoder: AnimatedImageDecoding {
         AVIFIncrementalDecoder(options: options)
     }
 
+    /// The container's size as shown (before orientation), its orientation and its
+    /// frames; no AV1 data is decoded.
+    public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
+        let unlimited = DecodeOptions(maxPixelCount: .max, maxFrameCount: .max)
+        return try data.withBytes { (bytes) throws(ImageDecodingError) -> ImageHeader in
+            let session = try AVIFSession(bytes: bytes, options: unlimited)
+            return ImageHeader(
+                info: ImageInfo(format: .avif, size: session.displaySize, orientation: session.transform.orientation),
+                frameCount: max(1, session.frameCount))
+        }
+    }
+
     /// The output's bytes (every frame kept) and libavif's planes for one frame, read
     /// from the container; `nil` when it cannot be read.
     public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {

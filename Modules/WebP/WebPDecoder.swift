@@ -51,7 +51,7 @@ public struct WebPDecoder: AnimatedImageDecoding {
     ///   `invalidDimensions`, `tooLarge`, `truncated`, `corrupt`, `unsupported` or
     ///   `outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
-        let (header, orientation) = try Self.readHeader(data)
+        let (header, orientation) = try Self.headerAndOrientation(data)
         if header.isAnimated {
             let reader = try WebPFrameReader(data: data, header: header, orientation: orientation, options: options)
             var frames: [ImageFrame] = []
@@ -75,7 +75,7 @@ public struct WebPDecoder: AnimatedImageDecoding {
     /// - Throws: `ImageDecodingError` when the header is bad or the animation is over
     ///   the limits.
     public func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {
-        let (header, orientation) = try Self.readHeader(data)
+        let (header, orientation) = try Self.headerAndOrientation(data)
         if header.isAnimated {
             return try WebPFrameReader(data: data, header: header, orientation: orientation, options: options)
         }
@@ -100,8 +100,16 @@ public struct WebPDecoder: AnimatedImageDecoding {
         return output * frames + header.size.pixelCount * 4 * 2
     }
 
+    /// The canvas, the EXIF orientation and, for an animation, the frames (from the
+    /// chunk list).
+    public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
+        let (header, orientation) = try Self.headerAndOrientation(data)
+        let frames = header.isAnimated ? (WebPHeader.frameCount(data) ?? 1) : 1
+        return ImageHeader(info: ImageInfo(format: .webp, size: header.size, orientation: orientation), frameCount: max(1, frames))
+    }
+
     /// The header facts and the EXIF orientation.
-    static func readHeader(_ data: Data) throws(ImageDecodingError) -> (WebPHeader, ImageOrientation) {
+    static func headerAndOrientation(_ data: Data) throws(ImageDecodingError) -> (WebPHeader, ImageOrientation) {
         try data.withBytes { (bytes) throws(ImageDecodingError) in
             let header = try WebPHeader(bytes)
             return (header, header.hasEXIF ? WebPMetadata.orientation(bytes) : .up)

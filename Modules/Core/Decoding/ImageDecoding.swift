@@ -31,10 +31,22 @@ public protocol ImageDecoding: Sendable {
     /// much before the decode starts. The default is `nil`: a decoder that cannot tell
     /// decodes without waiting for the budget.
     func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int?
+
+    /// The headers of `data`: size, orientation and frame count, with no pixel decoded.
+    /// The work grows with the file's blocks or chunks, never with its pixels.
+    ///
+    /// - Throws: ``ImageDecodingError`` when the headers are unreadable, or
+    ///   ``ImageDecodingError/Code/unsupported`` from a decoder that cannot read them
+    ///   alone (the default).
+    func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader
 }
 
 extension ImageDecoding {
     public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? { nil }
+
+    public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
+        throw ImageDecodingError(.unsupported, "this decoder reads no header on its own", format: format)
+    }
 
     public func recognizes(_ header: Data) -> Bool {
         ImageFormat.sniff(header) == format

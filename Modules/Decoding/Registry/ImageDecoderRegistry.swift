@@ -64,6 +64,16 @@ public struct ImageDecoderRegistry: Sendable {
         try decoder(for: data).decode(data, options: options)
     }
 
+    /// The headers of a file (size, orientation, frames) read by the decoder its first
+    /// bytes call for, with no pixel decoded: check a file against limits of your own,
+    /// or choose the decode's size, before paying for the decode.
+    ///
+    /// - Throws: the errors of ``decoder(for:)``, or the decoder's when the headers
+    ///   are unreadable.
+    public func header(of data: Data) throws(ImageDecodingError) -> ImageHeader {
+        try decoder(for: data).readHeader(data)
+    }
+
     /// An incremental decoder that waits for enough bytes to recognise the format, then
     /// hands everything to that format's incremental decoder.
     public func makeIncrementalDecoder(options: DecodeOptions = .default) -> any IncrementalImageDecoding {

@@ -1,0 +1,27 @@
+/// What a file's headers say about decoding it, read without decoding a pixel: what a
+/// server checks against its limits, and sizes its decode by, before spending memory.
+public struct ImageHeader: Sendable, Hashable {
+    /// Format, size as stored, orientation, and whether the file is progressive.
+    public var info: ImageInfo
+    /// 1 for a still image; an animation's frames, counted by walking its blocks or
+    /// chunks (linear in the file, nothing decoded).
+    public var frameCount: Int
+
+    public init(info: ImageInfo, frameCount: Int = 1) {
+        self.info = info
+        self.frameCount = frameCount
+    }
+
+    /// The size the image is shown at: the stored size, turned by the orientation.
+    public var displaySize: PixelSize {
+        info.orientation.swapsWidthAndHeight
+            ? PixelSize(width: info.size.height, height: info.size.width) : info.size
+    }
+
+    /// Width times height times frames: the resolution summed over the animation, as
+    /// image proxies limit it (`Int.max` when the product overflows).
+    public var totalPixelCount: Int {
+        let (product, overflow) = info.size.pixelCount.multipliedReportingOverflow(by: max(1, frameCount))
+        return overflow ? Int.max : product
+    }
+}

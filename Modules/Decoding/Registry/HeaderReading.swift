@@ -1,0 +1,68 @@
+import Foundation
+import WebImageCore
+
+// Each built-in decoder's header, read with the same walks the memory estimates use:
+// nothing is decoded, and the work grows with the segments, chunks or blocks.
+
+extension JPEGDecoder {
+    /// The frame header and the first Exif orientation, as libjpeg reads them.
+    public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
+        let read = data.withUnsafeBytes { bytes -> (JPEGHeader, ImageOrientation)? in
+            guard let engine = try? JPEGDecompressor(incremental: false), (try? engine.borrow(bytes)) != nil,
+                (try? engine.step()) == .headerReady
+            else { return nil }
+            return (engine.header, engine.orientation)
+        }
+        guard let (header, orientation) = read else {
+            throw ImageDecodingError(.invalidHeader, "the JPEG headers cannot be read", format: .jpeg)
+        }
+        return ImageHeader(
+            info: ImageInfo(format: .jpeg, size: header.size, orientation: orientation, isProgressive: header.isProgressive))
+    }
+}
+
+extension PNGDecoder {
+    /// IHDR's size and interlace method; for an animated PNG, its frames and the
+    /// orientation of an eXIf chunk before the first IDAT.
+    public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
+        // The signature, then IHDR: length, type, width, height, depth, colour type,
+        // compression, filter, interlace (big-endian).
+        guard data.count >= 29 else { throw ImageDecodingError(.truncated, "the PNG ends inside its header", format: .png) }
+        let bytes = [UInt8](data.prefix(29))
+        guard ImageFormat.sniff(data) == .png, bytes[12...15].elementsEqual("IHDR".utf8) else {
+            throw ImageDecodingError(.invalidHeader, "the file does not start with a PNG signature and IHDR", format: .png)
+        }
+        func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let size = PixelSize(width: word(16), height: word(20))
+        guard size.width > 0, size.height > 0 else {
+            throw ImageDecodingError(.invalidDimensions, "the PNG is \(size)", format: .png)
+        }
+        let structure = APNGStructure(data)
+        let frames = structure.map { $0.isAnimated ? $0.frames.count : 1 } ?? 1
+        let orientation = structure?.orientation(in: data) ?? .up
+        return ImageHeader(
+            info: ImageInfo(format: .png, size: size, orientation: orientation, isProgressive: bytes[28] == 1),
+            frameCount: frames)
+    }
+}
+
+extension GIFDecoder {
+    /// The logical screen and the frames, counted by walking the blocks.
+    public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
+        guard data.count >= 10 else { throw ImageDecodingError(.truncated, "the GIF ends inside its header", format: .gif) }
+        guard ImageFormat.sniff(data) == .gif else {
+            throw ImageDecodingError(.invalidHeader, "the file does not start with a GIF signature", format: .gif)
+        }
+        let bytes = [UInt8](data.prefix(10))
+        let screen = PixelSize(width: Int(bytes[6]) | Int(bytes[7]) << 8, height: Int(bytes[8]) | Int(bytes[9]) << 8)
+        guard screen.pixelCount > 0 else {
+            throw ImageDecodingError(.invalidDimensions, "the GIF's screen is \(screen)", format: .gif)
+        }
+        // Counting only: the limits are the caller's to apply to what this returns.
+        let counting = DecodeOptions(maxPixelCount: .max, maxFrameCount: .max)
+        let survey = try GIFSurvey(data: data, screen: screen, options: counting)
+        return ImageHeader(
+            info: ImageInfo(format: .gif, size: screen, isProgressive: survey.firstFrameInterlaced),
+            frameCount: max(1, survey.frameCount))
+    }
+}
