@@ -5,6 +5,8 @@ import WebImageCore
 /// - ``Mode-swift.enum/fit``: the whole image, aspect ratio kept, as large as fits in the box.
 /// - ``Mode-swift.enum/fill``: the box's aspect ratio, the centre of the image cut to it,
 ///   as large as fills the box.
+/// - ``Mode-swift.enum/stretch``: exactly the box, each side scaled on its own (the
+///   aspect ratio is not kept); a side already shorter than the box's keeps its length.
 ///
 /// An image already smaller than the box keeps its pixels (a fill still cuts it to the
 /// box's aspect ratio): enlarging adds bytes, not detail. Scaling uses the decoders'
@@ -18,6 +20,7 @@ public struct ResizeTransformer: ImageTransforming, Hashable {
     public enum Mode: String, Sendable, Hashable {
         case fit
         case fill
+        case stretch
     }
 
     public let size: PixelSize
@@ -55,6 +58,8 @@ public struct ResizeTransformer: ImageTransforming, Hashable {
                 x: (source.width - cutWidth) / 2, y: (source.height - cutHeight) / 2, width: cutWidth, height: cutHeight)
             let target = PixelSize(width: min(size.width, cutWidth), height: min(size.height, cutHeight))
             return (region, target)
+        case .stretch:
+            return (whole, PixelSize(width: min(size.width, source.width), height: min(size.height, source.height)))
         }
     }
 

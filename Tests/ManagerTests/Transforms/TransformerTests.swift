@@ -17,6 +17,15 @@ struct TransformerTests {
         #expect(plan.region == PixelRect(x: 100, y: 0, width: 200, height: 200))
     }
 
+    @Test("stretch gives exactly the box, each side on its own, and never lengthens a side")
+    func stretch() throws {
+        let squashed = try ResizeTransformer(width: 100, height: 150, mode: .stretch).transform(Self.image)
+        #expect(squashed.size == PixelSize(width: 100, height: 150))
+        let plan = ResizeTransformer(width: 1000, height: 50, mode: .stretch).plan(for: Self.image.size)
+        #expect(plan.region == PixelRect(x: 0, y: 0, width: 400, height: 200))
+        #expect(plan.target == PixelSize(width: 400, height: 50))
+    }
+
     @Test("resizing never enlarges: a small image keeps its pixels, a fill only cuts to the aspect ratio")
     func neverEnlarges() throws {
         let fit = try ResizeTransformer(width: 1000, height: 1000).transform(Self.image)
