@@ -32,6 +32,7 @@ let package = Package(
         .package(name: "swift-web-image", path: ".."),
         .package(name: "swift-web-image-tools", path: "../Tools"),
         .package(name: "swift-web-image-integrations", path: "../Integrations"),
+        .package(name: "swift-web-image-proxy", path: "../Proxy"),
         // The in-memory backends the adapters' tests read (the adapters bring the APIs).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -166,6 +167,17 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             path: "IntegrationsTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageProxyTests",
+            dependencies: [
+                library("WebImage"), tool("WebImageFixtures"), tool("WebImageTestServer"), "WebImageTestSupport",
+                .product(name: "WebImageProxy", package: "swift-web-image-proxy"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "ProxyTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

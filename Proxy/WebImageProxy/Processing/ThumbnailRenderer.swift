@@ -1,0 +1,95 @@
+import Foundation
+import WebImageCore
+import WebImageDecoding
+import WebImageEncoding
+
+/// Turns a source's bytes into the output the options ask for: header and limits, a
+/// decode at the planned size (JPEG scales in the DCT), the scale and the cut, then the
+/// encoder. Blocks its thread for the work: `ImageProxy` runs it on the library's own
+/// worker pool, never on Swift's cooperative threads.
+struct ThumbnailRenderer: Sendable {
+    let decoders: ImageDecoderRegistry
+    let limits: SourceLimits
+    let quality: ImageProxy.Quality
+
+    /// The source's header, checked against the limits.
+    func header(of data: Data) throws(ProxyError) -> ImageHeader {
+        let header: ImageHeader
+        do { header = try decoders.header(of: data) } catch { throw Self.proxyError(for: error) }
+        guard header.frameCount <= limits.maxFrames else {
+            throw ProxyError(.tooLarge, "the source has \(header.frameCount) frames; the limit is \(limits.maxFrames)")
+        }
+        guard header.totalPixelCount <= limits.maxResolution else {
+            let frames = header.frameCount > 1 ? " x \(header.frameCount) frames" : ""
+            throw ProxyError(
+                .tooLarge, "the source is \(header.info.size)\(frames), over the limit of \(limits.maxResolution) pixels")
+        }
+        return header
+    }
+
+    /// The decode options for `header` under `options`: what the memory budget reserves for.
+    func decodeOptions(for header: ImageHeader, plan: ResizePlan, format: OutputFormat) -> DecodeOptions {
+        DecodeOptions(
+            maxPixelSize: plan.decodePixelSize, maxPixelCount: limits.maxResolution,
+            firstFrameOnly: !(format == .webp && header.frameCount > 1), appliesOrientation: true,
+            maxFrameCount: limits.maxFrames)
+    }
+
+    func render(
+        _ data: Data, header: ImageHeader, options: ProcessingOptions, format: OutputFormat
+    ) throws(ProxyError) -> Data {
+        let plan = ResizePlan(source: header.displaySize, options: options)
+        var image: DecodedImage
+        do {
+            image = try decoders.decode(data, options: decodeOptions(for: header, plan: plan, format: format))
+        } catch {
+            throw Self.proxyError(for: error)
+        }
+        do {
+            if image.size != plan.scaledSize {
+                image = try ResizeTransformer(width: plan.scaledSize.width, height: plan.scaledSize.height, mode: .stretch)
+                    .transform(image)
+            }
+            if let crop = plan.cropSize, crop != image.size {
+                let origin =
+                    options.gravity == .smart
+                    ? SmartCrop.origin(in: image.bitmap, crop: crop)
+                    : ResizePlan.cropOrigin(scaled: image.size, crop: crop, gravity: options.gravity)
+                image = try CropTransformer(PixelRect(x: origin.x, y: origin.y, width: crop.width, height: crop.height))
+                    .transform(image)
+            }
+            return try encode(image, as: format, quality: options.quality)
+        } catch {
+            throw ProxyError(.processingFailed, "processing failed: \(error)")
+        }
+    }
+
+    private func encode(_ image: DecodedImage, as format: OutputFormat, quality asked: Int?) throws(ImageDecodingError) -> Data {
+        switch format {
+        case .jpeg:
+            return try JPEGEncoder(quality: asked ?? quality.jpeg).encode(AlphaFlattening.overWhite(image.bitmap))
+        case .png:
+            // Opaque images are written as RGB: a quarter smaller, nothing lost.
+            let opaque = !AlphaFlattening.hasTransparency(image.bitmap)
+            return try PNGEncoder(compression: .fast, interlaced: false, dropsAlpha: opaque).encode(image.bitmap)
+        case .webp:
+            let encoder = WebPEncoder(quality: Float(asked ?? quality.webp))
+            return image.isAnimated ? try encoder.encodeAnimation(image) : try encoder.encode(image.bitmap)
+        }
+    }
+
+    /// A decoder's error as the answer it gets: not an image (415), over a limit or
+    /// broken (422).
+    static func proxyError(for error: ImageDecodingError) -> ProxyError {
+        switch error.code {
+        case .empty, .unknownFormat, .unsupported:
+            ProxyError(.notAnImage, "the source is not an image the proxy reads: \(error.message)")
+        case .tooLarge, .outOfMemory:
+            ProxyError(.tooLarge, "the source is too large: \(error.message)")
+        case .encodingFailed:
+            ProxyError(.processingFailed, "encoding failed: \(error.message)")
+        default:
+            ProxyError(.brokenImage, "the source image is broken (\(error.code)): \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import WebImage
+
+extension ImageProxy {
+    /// The quality each lossy format is written at when a URL gives no `q:`.
+    public struct Quality: Sendable, Hashable {
+        /// 80, what imgproxy and thumbor write by default.
+        public var jpeg: Int
+        /// 80.
+        public var webp: Int
+
+        public init(jpeg: Int = 80, webp: Int = 80) {
+            self.jpeg = jpeg
+            self.webp = webp
+        }
+    }
+
+    /// Everything an operator sets. The defaults are a proxy facing the internet: public
+    /// sources only, limits on every source, a bounded queue.
+    public struct Configuration: Sendable {
+        /// Signs and checks URLs; `nil` serves unsigned URLs (any first segment, such as
+        /// `unsafe`, is taken), for development and for proxies behind a trusted front.
+        public var signer: URLSigner?
+        /// Named option sets for `preset:NAME`; one named `default` applies to every URL.
+        public var presets: [ProxyPreset]
+        /// Accept only presets in URLs (`preset:NAME`, `pr:NAME`, or the bare name), so the
+        /// outputs are a known few: nobody can ask for sizes the operator did not plan.
+        public var presetsOnly: Bool
+        /// What a source may be.
+        public var limits: SourceLimits
+        public var quality: Quality
+        /// With no format in the URL, answer WebP to clients whose `Accept` lists
+        /// `image/webp` (the response then carries `Vary: Accept`). On by default.
+        public var prefersWebP: Bool
+        /// `Cache-Control: public, max-age=` of every image (one year: an output never
+        /// changes for its URL while the source stays the same).
+        public var maxAge: Int
+        /// Bytes of outputs kept in memory (64 MiB), least recently used first out.
+        public var outputCacheBytes: Int
+        /// Outputs made at once, source fetch included (twice the usable cores, as
+        /// imgproxy's workers). Decoding and encoding run on `executor`, whatever this is.
+        public var concurrency: Int
+        /// Requests that may wait for one of those (64); one more gets 429.
+        public var queueCapacity: Int
+        /// `Retry-After` of a 429, in seconds.
+        public var retryAfterSeconds: Int
+        /// How long a source may take, connection to last byte (10 s); then 504.
+        public var sourceTimeout: Duration
+        /// Which sources may be fetched: by default `URLPolicy.publicOnly` (http and https
+        /// to public addresses, checked at the address connected to, every redirect too).
+        public var urlPolicy: URLPolicy
+        /// Where sources are kept on disk between requests (`proxy-sources` below it);
+        /// `nil` keeps none.
+        public var cacheDirectory: URL?
+        /// The formats read: PNG, JPEG, GIF, WebP and AVIF.
+        public var decoders: ImageDecoderRegistry
+        /// Where decoding and encoding run: the library's worker pool, never Swift's
+        /// cooperative threads, so a burst of renders does not stall the server's handlers.
+        public var executor: any TaskExecutor
+        /// Bytes of pixels decoded at once, across the process; `nil` for no bound.
+        public var memoryBudget: MemoryBudget?
+
+        public init(
+            signer: URLSigner? = nil,
+            presets: [ProxyPreset] = [],
+            presetsOnly: Bool = false,
+            limits: SourceLimits = SourceLimits(),
+            quality: Quality = Quality(),
+            prefersWebP: Bool = true,
+            maxAge: Int = 31_536_000,
+            outputCacheBytes: Int = 64 << 20,
+            concurrency: Int = 2 * ProcessResources.current.usableCores,
+            queueCapacity: Int = 64,
+            retryAfterSeconds: Int = 1,
+            sourceTimeout: Duration = .seconds(10),
+            urlPolicy: URLPolicy = .publicOnly,
+            cacheDirectory: URL? = nil,
+            decoders: ImageDecoderRegistry = .allFormats,
+            executor: any TaskExecutor = WorkerPool.shared,
+            memoryBudget: MemoryBudget? = .shared
+        ) {
+            self.signer = signer
+            self.presets = presets
+            self.presetsOnly = presetsOnly
+            self.limits = limits
+            self.quality = quality
+            self.prefersWebP = prefersWebP
+            self.maxAge = maxAge
+            self.outputCacheBytes = outputCacheBytes
+            self.concurrency = concurrency
+            self.queueCapacity = queueCapacity
+            self.retryAfterSeconds = retryAfterSeconds
+            self.sourceTimeout = sourceTimeout
+            self.urlPolicy = urlPolicy
+            self.cacheDirectory = cacheDirectory
+            self.decoders = decoders
+            self.executor = executor
+            self.memoryBudget = memoryBudget
+        }
+    }
+}

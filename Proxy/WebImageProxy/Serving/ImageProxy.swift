@@ -1,0 +1,192 @@
+import Crypto
+import Foundation
+import NIOConcurrencyHelpers
+import WebImage
+
+/// An image proxy: thumbnails of remote images, made on demand from imgproxy-style URLs,
+/// cached, and served with the headers a CDN in front of it needs.
+///
+/// ```
+/// GET /{signature}/rs:fill:300:200/g:sm/q:80/plain/https%3A%2F%2Fexample.com%2Fcat.jpg@webp
+/// ```
+///
+/// ``respond(to:)`` answers a request with no server at all; `addRoutes(to:)` mounts it on
+/// a Hummingbird router, and `webimage proxy` runs it as a program.
+///
+/// What one request costs: a URL already answered comes from the output cache (a
+/// dictionary lookup and a copy of the bytes' reference). Identical requests while one
+/// is being made wait for it: one source fetch, one decode, one encode. Otherwise the
+/// source comes through the library's manager (its disk cache, coalescing, URL policy
+/// at the address connected to), its header is checked against ``SourceLimits``, and it
+/// is decoded at the size the output needs (a JPEG scales in the DCT) on
+/// ``Configuration/executor`` within ``Configuration/memoryBudget``.
+///
+/// Outputs never carry metadata (EXIF, ICC, XMP): the orientation is applied to the
+/// pixels and the encoders write none.
+public final class ImageProxy: Sendable {
+    public let configuration: Configuration
+    private let sources: ImageManager
+    private let renderer: ThumbnailRenderer
+    private let presets: [String: ProxyPreset]
+    private let outputs: MemoryCache<OutputKey, RenderedOutput>
+    private let coalescer = OutputCoalescer<OutputKey, RenderedOutput>()
+    private let queue: ProcessingQueue
+    private let counters = NIOLockedValueBox(ProxyStatistics())
+
+    /// A proxy whose sources load through a manager made from `configuration` (its own
+    /// transport, downloader and, with a cache directory, disk cache).
+    public convenience init(configuration: Configuration = Configuration()) {
+        var web = WebImageConfiguration(
+            cacheDirectory: configuration.cacheDirectory, diskCacheNamespace: "proxy-sources",
+            memoryCache: MemoryCacheConfiguration(costLimit: 1 << 20, countLimit: 16), decoders: configuration.decoders)
+        web.keepsPartialDownloads = false
+        web.downloader.timeout = configuration.sourceTimeout
+        web.downloader.maximumBodySize = configuration.limits.maxBytes
+        web.downloader.maximumConcurrentDownloads = max(6, configuration.concurrency)
+        web.transport.urlPolicy = configuration.urlPolicy
+        // A missing source is asked again after a minute, not the manager's ten.
+        web.manager.failedURLRetryInterval = .seconds(60)
+        self.init(configuration: configuration, sources: ImageManager(configuration: web))
+    }
+
+    /// A proxy whose sources load through `sources` (loaded with
+    /// `returnDataWithoutDecoding` and the configuration's URL policy).
+    public init(configuration: Configuration, sources: ImageManager) {
+        self.configuration = configuration
+        self.sources = sources
+        renderer = ThumbnailRenderer(decoders: configuration.decoders, limits: configuration.limits, quality: configuration.quality)
+        presets = Dictionary(configuration.presets.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        outputs = MemoryCache(configuration: MemoryCacheConfiguration(costLimit: max(1, configuration.outputCacheBytes)))
+        queue = ProcessingQueue(width: max(1, configuration.concurrency), capacity: max(0, configuration.queueCapacity))
+    }
+
+    /// What the proxy has done so far.
+    public var statistics: ProxyStatistics { counters.withLockedValue { $0 } }
+
+    /// Renders running and requests waiting for one, for a gauge.
+    public var queueLoad: (running: Int, waiting: Int) { queue.load }
+
+    /// The answer to `request`: the image (200), a 304 for a matching `If-None-Match`, or
+    /// an error status with one line of text saying why (see ``ProxyError/Reason``).
+    public func respond(to request: ProxyRequest) async -> ProxyResponse {
+        let response: ProxyResponse
+        do {
+            response = answer(try await output(for: request), to: request)
+        } catch let error as ProxyError {
+            response = answer(error)
+        } catch is CancellationError {
+            response = answer(ProxyError(.sourceFailed, "the request was cancelled"))
+        } catch {
+            response = answer(ProxyError(.processingFailed, "\(error)"))
+        }
+        counters.withLockedValue {
+            $0.requests += 1
+            if response.status >= 400 { $0.failures += 1 }
+            if response.status == 429 { $0.refusedBusy += 1 }
+        }
+        return response
+    }
+
+    /// The options a path asks for, presets expanded, after its signature is checked.
+    ///
+    /// - Throws: ``ProxyError`` 400 or 403.
+    public func options(for path: ProxyPath) throws(ProxyError) -> ProcessingOptions {
+        if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPath) {
+            throw ProxyError(.badSignature, "the signature does not match the path")
+        }
+        var options = ProcessingOptions()
+        if presets["default"] != nil { try OptionParser.expand("default", into: &options, presets: presets, depth: 0) }
+        for segment in path.optionSegments {
+            if configuration.presetsOnly {
+                let name = segment.split(separator: ":", maxSplits: 1).first.map(String.init) ?? segment
+                guard name == "pr" || name == "preset" || !segment.contains(":") else {
+                    throw ProxyError(.badOptions, "only presets are accepted, not \"\(segment)\"")
+                }
+                if segment.contains(":") {
+                    try OptionParser.apply(segment, to: &options, presets: presets, depth: 0)
+                } else {
+                    try OptionParser.expand(segment, into: &options, presets: presets, depth: 0)
+                }
+            } else {
+                try OptionParser.apply(segment, to: &options, presets: presets, depth: 0)
+            }
+        }
+        if options.format == nil { options.format = path.extensionFormat }
+        if let expires = options.expires, expires < Date() {
+            throw ProxyError(.expired, "the URL expired at \(Int(expires.timeIntervalSince1970))")
+        }
+        return options
+    }
+
+    private func output(for request: ProxyRequest) async throws -> RenderedOutput {
+        let path = try ProxyPath(request.path)
+        var options = try options(for: path)
+        if let violation = configuration.urlPolicy.violation(for: path.source) {
+            throw ProxyError(.sourceForbidden, "the source is refused: \(violation)")
+        }
+        let named = options.format
+        options.format = nil
+        options.expires = nil
+        let acceptsWebP = configuration.prefersWebP && request.accept.map { FormatChoice.accepts("image/webp", in: $0) } == true
+        let key = OutputKey(
+            source: path.source.absoluteString, options: options,
+            format: named.map { .named($0) } ?? .automatic(acceptsWebP: acceptsWebP))
+        if let cached = outputs.value(forKey: key) {
+            counters.withLockedValue { $0.outputCacheHits += 1 }
+            return cached
+        }
+        let (output, joined) = try await coalescer.value(for: key) { [self] in
+            let output = try await queue.run { try await make(key, source: path.source, named: named, acceptsWebP: acceptsWebP) }
+            outputs.setValue(output, forKey: key, cost: output.data.count)
+            return output
+        }
+        counters.withLockedValue {
+            if joined { $0.coalesced += 1 } else { $0.renders += 1 }
+        }
+        return output
+    }
+
+    /// Loads the source, checks it, and renders it on the configured executor.
+    private func make(_ key: OutputKey, source: URL, named: OutputFormat?, acceptsWebP: Bool) async throws -> RenderedOutput {
+        let data = try await sourceData(source)
+        let header = try renderer.header(of: data)
+        let (format, varies) = FormatChoice.choose(
+            named: named, accept: acceptsWebP ? "image/webp" : nil, source: header.info.format,
+            prefersWebP: configuration.prefersWebP)
+        let plan = ResizePlan(source: header.displaySize, options: key.options)
+        let decodeOptions = renderer.decodeOptions(for: header, plan: plan, format: format)
+        var reservation: MemoryReservation?
+        if let budget = configuration.memoryBudget,
+            let bytes = try? configuration.decoders.decoder(for: data).estimatedMemory(decoding: data, options: decodeOptions),
+            bytes > 0
+        {
+            reservation = try await budget.reserve(min(bytes, budget.capacity))
+        }
+        defer { reservation?.release() }
+        let renderer = renderer
+        let options = key.options
+        let bytes = try await withTaskExecutorPreference(configuration.executor) {
+            try renderer.render(data, header: header, options: options, format: format)
+        }
+        let digest = SHA256.hash(data: bytes)
+        let tag = "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        return RenderedOutput(data: bytes, format: format, entityTag: tag, variesByAccept: varies)
+    }
+
+    private func sourceData(_ url: URL) async throws(ProxyError) -> Data {
+        let request = ImageRequest(
+            url: url, options: [.returnDataWithoutDecoding], context: ImageLoadContext(urlPolicy: configuration.urlPolicy))
+        do {
+            guard let data = try await sources.response(for: request).data, !data.isEmpty else {
+                throw ProxyError(.notAnImage, "the source is empty")
+            }
+            return data
+        } catch let error as ImageLoadError {
+            throw ProxyError(source: error)
+        } catch let error as ProxyError {
+            throw error
+        } catch {
+            throw ProxyError(.sourceFailed, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// What the proxy reads from an HTTP request, apart from any server framework.
+public struct ProxyRequest: Sendable, Hashable {
+    /// The path as sent, still percent-encoded, without the query.
+    public var path: String
+    /// The `Accept` header, for the format choice.
+    public var accept: String?
+    /// The `If-None-Match` header, answered with 304 when it names the output's tag.
+    public var ifNoneMatch: String?
+
+    public init(path: String, accept: String? = nil, ifNoneMatch: String? = nil) {
+        self.path = path
+        self.accept = accept
+        self.ifNoneMatch = ifNoneMatch
+    }
+}
+
+/// The proxy's answer, apart from any server framework.
+public struct ProxyResponse: Sendable {
+    public var status: Int
+    /// Header names and values, in order (`Content-Type`, `ETag`, ...).
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+
+    public init(status: Int, headers: [(name: String, value: String)], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of the first header named `name` (compared without case).
+    public subscript(header name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// What the proxy has done since it started, for a log line, a test or a gauge.
+public struct ProxyStatistics: Sendable, Hashable {
+    /// Requests answered, whatever the status.
+    public var requests = 0
+    /// Outputs answered from the output cache.
+    public var outputCacheHits = 0
+    /// Outputs made: one source load, one decode and one encode each.
+    public var renders = 0
+    /// Requests that waited for a render another request had started.
+    public var coalesced = 0
+    /// Requests refused with 429.
+    public var refusedBusy = 0
+    /// Answers with a status of 400 or more.
+    public var failures = 0
+}
+
+/// A finished output: bytes, format and strong tag.
+struct RenderedOutput: Sendable {
+    let data: Data
+    let format: OutputFormat
+    let entityTag: String
+    /// Whether the format was chosen by the request's `Accept`.
+    let variesByAccept: Bool
+}
+
+/// What identifies an output: the source, the options that shape it, and the format or
+/// the way it is chosen. The expiry is not part of it: two signed URLs for one output
+/// share it.
+struct OutputKey: Hashable, Sendable {
+    enum FormatRequest: Hashable, Sendable {
+        case named(OutputFormat)
+        case automatic(acceptsWebP: Bool)
+    }
+
+    let source: String
+    let options: ProcessingOptions
+    let format: FormatRequest
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageProxy
+import WebImageTestServer
+import WebImageTestSupport
+
+/// The proxy as its users meet it: real HTTP requests (libcurl) to the proxy on
+/// Hummingbird, which fetches from a real loopback origin.
+@Suite("Image proxy over HTTP")
+struct ImageProxyServerTests {
+    @Test(
+        "each resizing type gives the size it promises",
+        arguments: [
+            ("rs:fit:300:300", PixelSize(width: 300, height: 225)),
+            ("rs:fit:300:100", PixelSize(width: 133, height: 100)),
+            ("rs:fill:200:200", PixelSize(width: 200, height: 200)),
+            ("rs:fill:300:100", PixelSize(width: 300, height: 100)),
+            ("rs:force:100:300", PixelSize(width: 100, height: 300)),
+            ("w:160", PixelSize(width: 160, height: 120)),
+            ("h:90", PixelSize(width: 120, height: 90)),
+            ("rs:fit:4000:4000", PixelSize(width: 1600, height: 1200)),
+        ])
+    func sizes(options: String, expected: PixelSize) async throws {
+        try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            let answer = try await harness.get(harness.path(options, origin: "/files/photo.jpg"))
+            #expect(answer.status == 200)
+            #expect(try ProxyImages.size(of: answer.data) == expected)
+        }
+    }
+
+    @Test("a fill keeps the edge its gravity names, and a smart fill the busy part")
+    func gravity() async throws {
+        let red: [UInt8] = [220, 20, 20]
+        let blue: [UInt8] = [20, 20, 220]
+        let files = [
+            "halves.png": try ProxyImages.halvesPNG(left: red, right: blue),
+            "band.png": try ProxyImages.busyBandPNG(busyColumns: 400..<600),
+        ]
+        try await ProxyHarness.run(files: files) { harness in
+            let west = try await harness.get(harness.path("rs:fill:100:100/g:we", origin: "/files/halves.png", ext: "png"))
+            let east = try await harness.get(harness.path("rs:fill:100:100/g:ea", origin: "/files/halves.png", ext: "png"))
+            #expect(try ProxyImages.averageColour(of: west.data) == [220, 20, 20])
+            #expect(try ProxyImages.averageColour(of: east.data) == [20, 20, 220])
+            let centre = try await harness.get(harness.path("rs:fill:200:200/g:ce", origin: "/files/band.png", ext: "png"))
+            let smart = try await harness.get(harness.path("rs:fill:200:200/g:sm", origin: "/files/band.png", ext: "png"))
+            #expect(try ProxyImages.busyShare(of: centre.data) < 0.05)
+            #expect(try ProxyImages.busyShare(of: smart.data) > 0.95)
+        }
+    }
+
+    @Test("the format: named by f: or @ext, else WebP for an Accept that takes it (varying by Accept), else the source's")
+    func formats() async throws {
+        try await ProxyHarness.run(files: [
+            "photo.jpg": try ProxyImages.photoJPEG(), "logo.png": try ProxyImages.halvesPNG(left: [0, 0, 0], right: [255, 255, 255]),
+        ]) {
+            harness in
+            let named = try await harness.get(harness.path("rs:fit:64:64/f:png", origin: "/files/photo.jpg"))
+            #expect(named.header("Content-Type") == "image/png")
+            #expect(ImageFormat.sniff(named.data) == .png)
+            #expect(named.header("Vary") == nil)
+            let suffix = try await harness.get(harness.path("rs:fit:64:64", origin: "/files/photo.jpg", ext: "webp"))
+            #expect(ImageFormat.sniff(suffix.data) == .webp)
+            let browser = try await harness.get(
+                harness.path("rs:fit:64:64", origin: "/files/photo.jpg"), headers: ["Accept": "image/avif,image/webp,*/*"])
+            #expect(browser.header("Content-Type") == "image/webp")
+            #expect(browser.header("Vary") == "Accept")
+            let plain = try await harness.get(harness.path("rs:fit:64:64", origin: "/files/photo.jpg"), headers: ["Accept": "*/*"])
+            #expect(ImageFormat.sniff(plain.data) == .jpeg)
+            #expect(plain.header("Vary") == "Accept")
+            let png = try await harness.get(harness.path("rs:fit:64:64", origin: "/files/logo.png"), headers: ["Accept": "image/webp;q=0"])
+            #expect(ImageFormat.sniff(png.data) == .png)
+        }
+    }
+
+    @Test("signed URLs are served, and a wrong, missing or expired signature gets 403")
+    func signatures() async throws {
+        let signer = URLSigner(key: Data("secret key".utf8), salt: Data("salt".utf8))
+        var configuration = ProxyHarness.loopbackConfiguration()
+        configuration.signer = signer
+        try await ProxyHarness.run(configuration: configuration, files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            let signedPath = harness.signedPath("rs:fit:100:100", origin: "/files/photo.jpg")
+            let good = try await harness.get(signer.sign(signedPath))
+            #expect(good.status == 200)
+            let other = URLSigner(key: Data("another key".utf8), salt: Data("salt".utf8))
+            #expect(try await harness.get(other.sign(signedPath)).status == 403)
+            #expect(try await harness.get("/unsafe" + signedPath).status == 403)
+            // The signature covers the options: changing them after signing is refused.
+            let signature = signer.signature(for: signedPath)
+            let tampered = "/\(signature)" + harness.signedPath("rs:fit:2000:2000", origin: "/files/photo.jpg")
+            #expect(try await harness.get(tampered).status == 403)
+            let past = Int(Date().timeIntervalSince1970) - 60
+            let expired = try await harness.get(signer.sign(harness.signedPath("exp:\(past)/rs:fit:100:100", origin: "/files/photo.jpg")))
+            #expect(expired.status == 403)
+            #expect(String(decoding: expired.data, as: UTF8.self).contains("expired"))
+            let future = Int(Date().timeIntervalSince1970) + 3600
+            let valid = try await harness.get(signer.sign(harness.signedPath("exp:\(future)/rs:fit:100:100", origin: "/files/photo.jpg")))
+            #expect(valid.status == 200)
+        }
+    }
+
+    @Test("an image carries a strong ETag and Cache-Control, and If-None-Match with it gets 304")
+    func conditional() async throws {
+        try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            let path = harness.path("rs:fit:120:120", origin: "/files/photo.jpg", ext: "jpeg")
+            let first = try await harness.get(path)
+            let tag = try #require(first.header("ETag"))
+            #expect(tag.hasPrefix("\"") && !tag.hasPrefix("W/"))
+            #expect(first.header("Cache-Control") == "public, max-age=31536000")
+            #expect(first.header("Content-Length") == String(first.data.count))
+            let again = try await harness.get(path, headers: ["If-None-Match": "\"other\", \(tag)"])
+            #expect(again.status == 304)
+            #expect(again.data.isEmpty)
+            #expect(again.header("ETag") == tag)
+            let changed = try await harness.get(path, headers: ["If-None-Match": "\"other\""])
+            #expect(changed.status == 200)
+            #expect(changed.data == first.data)
+        }
+    }
+
+    @Test("each failure has its status and one line saying why")
+    func errorStatuses() async throws {
+        var configuration = ProxyHarness.loopbackConfiguration()
+        configuration.limits.maxBytes = 100_000
+        configuration.sourceTimeout = .milliseconds(500)
+        let files = ["photo.jpg": try ProxyImages.photoJPEG(), "large.jpg": try ProxyImages.photoJPEG(width: 2000, height: 1500)]
+        try await ProxyHarness.run(configuration: configuration, files: files) { harness in
+            let cases: [(String, Int, String)] = [
+                (harness.path("rs:bogus:1:1", origin: "/files/photo.jpg"), 400, "resizing type"),
+                (harness.path("zz:1", origin: "/files/photo.jpg"), 400, "unknown option"),
+                ("/unsafe/rs:fit:10:10/nothing-plain", 400, "/plain/"),
+                (harness.path("rs:fit:10:10", origin: "/files/missing.jpg"), 404, "404"),
+                (harness.path("rs:fit:10:10", origin: "/bytes/2000"), 415, "not an image"),
+                (harness.path("rs:fit:10:10", origin: "/files/large.jpg"), 422, "byte limit"),
+                (harness.path("rs:fit:10:10", origin: "/status/500"), 502, "500"),
+                (harness.path("rs:fit:10:10", origin: "/slow-first-byte?ms=3000"), 504, "too long"),
+            ]
+            for (path, status, words) in cases {
+                let answer = try await harness.get(path)
+                let body = String(decoding: answer.data, as: UTF8.self)
+                #expect(answer.status == status, "\(path): \(body)")
+                #expect(body.contains(words), "\(path): \(body)")
+                #expect(body.hasSuffix("\n") && body.dropLast().contains("\n") == false)
+                #expect(answer.header("Content-Type") == "text/plain; charset=utf-8")
+            }
+        }
+    }
+
+    @Test("a full processing queue answers 429 with Retry-After instead of growing")
+    func busy() async throws {
+        var configuration = ProxyHarness.loopbackConfiguration()
+        configuration.concurrency = 1
+        configuration.queueCapacity = 1
+        configuration.retryAfterSeconds = 3
+        try await ProxyHarness.run(configuration: configuration, files: ["photo.jpg": try ProxyImages.photoJPEG(width: 64, height: 48)]) {
+            harness in
+            // The first render holds the one slot while its source waits at a gate; the
+            // second output waits in the one place of the queue; the third is refused.
+            let held = Task { try await harness.get(harness.path("rs:fit:10:10", origin: "/gate/held?bytes=1000&first=10")) }
+            await harness.origin.requestsArrived(1)
+            let waiting = Task { try await harness.get(harness.path("rs:fit:20:20", origin: "/files/photo.jpg")) }
+            while harness.proxy.queueLoad.waiting < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            let refused = try await harness.get(harness.path("rs:fit:30:30", origin: "/files/photo.jpg"))
+            #expect(refused.status == 429)
+            #expect(refused.header("Retry-After") == "3")
+            harness.origin.openGate("held")
+            #expect(try await held.value.status == 415)  // pattern bytes: not an image
+            #expect(try await waiting.value.status == 200)
+            #expect(harness.proxy.statistics.refusedBusy == 1)
+        }
+    }
+
+    @Test("100 identical concurrent requests make one source fetch and one render")
+    func coalescing() async throws {
+        try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            let path = harness.path("rs:fill:300:300/q:80", origin: "/files/photo.jpg", ext: "jpeg")
+            let answers = try await withThrowingTaskGroup(of: ProxyAnswer.self) { group in
+                for _ in 0..<100 { group.addTask { try await harness.get(path) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0.status == 200 })
+            #expect(Set(answers.map(\.data)).count == 1)
+            #expect(harness.originRequests(for: "/files/photo.jpg") == 1)
+            let statistics = harness.proxy.statistics
+            #expect(statistics.renders == 1)
+            #expect(statistics.coalesced + statistics.outputCacheHits == 99)
+        }
+    }
+
+    @Test("a decompression bomb gets 422 from its header, with no pixel memory taken")
+    func decompressionBomb() async throws {
+        let budget = MemoryBudget(capacity: 64 << 20)
+        var configuration = ProxyHarness.loopbackConfiguration()
+        configuration.memoryBudget = budget
+        // A real 64x64 PNG whose IHDR claims 30,000 x 30,000 (3.6 GB of RGBA): 600 bytes.
+        var bomb = [UInt8](try ProxyImages.halvesPNG(width: 64, height: 64, left: [1, 2, 3], right: [4, 5, 6]))
+        for (offset, value) in [(16, UInt32(30_000)), (20, UInt32(30_000))] {
+            for byte in 0..<4 { bomb[offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * (3 - byte))) }
+        }
+        try await ProxyHarness.run(configuration: configuration, files: ["bomb.png": Data(bomb)]) { harness in
+            let before = ProcessMemory.residentBytes()
+            let answer = try await harness.get(harness.path("rs:fit:100:100", origin: "/files/bomb.png"))
+            #expect(answer.status == 422)
+            #expect(String(decoding: answer.data, as: UTF8.self).contains("30000x30000"))
+            #expect(budget.inUse == 0)
+            #expect(ProcessMemory.residentBytes() - before < 64 << 20)
+        }
+    }
+
+    @Test("by default the URL policy refuses a loopback source, and no connection is made")
+    func loopbackRefused() async throws {
+        try await ProxyHarness.run(configuration: ImageProxy.Configuration(), files: ["photo.jpg": try ProxyImages.photoJPEG()]) {
+            harness in
+            let answer = try await harness.get(harness.path("rs:fit:10:10", origin: "/files/photo.jpg"))
+            #expect(answer.status == 403)
+            #expect(String(decoding: answer.data, as: UTF8.self).contains("refused"))
+            #expect(harness.originRequests(for: "/files/photo.jpg") == 0)
+        }
+    }
+
+    @Test("presets expand where they stand, and a presets-only proxy refuses anything else")
+    func presets() async throws {
+        var configuration = ProxyHarness.loopbackConfiguration()
+        configuration.presets = [try ProxyPreset(parsing: "thumb=rs:fill:64:64/f:png")]
+        configuration.presetsOnly = true
+        try await ProxyHarness.run(configuration: configuration, files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            let named = try await harness.get(harness.path("pr:thumb", origin: "/files/photo.jpg"))
+            #expect(named.status == 200)
+            #expect(try ProxyImages.size(of: named.data) == PixelSize(width: 64, height: 64))
+            #expect(ImageFormat.sniff(named.data) == .png)
+            let bare = try await harness.get(harness.path("thumb", origin: "/files/photo.jpg"))
+            #expect(bare.data == named.data)
+            #expect(try await harness.get(harness.path("rs:fit:10:10", origin: "/files/photo.jpg")).status == 400)
+            #expect(try await harness.get(harness.path("pr:nope", origin: "/files/photo.jpg")).status == 400)
+        }
+    }
+}

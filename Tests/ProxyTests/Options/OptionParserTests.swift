@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import WebImageProxy
+
+@Suite("Processing options")
+struct OptionParserTests {
+    func parse(_ segments: [String], presets: [ProxyPreset] = []) throws -> ProcessingOptions {
+        let byName = Dictionary(uniqueKeysWithValues: presets.map { ($0.name, $0) })
+        var options = ProcessingOptions()
+        for segment in segments { try OptionParser.apply(segment, to: &options, presets: byName, depth: 0) }
+        return options
+    }
+
+    @Test("imgproxy's options and their long names read the same")
+    func names() throws {
+        let short = try parse(["rs:fill:300:200", "g:so", "q:70", "f:webp", "exp:2000000000"])
+        let long = try parse(["resize:fill:300:200", "gravity:so", "quality:70", "format:webp", "expires:2000000000"])
+        #expect(short == long)
+        #expect(short.resizeMode == .fill && short.width == 300 && short.height == 200)
+        #expect(short.gravity == .south && short.quality == 70 && short.format == .webp)
+        #expect(short.expires == Date(timeIntervalSince1970: 2_000_000_000))
+    }
+
+    @Test("later options override earlier ones, and left-out arguments keep theirs")
+    func overrides() throws {
+        let options = try parse(["s:100:50", "rs:force", "w:80", "rt:fit", "f:jpg", "ext:png"])
+        #expect(options.resizeMode == .fit && options.width == 80 && options.height == 50 && options.format == .png)
+    }
+
+    @Test("presets expand in place, nest, and refuse loops")
+    func presets() throws {
+        let small = ProxyPreset(name: "small", options: ["rs:fit:100:100"])
+        let card = ProxyPreset(name: "card", options: ["pr:small", "q:60"])
+        let options = try parse(["pr:card", "w:120"], presets: [small, card])
+        #expect(options.width == 120 && options.height == 100 && options.quality == 60)
+        let loop = ProxyPreset(name: "loop", options: ["pr:loop"])
+        #expect(throws: ProxyError.self) { try parse(["pr:loop"], presets: [loop]) }
+        #expect(throws: ProxyError.self) { try parse(["pr:missing"]) }
+    }
+
+    @Test("a preset from the command line is checked when it is made")
+    func presetParsing() throws {
+        let preset = try ProxyPreset(parsing: "thumb=rs:fill:64:64/q:80")
+        #expect(preset.name == "thumb" && preset.options == ["rs:fill:64:64", "q:80"])
+        #expect(throws: ProxyError.self) { try ProxyPreset(parsing: "thumb") }
+        #expect(throws: ProxyError.self) { try ProxyPreset(parsing: "thumb=rs:wide:1:1") }
+    }
+
+    @Test(
+        "anything unknown or out of range is a 400 naming it",
+        arguments: [
+            "zz:1", "rs", "rs:wide:1:1", "rs:fit:-1:1", "rs:fit:99999:1", "rs:fit:1:2:3", "g:up", "q:0", "q:101", "f:gif",
+            "exp:soon", "sm:0", "w", "w:1:2",
+        ])
+    func refused(segment: String) {
+        #expect {
+            try parse([segment])
+        } throws: { error in
+            guard let error = error as? ProxyError else { return false }
+            return error.status == 400 && error.message.contains(segment)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import WebImageProxy
+
+@Suite("Proxy paths")
+struct ProxyPathTests {
+    @Test("a path gives its signature, what is signed, the options, the source and the extension")
+    func parts() throws {
+        let path = try ProxyPath("/sig/rs:fit:300:200/g:sm/plain/https%3A%2F%2Fexample.com%2Fa%20b.jpg%3Fv%3D1@webp")
+        #expect(path.signature == "sig")
+        #expect(path.signedPath == "/rs:fit:300:200/g:sm/plain/https%3A%2F%2Fexample.com%2Fa%20b.jpg%3Fv%3D1@webp")
+        #expect(path.optionSegments == ["rs:fit:300:200", "g:sm"])
+        #expect(path.source.absoluteString == "https://example.com/a%20b.jpg?v=1")
+        #expect(path.extensionFormat == .webp)
+    }
+
+    @Test("an unencoded source is taken whole, its slashes included, and no options are needed")
+    func unencoded() throws {
+        let path = try ProxyPath("/unsafe/plain/http://example.com/images/cat.png")
+        #expect(path.optionSegments.isEmpty)
+        #expect(path.source == URL(string: "http://example.com/images/cat.png"))
+        #expect(path.extensionFormat == nil)
+    }
+
+    @Test(
+        "an @ in the source must be encoded: the last @ names the extension",
+        arguments: [
+            "/s/plain/http://user@example.com/a.jpg",
+            "/s/plain/http://example.com/a.jpg@gif",
+        ])
+    func badExtension(path: String) {
+        #expect(throws: ProxyError.self) { try ProxyPath(path) }
+    }
+
+    @Test(
+        "malformed paths are refused with 400",
+        arguments: [
+            "", "nosignature", "/", "//plain/http://example.com/a.jpg", "/sig/rs:fit:1:1/http://example.com/a.jpg",
+            "/sig/plain/", "/sig/plain/not%20a%20url", "/sig/plain/%ZZ",
+        ])
+    func malformed(path: String) {
+        #expect {
+            try ProxyPath(path)
+        } throws: { error in
+            (error as? ProxyError)?.status == 400
+        }
+    }
+}
