@@ -3,7 +3,8 @@
 // swift-web-image's developer tooling, a package of its own so that its dependencies
 // (SwiftNIO, NIO-SSL, NIO-HTTP2, swift-certificates, swift-crypto, argument-parser)
 // never reach an app that depends on the library. It depends on the library by path.
-//   webimage         the program (`make run`): demo, serve, fetch, decode, cache, prefetch
+//   webimage         the program (`make run`): demo, serve, fetch, decode, cache, prefetch,
+//                    proxy (the image proxy of ../Proxy)
 //   WebImageTestServer   a real HTTP/1.1, HTTP/2 and TLS server on loopback, with a test
 //                    CA made at run time, for the tests, the benchmarks and the program
 //   WebImageFixtures the project's own sample images, made with the C encoders
@@ -35,6 +36,7 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "swift-web-image", path: ".."),
+        .package(name: "swift-web-image-proxy", path: "../Proxy"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -112,6 +114,7 @@ let package = Package(
             name: "webimage",
             dependencies: [
                 library("WebImage"),
+                .product(name: "WebImageProxy", package: "swift-web-image-proxy"),
                 library("WebImageAVIF"),
                 library("WebImageCore"),
                 library("WebImageDecoding"),

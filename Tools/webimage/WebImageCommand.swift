@@ -10,7 +10,7 @@ struct WebImageCommand: AsyncParsableCommand {
         discussion: "`webimage demo` shows the whole pipeline on the project's own sample images.",
         subcommands: [
             FetchCommand.self, PrefetchCommand.self, ServeCommand.self, CacheCommand.self, DemoCommand.self,
-            DecodeCommand.self, SamplesCommand.self, ReachabilityCommand.self,
+            DecodeCommand.self, SamplesCommand.self, ReachabilityCommand.self, ProxyCommand.self,
         ]
     )
 }
