@@ -174,8 +174,6 @@ let package = Package(
             dependencies: [
                 library("WebImage"), tool("WebImageFixtures"), tool("WebImageTestServer"), "WebImageTestSupport",
                 .product(name: "WebImageProxy", package: "swift-web-image-proxy"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             path: "ProxyTests",
             swiftSettings: strictSettings

@@ -25,10 +25,16 @@ final class ServedFolder {
 
     /// Starts `webimage serve folder arguments...` and waits (at most 20 s) until it
     /// has printed its URLs.
-    init(_ folder: URL, arguments: [String] = []) throws {
+    convenience init(_ folder: URL, arguments: [String] = []) throws {
+        try self.init(running: ["serve", folder.path] + arguments)
+    }
+
+    /// Starts `webimage arguments...`, a command that prints a base URL and then "stop
+    /// with" (`serve`, `proxy`), and waits (at most 20 s) for those lines.
+    init(running arguments: [String]) throws {
         process = Process()
         process.executableURL = try WebImageProgram.locate()
-        process.arguments = ["serve", folder.path] + arguments
+        process.arguments = arguments
         output = Pipe()
         errors = Pipe()
         process.standardOutput = output
@@ -46,7 +52,7 @@ final class ServedFolder {
                 process.waitUntilExit()
                 let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 throw NotStarted(
-                    description: "serve ended (status \(process.terminationStatus)) before printing its URLs: \(text) \(stderr)")
+                    description: "\(arguments[0]) ended (status \(process.terminationStatus)) before printing its URLs: \(text) \(stderr)")
             }
             text += String(decoding: chunk, as: UTF8.self)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WebImage
 import WebImageFixtures
+import WebImageProxy
 import WebImageTestServer
 
 /// `webimage demo`: the whole library at work on the project's own sample images, with
@@ -24,7 +25,13 @@ struct DemoCommand: AsyncParsableCommand {
 
             Each pass prints a table (image, format, decoded size, source, load time) \
             and its total time; a summary follows, and a contact sheet of the images is \
-            written to DIR/contact-sheet.png, whose path is printed. A load that fails, \
+            written to DIR/contact-sheet.png, whose path is printed.
+
+            Then the image proxy (`webimage proxy`) runs in front of the same server: a \
+            few thumbnails are made through it cold (written to DIR/proxy), asked again \
+            (its output cache answers) and one is asked by many clients at once (one \
+            render serves them); the proxy's and the origin's request counts are printed. \
+            A load that fails, \
             or whose image comes from another source than its pass is about, is a \
             failure, and any failure makes the exit status non-zero.
 
@@ -59,6 +66,7 @@ struct DemoCommand: AsyncParsableCommand {
         let certificates = try tls ? ServerCertificates.make(keepingAt: folder.appendingPathComponent("ca.pem").path) : nil
         let server = try await LoopbackServer.start(.init(tls: certificates?.identity, documentRoot: samplesFolder, http2: true))
         let passes: [DemoPass]
+        let proxyPass: DemoProxyPass
         do {
             let protocols = tls ? "HTTPS, HTTP/2 by ALPN" : "HTTP/1.1"
             Console.line("server: \(server.url("/files/").absoluteString) (\(protocols))")
@@ -70,6 +78,15 @@ struct DemoCommand: AsyncParsableCommand {
                     try AnchoredTrustEvaluator(contentsOf: [certificates.authorityFile]))
             }
             passes = try await loadThreeTimes(samples.map { server.url("/files/\($0.name)") }, configuration: configuration)
+            let before = server.requests.count
+            var sourcesConfiguration = configuration
+            sourcesConfiguration.cacheDirectory = nil
+            let proxyFolder = folder.appendingPathComponent("proxy", isDirectory: true)
+            proxyPass = try await DemoProxyPass.run(
+                origin: server.url("/files/"), sources: ImageManager(configuration: sourcesConfiguration), writingInto: proxyFolder)
+            Console.line("")
+            Console.line(proxyPass.render(folder: proxyFolder))
+            Console.line("origin: \(server.requests.count - before) requests for the proxy's \(proxyPass.statistics.requests)")
             try await server.shutdown()
         } catch {
             try? await server.shutdown()
@@ -81,7 +98,7 @@ struct DemoCommand: AsyncParsableCommand {
         Console.line("")
         Console.line(Self.summary(samples: samples, passes: passes))
         Console.line("contact sheet: \(sheetFile.path) (\(sheetSize))")
-        let failures = passes.reduce(0) { $0 + $1.failures }
+        let failures = passes.reduce(0) { $0 + $1.failures } + proxyPass.failures
         if failures > 0 { throw ExitCode.failure }
     }
 

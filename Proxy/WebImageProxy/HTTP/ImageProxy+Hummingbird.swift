@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 extension ImageProxy {
     /// Mounts the proxy on `router`: `GET /health` answers `ok`, and every other `GET`
@@ -27,13 +28,11 @@ extension ImageProxy {
     ) -> some ApplicationProtocol {
         let router = Router()
         addRoutes(to: router)
-        var quiet = Logger(label: "webimage-proxy")
-        quiet.logLevel = .warning
         return Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "webimage-proxy"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
-            logger: logger ?? quiet)
+            logger: logger ?? Self.quietLogger)
     }
 
     /// Serves the proxy on `host:port` until SIGTERM or SIGINT, then stops taking
@@ -43,6 +42,33 @@ extension ImageProxy {
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) async throws {
         try await makeApplication(host: host, port: port, logger: logger, onServerRunning: onServerRunning).runService()
+    }
+
+    /// Serves the proxy on `host:port` until the calling task is cancelled, then stops as
+    /// on a signal (no new connections, the requests in flight finish): for a proxy
+    /// inside a program that decides itself when to stop (a test, a demo, a benchmark).
+    public func run(
+        host: String = "127.0.0.1", port: Int = 8080, logger: Logger? = nil,
+        onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+    ) async throws {
+        let application = makeApplication(host: host, port: port, logger: logger, onServerRunning: onServerRunning)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [application], logger: logger ?? Self.quietLogger))
+        // Run apart from this task, so that its cancellation reaches the server only as
+        // the graceful shutdown below, not as an abrupt cancellation of every connection.
+        let running = Task { try await group.run() }
+        try await withTaskCancellationHandler {
+            try await running.value
+        } onCancel: {
+            Task { await group.triggerGracefulShutdown() }
+        }
+    }
+
+    /// Warnings and worse: a proxy logs nothing per request unless asked.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "webimage-proxy")
+        logger.logLevel = .warning
+        return logger
     }
 }
 

@@ -1,6 +1,4 @@
 import Foundation
-import Logging
-import ServiceLifecycle
 import WebImage
 import WebImageProxy
 import WebImageTestServer
@@ -37,9 +35,7 @@ struct ProxyHarness {
         try await LoopbackServer.withServer(.init(documentRoot: root.url)) { origin in
             let proxy = ImageProxy(configuration: configuration)
             let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-            let application = proxy.makeApplication(port: 0) { port in portSink.yield(port) }
-            let group = ServiceGroup(services: [application], logger: .init(label: "proxy-tests"))
-            let serving = Task { try await group.run() }
+            let serving = Task { try await proxy.run(port: 0) { port in portSink.yield(port) } }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw CancellationError() }
             let session = URLSessionConfiguration.ephemeral
@@ -49,11 +45,11 @@ struct ProxyHarness {
             do {
                 try await body(harness)
             } catch {
-                await group.triggerGracefulShutdown()
+                serving.cancel()
                 _ = await serving.result
                 throw error
             }
-            await group.triggerGracefulShutdown()
+            serving.cancel()
             try await serving.value
         }
     }
