@@ -23,8 +23,9 @@ extension ImageProxy {
         public var signer: URLSigner?
         /// Named option sets for `preset:NAME`; one named `default` applies to every URL.
         public var presets: [ProxyPreset]
-        /// Accept only presets in URLs (`preset:NAME`, `pr:NAME`, or the bare name), so the
-        /// outputs are a known few: nobody can ask for sizes the operator did not plan.
+        /// Accept only presets in URLs (`preset:NAME`, `pr:NAME`, or the bare name), and
+        /// `exp:`, so the outputs are a known few: nobody can ask for sizes the operator did
+        /// not plan.
         public var presetsOnly: Bool
         /// What a source may be.
         public var limits: SourceLimits

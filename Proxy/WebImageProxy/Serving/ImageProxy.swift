@@ -99,7 +99,8 @@ public final class ImageProxy: Sendable {
         for segment in path.optionSegments {
             if configuration.presetsOnly {
                 let name = segment.split(separator: ":", maxSplits: 1).first.map(String.init) ?? segment
-                guard name == "pr" || name == "preset" || !segment.contains(":") else {
+                // An expiry narrows who may use a URL, it shapes no image: allowed too.
+                guard ["pr", "preset", "exp", "expires"].contains(name) || !segment.contains(":") else {
                     throw ProxyError(.badOptions, "only presets are accepted, not \"\(segment)\"")
                 }
                 if segment.contains(":") {

@@ -16,6 +16,9 @@ struct ImageProxyServerTests {
             ("rs:fit:300:100", PixelSize(width: 133, height: 100)),
             ("rs:fill:200:200", PixelSize(width: 200, height: 200)),
             ("rs:fill:300:100", PixelSize(width: 300, height: 100)),
+            ("rs:fill:100:100/g:no", PixelSize(width: 100, height: 100)),
+            ("rs:fill:100:100/g:so", PixelSize(width: 100, height: 100)),
+            ("rs:fill:100:100/g:sm", PixelSize(width: 100, height: 100)),
             ("rs:force:100:300", PixelSize(width: 100, height: 300)),
             ("w:160", PixelSize(width: 160, height: 120)),
             ("h:90", PixelSize(width: 120, height: 90)),
@@ -232,6 +235,8 @@ struct ImageProxyServerTests {
             #expect(bare.data == named.data)
             #expect(try await harness.get(harness.path("rs:fit:10:10", origin: "/files/photo.jpg")).status == 400)
             #expect(try await harness.get(harness.path("pr:nope", origin: "/files/photo.jpg")).status == 400)
+            let future = Int(Date().timeIntervalSince1970) + 3600
+            #expect(try await harness.get(harness.path("exp:\(future)/pr:thumb", origin: "/files/photo.jpg")).status == 200)
         }
     }
 }
