@@ -28,19 +28,24 @@ extension ProxyError {
     }
 
     private init(transport error: TransportError) {
-        switch error.code {
-        case .refusedByPolicy:
-            self.init(.sourceForbidden, "the source is refused: \(error.policyViolation.map { "\($0)" } ?? error.message)")
-        case .timedOut, .connectTimeout, .stalled, .waitedForConnection:
-            self.init(.sourceTimeout, "the source took too long: \(error.message)")
-        case .bodyTooLarge:
-            self.init(.tooLarge, "the source is over the byte limit: \(error.message)")
-        case .httpStatus where error.statusCode == 404 || error.statusCode == 410:
-            self.init(.sourceNotFound, "the source answered \(error.statusCode ?? 404)")
-        case .httpStatus:
-            self.init(.sourceFailed, "the source answered \(error.statusCode.map(String.init) ?? "an error status")")
-        default:
-            self.init(.sourceFailed, "the source could not be fetched (\(error.code)): \(error.message)")
+        // Plain comparisons, not a `switch` with `where` clauses over the error: Swift
+        // 6.3's optimiser crashed on that form (an ownership error in CopyPropagation).
+        let code = error.code
+        let status = error.statusCode
+        let message = error.message
+        if code == .refusedByPolicy {
+            let rule = error.policyViolation.map { "\($0)" } ?? message
+            self.init(.sourceForbidden, "the source is refused: \(rule)")
+        } else if [.timedOut, .connectTimeout, .stalled, .waitedForConnection].contains(code) {
+            self.init(.sourceTimeout, "the source took too long: \(message)")
+        } else if code == .bodyTooLarge {
+            self.init(.tooLarge, "the source is over the byte limit: \(message)")
+        } else if code == .httpStatus, status == 404 || status == 410 {
+            self.init(.sourceNotFound, "the source answered \(status ?? 404)")
+        } else if code == .httpStatus {
+            self.init(.sourceFailed, "the source answered \(status.map(String.init) ?? "an error status")")
+        } else {
+            self.init(.sourceFailed, "the source could not be fetched (\(code)): \(message)")
         }
     }
 }
