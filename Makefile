@@ -164,10 +164,10 @@ test-tsan: test-deps
 # What only the benchmarks need: TurboJPEG, the bare library the JPEG baselines call, and
 # programs they run beside ours on the same files (djpeg, pngcrush -n; without them those
 # rows are skipped with a message). On Ubuntu these are in the universe component.
-BENCH_APT_PACKAGES := libjpeg-turbo-progs pngcrush libturbojpeg0-dev
+BENCH_APT_PACKAGES := libjpeg-turbo-progs pngcrush libturbojpeg0-dev wrk
 bench-deps: deps
-	@if command -v djpeg >/dev/null && command -v pngcrush >/dev/null && pkg-config --exists libturbojpeg; then \
-		echo "bench-deps: djpeg, pngcrush and libturbojpeg present"; \
+	@if command -v djpeg >/dev/null && command -v pngcrush >/dev/null && command -v wrk >/dev/null && pkg-config --exists libturbojpeg; then \
+		echo "bench-deps: djpeg, pngcrush, wrk and libturbojpeg present"; \
 	else \
 		echo "bench-deps: installing $(BENCH_APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && \
@@ -177,10 +177,10 @@ bench-deps: deps
 # The Python peers some rows are measured beside (Pillow, pyvips, aiohttp from PyPI), for
 # the user: a row whose modules are missing is left out with a message, so a failed
 # install stops nothing. Debian's Python needs --break-system-packages for --user installs.
-BENCH_PIP_PACKAGES := pillow pyvips pyvips-binary aiohttp
+BENCH_PIP_PACKAGES := pillow pyvips pyvips-binary aiohttp thumbor
 bench-peers:
-	@if python3 -c "import PIL, pyvips, aiohttp" 2>/dev/null; then \
-		echo "bench-peers: Pillow, pyvips and aiohttp present"; \
+	@if python3 -c "import PIL, pyvips, aiohttp, thumbor.server" 2>/dev/null; then \
+		echo "bench-peers: Pillow, pyvips, aiohttp and thumbor present"; \
 	else \
 		echo "bench-peers: installing $(BENCH_PIP_PACKAGES) for this user"; \
 		python3 -m pip install --quiet --user $(BENCH_PIP_PACKAGES) 2>/dev/null \
@@ -188,10 +188,13 @@ bench-peers:
 		|| echo "bench-peers: could not install them; the Python rows will be left out"; \
 	fi
 
+# The proxy case runs the release `webimage proxy` as a server process of its own.
 bench: bench-deps bench-peers
+	$(SWIFT) build --package-path Tools -c release --product webimage
 	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks
 
 bench-quick: bench-deps bench-peers
+	$(SWIFT) build --package-path Tools -c release --product webimage
 	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks --quick
 
 # The load run (issue 7): every load completes exactly once with the right image, nothing

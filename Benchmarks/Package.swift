@@ -77,6 +77,7 @@ let package = Package(
                 // The umbrella: the manager composed with the default modules, as apps get it.
                 .product(name: "WebImage", package: "swift-web-image"),
                 "CBaselines",
+                "CTurboJPEG",
             ],
             path: "Sources/WebImageBenchmarks",
             swiftSettings: [

@@ -36,6 +36,9 @@ final class PythonPeer {
         }
     }
 
+    /// The Python process, for its CPU time.
+    var processIdentifier: Int32 { process.processIdentifier }
+
     deinit {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()

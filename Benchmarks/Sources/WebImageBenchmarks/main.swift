@@ -82,16 +82,22 @@ do {
     // Not timed cases: a delay distribution and peak memory, measured after the table's
     // cases, alone.
     if selected(BudgetMemoryCase.name) { try BudgetMemoryCase.run(jpeg: fixtures.jpeg) }
-    if selected(ResponsivenessCase.name) {
-        let started: LoopbackServer
-        if let server {
-            started = server
-        } else {
-            started = try LoopbackBench.start(documentRoot: try ColdLoadCases.writeDocumentRoot(fixtures.smallJPEGs))
-        }
+    // The loopback origin of the network cases, started here when none of them ran.
+    func origin() throws -> LoopbackServer {
+        if let server { return server }
+        let started = try LoopbackBench.start(documentRoot: try ColdLoadCases.writeDocumentRoot(fixtures.smallJPEGs))
         server = started
+        return started
+    }
+    if selected(ResponsivenessCase.name) {
+        let started = try origin()
         try ResponsivenessCase.writeFile(fixtures.jpeg, into: URL(fileURLWithPath: ColdLoadCases.root!))
         try ResponsivenessCase.run(server: started)
+        fflush(nil)
+    }
+    // Servers in processes of their own against the loopback origin: after everything else.
+    if selected(ProxyCase.name) {
+        try ProxyCase.run(server: try origin(), root: URL(fileURLWithPath: ColdLoadCases.root!))
         fflush(nil)
     }
     if let server { LoopbackBench.stop(server) }
