@@ -58,19 +58,24 @@ struct ThumbnailRenderer: Sendable {
                 image = try CropTransformer(PixelRect(x: origin.x, y: origin.y, width: crop.width, height: crop.height))
                     .transform(image)
             }
-            return try encode(image, as: format, quality: options.quality)
+            // A JPEG source has no alpha to look for (its pixels are decoded opaque).
+            let opaque = header.info.format == .jpeg
+            return try encode(image, as: format, quality: options.quality, knownOpaque: opaque)
         } catch {
             throw ProxyError(.processingFailed, "processing failed: \(error)")
         }
     }
 
-    private func encode(_ image: DecodedImage, as format: OutputFormat, quality asked: Int?) throws(ImageDecodingError) -> Data {
+    private func encode(
+        _ image: DecodedImage, as format: OutputFormat, quality asked: Int?, knownOpaque: Bool
+    ) throws(ImageDecodingError) -> Data {
         switch format {
         case .jpeg:
-            return try JPEGEncoder(quality: asked ?? quality.jpeg).encode(AlphaFlattening.overWhite(image.bitmap))
+            let pixels = knownOpaque ? image.bitmap : try AlphaFlattening.overWhite(image.bitmap)
+            return try JPEGEncoder(quality: asked ?? quality.jpeg).encode(pixels)
         case .png:
             // Opaque images are written as RGB: a quarter smaller, nothing lost.
-            let opaque = !AlphaFlattening.hasTransparency(image.bitmap)
+            let opaque = knownOpaque || !AlphaFlattening.hasTransparency(image.bitmap)
             return try PNGEncoder(compression: .fast, interlaced: false, dropsAlpha: opaque).encode(image.bitmap)
         case .webp:
             let encoder = WebPEncoder(quality: Float(asked ?? quality.webp))
