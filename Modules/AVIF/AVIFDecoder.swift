@@ -81,7 +81,8 @@ public struct AVIFDecoder: AnimatedImageDecoding {
     }
 
     /// The container's size as shown (before orientation), its orientation and its
-    /// frames; no AV1 data is decoded.
+    /// frames; no AV1 data is decoded. A size past libavif's own size limits is refused
+    /// here with `tooLarge`, as the decode would be.
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
         let unlimited = DecodeOptions(maxPixelCount: .max, maxFrameCount: .max)
         return try data.withBytes { (bytes) throws(ImageDecodingError) -> ImageHeader in
