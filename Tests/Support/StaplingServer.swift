@@ -70,7 +70,10 @@ public final class StaplingServer: @unchecked Sendable {
         guard process.isRunning else { return }
         // SIGKILL: nginx without a master process inherits the test process's signal
         // mask, in which SIGTERM may be blocked. It writes each access log line when the
-        // request ends, so nothing is lost.
+        // request ends, just after the last byte is sent: a client can read that byte
+        // first, and a kill at once lost the line once on a busy machine. A moment's
+        // grace lets the line be written.
+        usleep(50_000)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
