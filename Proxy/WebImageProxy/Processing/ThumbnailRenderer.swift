@@ -27,21 +27,36 @@ struct ThumbnailRenderer: Sendable {
         return header
     }
 
-    /// The decode options for `header` under `options`: what the memory budget reserves for.
-    func decodeOptions(for header: ImageHeader, plan: ResizePlan, format: OutputFormat) -> DecodeOptions {
-        DecodeOptions(
+    /// What one render will do, decided once from the header: the plan, the decoder the
+    /// bytes call for, and the decode options (which the memory budget reserves for).
+    struct Job {
+        let header: ImageHeader
+        let plan: ResizePlan
+        let decoder: any ImageDecoding
+        let decodeOptions: DecodeOptions
+        let options: ProcessingOptions
+        let format: OutputFormat
+
+        /// About how many bytes of pixels the decode holds at its peak; `nil` when unknown.
+        func estimatedMemory(of data: Data) -> Int? { decoder.estimatedMemory(decoding: data, options: decodeOptions) }
+    }
+
+    func job(for data: Data, header: ImageHeader, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Job {
+        let plan = ResizePlan(source: header.displaySize, options: options)
+        let decodeOptions = DecodeOptions(
             maxPixelSize: plan.decodePixelSize, maxPixelCount: limits.maxResolution,
             firstFrameOnly: !(format == .webp && header.frameCount > 1), appliesOrientation: true,
             maxFrameCount: limits.maxFrames)
+        let decoder: any ImageDecoding
+        do { decoder = try decoders.decoder(for: data) } catch { throw Self.proxyError(for: error) }
+        return Job(header: header, plan: plan, decoder: decoder, decodeOptions: decodeOptions, options: options, format: format)
     }
 
-    func render(
-        _ data: Data, header: ImageHeader, options: ProcessingOptions, format: OutputFormat
-    ) throws(ProxyError) -> Data {
-        let plan = ResizePlan(source: header.displaySize, options: options)
+    func render(_ data: Data, _ job: Job) throws(ProxyError) -> Data {
+        let (plan, options, format) = (job.plan, job.options, job.format)
         var image: DecodedImage
         do {
-            image = try decoders.decode(data, options: decodeOptions(for: header, plan: plan, format: format))
+            image = try job.decoder.decode(data, options: job.decodeOptions)
         } catch {
             throw Self.proxyError(for: error)
         }
@@ -59,7 +74,7 @@ struct ThumbnailRenderer: Sendable {
                     .transform(image)
             }
             // A JPEG source has no alpha to look for (its pixels are decoded opaque).
-            let opaque = header.info.format == .jpeg
+            let opaque = job.header.info.format == .jpeg
             return try encode(image, as: format, quality: options.quality, knownOpaque: opaque)
         } catch {
             throw ProxyError(.processingFailed, "processing failed: \(error)")

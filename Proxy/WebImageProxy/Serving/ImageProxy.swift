@@ -154,21 +154,14 @@ public final class ImageProxy: Sendable {
         let (format, varies) = FormatChoice.choose(
             named: named, accept: acceptsWebP ? "image/webp" : nil, source: header.info.format,
             prefersWebP: configuration.prefersWebP)
-        let plan = ResizePlan(source: header.displaySize, options: key.options)
-        let decodeOptions = renderer.decodeOptions(for: header, plan: plan, format: format)
+        let job = try renderer.job(for: data, header: header, options: key.options, format: format)
         var reservation: MemoryReservation?
-        if let budget = configuration.memoryBudget,
-            let bytes = try? configuration.decoders.decoder(for: data).estimatedMemory(decoding: data, options: decodeOptions),
-            bytes > 0
-        {
+        if let budget = configuration.memoryBudget, let bytes = job.estimatedMemory(of: data), bytes > 0 {
             reservation = try await budget.reserve(min(bytes, budget.capacity))
         }
         defer { reservation?.release() }
         let renderer = renderer
-        let options = key.options
-        let bytes = try await withTaskExecutorPreference(configuration.executor) {
-            try renderer.render(data, header: header, options: options, format: format)
-        }
+        let bytes = try await withTaskExecutorPreference(configuration.executor) { try renderer.render(data, job) }
         let digest = SHA256.hash(data: bytes)
         let tag = "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
         return RenderedOutput(data: bytes, format: format, entityTag: tag, variesByAccept: varies)
