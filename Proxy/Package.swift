@@ -37,6 +37,7 @@ let package = Package(
             name: "WebImageProxy",
             dependencies: [
                 .product(name: "WebImage", package: "swift-web-image"),
+                .product(name: "WebImageConcurrency", package: "swift-web-image"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
