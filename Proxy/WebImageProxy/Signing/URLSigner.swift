@@ -25,18 +25,18 @@ public struct URLSigner: Sendable {
 
     /// The signature of `signedPath` (`/rs:fit:300:300/plain/...`).
     public func signature(for signedPath: String) -> String {
-        var message = salt
-        message.append(contentsOf: Array(signedPath.utf8))
-        let mac = HMAC<SHA256>.authenticationCode(for: message, using: key)
-        return Data(mac).base64URLEncoded
+        Data(HMAC<SHA256>.authenticationCode(for: message(signedPath), using: key)).base64URLEncoded
     }
 
     /// Whether `signature` is right for `signedPath`, compared in constant time.
     public func isValid(_ signature: String, for signedPath: String) -> Bool {
-        var message = salt
-        message.append(contentsOf: Array(signedPath.utf8))
         guard let given = Data(base64URLEncoded: signature) else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: message, using: key)
+        return HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: message(signedPath), using: key)
+    }
+
+    /// What is signed: the salt, then the path's bytes.
+    private func message(_ signedPath: String) -> Data {
+        salt + Data(signedPath.utf8)
     }
 
     /// `signedPath` with its signature in front: a path the proxy serves.
