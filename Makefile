@@ -27,9 +27,9 @@ SWIFT ?= swift
 # main component); Homebrew's names on a Mac. curl (the program) is a client in the test
 # server's own tests and a peer in the transport benchmarks.
 APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libturbojpeg0-dev libgif-dev libwebp-dev \
-	libavif-dev libcurl4-openssl-dev libssl-dev zlib1g-dev curl
-BREW_PACKAGES := pkg-config libpng jpeg-turbo giflib webp libavif curl openssl@3
-PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libwebp libwebpdemux libwebpmux libavif libcurl openssl zlib
+	libavif-dev libcurl4-openssl-dev libssl-dev zlib1g-dev libhiredis-dev curl
+BREW_PACKAGES := pkg-config libpng jpeg-turbo giflib webp libavif curl openssl@3 hiredis
+PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libwebp libwebpdemux libwebpmux libavif libcurl openssl zlib hiredis
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test test-deps lint format consumer-check test-sanitize test-asan test-tsan bench bench-quick bench-deps bench-peers deps load load-valgrind fuzz docs docs-check clean
@@ -56,7 +56,9 @@ deps:
 REACHABILITY_TEST_PACKAGES := iproute2 python3
 REVOCATION_TEST_PACKAGES := nginx openssl faketime
 AUTHENTICATION_TEST_PACKAGES := krb5-kdc krb5-admin-server krb5-user apache2-bin libapache2-mod-auth-gssapi
-TEST_APT_PACKAGES := $(strip $(REACHABILITY_TEST_PACKAGES) $(REVOCATION_TEST_PACKAGES) $(AUTHENTICATION_TEST_PACKAGES))
+SHARED_CACHE_TEST_PACKAGES := redis-server redis-tools
+TEST_APT_PACKAGES := $(strip $(REACHABILITY_TEST_PACKAGES) $(REVOCATION_TEST_PACKAGES) $(AUTHENTICATION_TEST_PACKAGES) \
+	$(SHARED_CACHE_TEST_PACKAGES))
 test-deps: deps
 	@missing=$$(for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -z "$$missing" ]; then \
@@ -164,10 +166,10 @@ test-tsan: test-deps
 # What only the benchmarks need: TurboJPEG, the bare library the JPEG baselines call, and
 # programs they run beside ours on the same files (djpeg, pngcrush -n; without them those
 # rows are skipped with a message). On Ubuntu these are in the universe component.
-BENCH_APT_PACKAGES := libjpeg-turbo-progs pngcrush libturbojpeg0-dev wrk
+BENCH_APT_PACKAGES := libjpeg-turbo-progs pngcrush libturbojpeg0-dev wrk redis-server redis-tools
 bench-deps: deps
-	@if command -v djpeg >/dev/null && command -v pngcrush >/dev/null && command -v wrk >/dev/null && pkg-config --exists libturbojpeg; then \
-		echo "bench-deps: djpeg, pngcrush, wrk and libturbojpeg present"; \
+	@if command -v djpeg >/dev/null && command -v pngcrush >/dev/null && command -v wrk >/dev/null && command -v redis-benchmark >/dev/null && pkg-config --exists libturbojpeg; then \
+		echo "bench-deps: djpeg, pngcrush, wrk, redis and libturbojpeg present"; \
 	else \
 		echo "bench-deps: installing $(BENCH_APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && \
@@ -245,7 +247,7 @@ fuzz: deps
 # against the archives of the modules it depends on, then all are merged into one archive.
 DOCS_SCRATCH := .build-docs
 DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageHTTP WebImageDecoding WebImageWebP WebImageAVIF WebImageEncoding WebImageCache WebImageTransport WebImageSecurity \
-	WebImageCallbackRegistry WebImageOperations WebImageManager WebImageReachability WebImage
+	WebImageCallbackRegistry WebImageOperations WebImageManager WebImageReachability WebImageSharedCache WebImage
 DOCS_ARCHIVE := $(DOCS_SCRATCH)/WebImage.doccarchive
 docs: deps
 	WEBIMAGE_DOCS=1 $(SWIFT) package --scratch-path $(DOCS_SCRATCH) --allow-writing-to-directory $(DOCS_SCRATCH) \

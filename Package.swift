@@ -40,6 +40,8 @@ let package = Package(
         .library(name: "WebImageOperations", targets: ["WebImageOperations"]),
         .library(name: "WebImageManager", targets: ["WebImageManager"]),
         .library(name: "WebImageReachability", targets: ["WebImageReachability"]),
+        // A shared cache tier on Redis (hiredis), for a fleet of servers; not in the umbrella.
+        .library(name: "WebImageSharedCache", targets: ["WebImageSharedCache"]),
         // Everything above composed with the defaults: what most apps depend on.
         .library(name: "WebImage", targets: ["WebImage"]),
     ],
@@ -245,6 +247,24 @@ let package = Package(
             name: "WebImageReachability",
             dependencies: ["WebImageCore", "WebImageConcurrency", "CWebImageReachability"],
             path: "Modules/Reachability",
+            exclude: ["C"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: SharedCache: a tier of downloaded bytes on Redis nodes, shared by a fleet,
+        // through hiredis driven by the module's own event loop thread. Not in the
+        // umbrella: only a server fleet wants it, and only it links hiredis.
+        .systemLibrary(
+            name: "CHiredis",
+            path: "Modules/SharedCache/C/CHiredis",
+            // No pkgConfig: hiredis.pc adds `-D_FILE_OFFSET_BITS=64`, a flag SwiftPM refuses
+            // with a warning on every build; the header and library are on the default paths.
+            providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
+        ),
+        .target(
+            name: "WebImageSharedCache",
+            dependencies: ["WebImageCore", "WebImageConcurrency", "CHiredis"],
+            path: "Modules/SharedCache",
             exclude: ["C"],
             swiftSettings: strictSettings
         ),

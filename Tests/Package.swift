@@ -188,6 +188,17 @@ let package = Package(
             path: "ManagerTests",
             swiftSettings: strictSettings
         ),
+        // The shared cache tier: its pure parts, then real redis-server processes on
+        // loopback (skipped with a message where redis-server is not installed).
+        .testTarget(
+            name: "WebImageSharedCacheTests",
+            dependencies: [
+                library("WebImage"), library("WebImageConcurrency"), library("WebImageCore"), library("WebImageSharedCache"),
+                tool("WebImageFixtures"), tool("WebImageTestServer"), "WebImageTestSupport",
+            ],
+            path: "SharedCacheTests",
+            swiftSettings: strictSettings
+        ),
         // Reachability: netlink parsing and the status from bytes, the monitor here, and
         // the `webimage` program inside network namespaces the tests make (root only).
         .testTarget(
@@ -202,7 +213,10 @@ let package = Package(
         // The `webimage` program, run as a second process (built by `make test`).
         .testTarget(
             name: "WebImageToolTests",
-            dependencies: [library("WebImageCore"), library("WebImageDecoding"), tool("WebImageFixtures"), "WebImageTestSupport"],
+            dependencies: [
+                library("WebImageCore"), library("WebImageDecoding"), tool("WebImageFixtures"), tool("WebImageTestServer"),
+                "WebImageTestSupport",
+            ],
             path: "ToolTests",
             swiftSettings: strictSettings
         ),

@@ -27,7 +27,7 @@ public final class StaplingServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         var lastError: (any Error)?
         for _ in 0..<5 {
-            let port = try Self.freePort()
+            let port = try LoopbackPort.free()
             let configuration = Self.configuration(
                 root: root, port: port, chain: chain.path, key: key.path, stapling: stapling?.path, protocols: protocols,
                 files: files?.path)
@@ -38,7 +38,7 @@ public final class StaplingServer: @unchecked Sendable {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            if Self.awaitListening(port: port, process: process) {
+            if LoopbackPort.awaitListening(port, while: { process.isRunning }) {
                 self.port = port
                 self.process = process
                 return
@@ -107,45 +107,5 @@ public final class StaplingServer: @unchecked Sendable {
                 }
             }
             """
-    }
-
-    /// A port the kernel just gave out (nginx may lose a race for it: the caller retries).
-    private static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ExternalProgram.Failed(description: "socket() failed") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw ExternalProgram.Failed(description: "bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Connects until nginx accepts (true) or exits (false), for at most ten seconds.
-    private static func awaitListening(port: Int, process: Process) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline, process.isRunning {
-            if canConnect(port: port) { return true }
-            usleep(20_000)
-        }
-        return false
-    }
-
-    private static func canConnect(port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return false }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
     }
 }

@@ -8,7 +8,7 @@
 /// grow into the thousands in a burst.
 package struct PriorityFIFO<Priority: Comparable, Element> {
     /// The queues, one per priority that has elements, highest priority first.
-    private var lanes: [(priority: Priority, queue: FIFO<Element>)] = []
+    private var lanes: [(priority: Priority, queue: FIFOQueue<Element>)] = []
 
     /// How many elements are queued, over all priorities.
     package private(set) var count = 0
@@ -24,10 +24,10 @@ package struct PriorityFIFO<Priority: Comparable, Element> {
             if lanes[index].priority == priority {
                 lanes[index].queue.append(element)
             } else {
-                lanes.insert((priority, FIFO(element)), at: index)
+                lanes.insert((priority, FIFOQueue(element)), at: index)
             }
         } else {
-            lanes.append((priority, FIFO(element)))
+            lanes.append((priority, FIFOQueue(element)))
         }
     }
 
@@ -57,44 +57,4 @@ package struct PriorityFIFO<Priority: Comparable, Element> {
 
     /// Every element in serving order, for tests and descriptions.
     package var elements: [Element] { lanes.flatMap { $0.queue.elements } }
-}
-
-/// A first-in-first-out queue on an array with a moving head, compacted when the taken
-/// part outgrows the rest.
-private struct FIFO<Element> {
-    private var storage: [Element?]
-    private var head = 0
-
-    init(_ first: Element) { storage = [first] }
-
-    var isEmpty: Bool { head == storage.count }
-    var first: Element? { isEmpty ? nil : storage[head] }
-    var elements: [Element] { storage[head...].compactMap { $0 } }
-
-    mutating func append(_ element: Element) { storage.append(element) }
-
-    mutating func popFirst() -> Element? {
-        guard !isEmpty else { return nil }
-        let element = storage[head]
-        storage[head] = nil
-        head += 1
-        compactIfWorthIt()
-        return element
-    }
-
-    mutating func remove(firstWhere matches: (Element) -> Bool) -> Element? {
-        guard let index = storage[head...].firstIndex(where: { $0.map(matches) ?? false }) else { return nil }
-        let element = storage.remove(at: index)
-        return element
-    }
-
-    private mutating func compactIfWorthIt() {
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 32, head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
-        }
-    }
 }

@@ -8,6 +8,10 @@ public struct ImageCacheType: OptionSet, Sendable, Hashable {
     public static let memory = ImageCacheType(rawValue: 1 << 0)
     /// Downloaded bytes, with their HTTP validators, in the disk cache.
     public static let disk = ImageCacheType(rawValue: 1 << 1)
+    /// Downloaded bytes in a tier shared by a fleet (`SharedDataCaching`), read after the
+    /// disk cache and before the network. Not part of ``all``: a manager has one only when
+    /// given one.
+    public static let shared = ImageCacheType(rawValue: 1 << 2)
     /// No cache at all.
     public static let none: ImageCacheType = []
     /// Memory and disk.

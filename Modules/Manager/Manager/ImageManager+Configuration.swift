@@ -52,6 +52,18 @@ extension ImageManager {
         /// 64 MiB. `nil`: no bound. A decoded image kept in the memory cache or by the
         /// caller is no longer counted: the memory cache has its own limit.
         public var memoryBudget: MemoryBudget? = .shared
+        /// A cache tier shared by a fleet of servers (`SharedCache` from
+        /// WebImageSharedCache, on Redis), read after the disk cache and before the
+        /// network. A load that misses its disk cache looks here; a hit usable under the
+        /// caching rules is answered with source ``ImageSource/shared`` and copied to the
+        /// disk cache; a miss may hold the key's lease while it downloads, so the fleet's
+        /// other servers wait for its bytes instead of fetching too. A network response
+        /// that may be stored goes to both caches; the load returns once the tier has it
+        /// (one round trip), so that the servers waiting for it go on at once. A tier that
+        /// fails never fails a load. A fleet serving many users should also set
+        /// ``cacheRules`` to a shared cache's (`HTTPCacheRules(isShared: true)`), so that
+        /// `private` responses stay out of both. `nil` (the default): no shared tier.
+        public var sharedCache: (any SharedDataCaching)? = nil
 
         public init(
             cacheKeyFilter: (@Sendable (URL) -> String)? = nil,

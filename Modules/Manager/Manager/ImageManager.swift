@@ -256,6 +256,7 @@ public final class ImageManager: Sendable {
         return LoadStages(
             memory: context.memoryCache ?? memoryCache,
             disk: request.options.contains(.memoryCacheOnly) ? nil : (context.diskCache ?? diskCache),
+            shared: request.options.contains(.memoryCacheOnly) ? nil : configuration.sharedCache,
             downloader: recovering(context.downloader ?? downloader),
             decoders: decoders,
             failedURLs: failedURLs,

@@ -198,15 +198,56 @@ final class ImageLoadTask: Sendable {
             try stopIfCancelled()
             if let stored = cached { use = caching.use(of: stored.metadata, for: request, at: Date()) }
         }
+
+        // Nothing on disk: the fleet's shared tier. A hit is used as a disk entry would be;
+        // a miss may come with the key's lease, held until the bytes are stored there.
+        guard cached == nil, caching.readsDisk(options), let shared = stages.shared else {
+            return try await fromStoredOrNetwork(cached, use: use, fromShared: false)
+        }
+        var fromShared = false
+        var leased = false
+        switch await shared.lookup(forKey: request.dataKey, coalescing: !options.contains(.fromCacheOnly)) {
+        case .hit(let response):
+            cached = response
+            fromShared = true
+            use = caching.use(of: response.metadata, for: request, at: Date())
+        case .miss(let holdsLease):
+            leased = holdsLease
+        }
+        let result: Result<ImageResponse, ImageLoadError>
+        do {
+            try stopIfCancelled()
+            result = .success(try await fromStoredOrNetwork(cached, use: use, fromShared: fromShared))
+        } catch {
+            result = .failure(error)
+        }
+        // Still held when nothing was stored (a failure, a response that may not be
+        // stored): the fleet's next member takes over at once, not when it expires.
+        if leased { await shared.releaseLease(forKey: request.dataKey) }
+        return try result.get()
+    }
+
+    /// The rest of the pipeline once the caches were read: the stored entry (from disk,
+    /// or from the shared tier when `fromShared`) as the answer, or the network.
+    private func fromStoredOrNetwork(
+        _ found: CachedResponse?, use: LoadCaching.Use, fromShared: Bool
+    ) async throws(ImageLoadError) -> ImageResponse {
+        let options = request.options
+        let caching = stages.caching
+        let decodes = !options.contains(.returnDataWithoutDecoding)
+        var cached = found
         if let stored = cached, use != .revalidate, use != .ignore {
             let stale = use != .answer(stale: false)
             if use == .answerAndRevalidateBehind { stages.revalidations.revalidate(stored, for: request, stages: stages) }
             do {
-                return try await answer(from: stored, source: stale ? .stale : .disk)
+                let answer = try await answer(from: stored, source: stale ? .stale : fromShared ? .shared : .disk)
+                // The fleet's copy becomes this server's: the next load reads its disk.
+                if fromShared { await storeOnDisk(stored.data, metadata: stored.metadata) }
+                return answer
             } catch .decoding(let error, let response, let bytes) {
                 // Bytes on disk that do not decode are no use to anyone: drop them and
                 // fetch a fresh copy (unless the load may not touch the network).
-                stages.disk?.removeResponse(forKey: request.dataKey)
+                if !fromShared { stages.disk?.removeResponse(forKey: request.dataKey) }
                 if options.contains(.fromCacheOnly) { throw .decoding(error, response: response, bytes: bytes) }
                 cached = nil
             }
@@ -240,6 +281,7 @@ final class ImageLoadTask: Sendable {
             try stopIfCancelled()
             if let image { storeInMemory(image, metadata: metadata) }
             await storeOnDisk(stored.data, metadata: metadata)
+            if fromShared { await storeShared(stored.data, metadata: metadata) }
             return ImageResponse(
                 image: image, data: stored.data, source: .revalidated, request: request,
                 httpResponse: download.response, metrics: download.metrics)
@@ -252,6 +294,7 @@ final class ImageLoadTask: Sendable {
         if let image { storeInMemory(image, metadata: metadata) }
         if caching.mayStore(download.response, for: request) {
             await storeOnDisk(download.data, metadata: metadata)
+            await storeShared(download.data, metadata: metadata)
         }
         return ImageResponse(
             image: image, data: download.data, source: .network, request: request,
@@ -343,5 +386,18 @@ final class ImageLoadTask: Sendable {
             stages.writes.enqueue(write)
         }
         stages.events.stored(in: .disk)
+    }
+
+    /// Writes the bytes to the fleet's shared tier, which ends this load's lease on the
+    /// key: awaited, so that the members waiting for them go on now. A failed write costs
+    /// the tier's entry, never the load.
+    private func storeShared(_ data: Data, metadata: CachedResponseMetadata) async {
+        guard let shared = stages.shared else { return }
+        do {
+            try await shared.store(data, metadata: metadata, forKey: request.dataKey)
+            stages.events.stored(in: .shared)
+        } catch {
+            // The tier's loss only; its lease is given up by the store.
+        }
     }
 }

@@ -6,6 +6,8 @@ import WebImageCore
 struct LoadStages: Sendable {
     let memory: (any MemoryCaching<CacheKey, DecodedImage>)?
     let disk: (any DataCaching)?
+    /// The fleet's tier between the disk cache and the network.
+    let shared: (any SharedDataCaching)?
     let downloader: any ImageDownloading
     let decoders: any ImageDecoderProviding
     let failedURLs: FailedURLSet

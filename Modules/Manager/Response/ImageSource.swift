@@ -5,6 +5,10 @@ public enum ImageSource: String, Sendable, Hashable, CustomStringConvertible {
     /// The disk cache's bytes, decoded, used without asking the server: fresh by HTTP's
     /// rules, or under ``CachePolicy/always`` or ``ImageLoadOptions/fromCacheOnly``.
     case disk
+    /// The fleet's shared tier (``ImageManager/Configuration/sharedCache``): bytes
+    /// another server downloaded, decoded here without asking the origin (fresh by HTTP's
+    /// rules, as for ``disk``), and copied to this server's disk cache.
+    case shared
     /// Downloaded and decoded.
     case network
     /// The disk cache's bytes after the server answered 304 Not Modified to a
