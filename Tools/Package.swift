@@ -116,6 +116,7 @@ let package = Package(
                 library("WebImage"),
                 .product(name: "WebImageProxy", package: "swift-web-image-proxy"),
                 library("WebImageAVIF"),
+                library("WebImageSharedCache"),
                 library("WebImageCore"),
                 library("WebImageDecoding"),
                 "WebImageFixtures",

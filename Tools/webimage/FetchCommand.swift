@@ -15,7 +15,8 @@ struct FetchCommand: AsyncParsableCommand {
             a scheme is read as a local file path.
 
             The table has one row per URL: format, decoded size, frames, source \
-            (memory; disk for a copy still fresh by HTTP's caching rules; network; \
+            (memory; disk for a copy still fresh by HTTP's caching rules; shared for \
+            one from the --shared-cache tier; network; \
             revalidated when the server answered 304 to a stale copy or to --refresh; \
             stale for a copy used past its freshness, as stale-while-revalidate or \
             stale-if-error allow), the \
@@ -29,6 +30,14 @@ struct FetchCommand: AsyncParsableCommand {
             next run finds them: a command-line process ends right after its loads. The \
             disk cache is the library's default one unless --cache-dir names another \
             (see `webimage cache`).
+
+            --shared-cache puts a tier shared with other servers between the disk cache \
+            and the network: Redis nodes, each holding the keys rendezvous hashing gives \
+            it. A load that misses its disk cache reads the tier (a hit is copied to the \
+            disk cache); on a miss it takes the key's lease, so that other processes \
+            loading the same URL at once wait for its download instead of fetching too; \
+            what it downloads goes to both. A node that is down, slow or sends garbage \
+            is skipped: the load goes to the network.
 
             --out writes each image as NAME.png (each frame of an animation as \
             NAME-K.png), or in the --format asked (jpeg, webp, avif; an animation as one \
@@ -73,6 +82,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("no-disk-cache"), help: "Use no disk cache: neither read nor write one.")
     var noDiskCache = false
+
+    @OptionGroup var sharedCache: SharedCacheOption
 
     @Option(help: ArgumentHelp("Loads (and downloads) running at once.", valueName: "n"))
     var concurrency = 6
@@ -145,6 +156,7 @@ struct FetchCommand: AsyncParsableCommand {
                 waitHandler: { url in Console.note("waiting for the network to retry \(url.absoluteString)") })
         }
         configuration.manager.cachePolicy = cachePolicy.policy
+        configuration.manager.sharedCache = try sharedCache.sharedCache()
         let manager = ImageManager(configuration: configuration)
         // What failed downloads kept is written behind them: on disk before the exit.
         defer { configuration.downloader.partialDownloads?.flush() }

@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import Synchronization
+import WebImageConcurrency
 
 /// Commands to the nodes by index, answered asynchronously or with a callback. Owns the
 /// event loop thread; ``shutdown()`` (or the last reference going) stops it.
@@ -41,17 +43,17 @@ final class RedisClient: Sendable {
 }
 
 /// A reply handed from the loop's thread to a thread blocked waiting for it.
-private final class ReplyBox: @unchecked Sendable {
+private final class ReplyBox: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
-    private var result: Result<RedisReply, RedisFailure>?
+    private let result = Locked<Result<RedisReply, RedisFailure>?>(nil)
 
     func set(_ result: Result<RedisReply, RedisFailure>) {
-        self.result = result
+        self.result.withLock { $0 = result }
         semaphore.signal()
     }
 
     func wait() -> Result<RedisReply, RedisFailure> {
         semaphore.wait()
-        return result ?? .failure(.shutDown)
+        return result.withLock { $0 } ?? .failure(.shutDown)
     }
 }
