@@ -74,6 +74,7 @@ let package = Package(
                 .product(name: "WebImageOperations", package: "swift-web-image"),
                 .product(name: "WebImageTestServer", package: "swift-web-image-tools"),
                 .product(name: "WebImageManager", package: "swift-web-image"),
+                .product(name: "WebImageSharedCache", package: "swift-web-image"),
                 // The umbrella: the manager composed with the default modules, as apps get it.
                 .product(name: "WebImage", package: "swift-web-image"),
                 "CBaselines",

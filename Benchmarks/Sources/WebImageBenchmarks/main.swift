@@ -100,6 +100,10 @@ do {
         try ProxyCase.run(server: try origin(), root: URL(fileURLWithPath: ColdLoadCases.root!))
         fflush(nil)
     }
+    if selected(SharedCacheCase.name) {
+        try SharedCacheCase.run(origin: try origin())
+        fflush(nil)
+    }
     if let server { LoopbackBench.stop(server) }
     print("\nMedian wall-clock of \(rounds) interleaved rounds (order reversed each round):\n")
     if options.contender != nil {

@@ -29,9 +29,11 @@ extension SharedCache {
         /// Whether a miss takes the key's lease so that the fleet's other members wait for
         /// this one's fetch (see ``SharedDataCaching``). Default on.
         public var coalescesMisses = true
-        /// How long a lease lasts (`SET key NX PX`), and so the longest another member
-        /// waits before fetching itself: a member that took a lease and died holds the
-        /// others up at most this long. Default 5 s.
+        /// How long a lease lasts (`SET key NX PX`), and so about the longest another
+        /// member waits before fetching itself: a member that took a lease and died holds
+        /// the others up this long, then one of them takes the lease over. A waiter gives
+        /// up (and fetches without a lease) a quarter of a lease plus 100 ms after that.
+        /// Default 5 s.
         public var leaseDuration: Duration = .seconds(5)
         /// How often a waiting member looks for the value: first after `pollInterval`,
         /// then half as often again each time, up to 100 ms. Default 5 ms.

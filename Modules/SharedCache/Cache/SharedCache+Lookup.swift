@@ -18,6 +18,9 @@ extension SharedCache {
         // would otherwise be followed by a second fetch. A lease that expired (its holder
         // died) is taken over on the next turn.
         let started = ContinuousClock.now
+        // A little past the lease, so that a waiter sees a lease that expired unreleased
+        // (its holder died) and takes over rather than giving up on the same instant.
+        let waitLimit = configuration.leaseDuration * 1.25 + .milliseconds(100)
         var interval = configuration.pollInterval
         let token = UUID().uuidString
         while true {
@@ -37,7 +40,7 @@ extension SharedCache {
             default:
                 return .miss(leased: false)  // an error reply, or the node failed
             }
-            guard ContinuousClock.now - started < configuration.leaseDuration else { return .miss(leased: false) }
+            guard ContinuousClock.now - started < waitLimit else { return .miss(leased: false) }
             do {
                 try await Task.sleep(for: interval)
             } catch {

@@ -2,6 +2,10 @@ import CHiredis
 import Foundation
 import WebImageConcurrency
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One node's connection: a hiredis asynchronous context, the commands sent on it in the
 /// order their replies will come, and the node's health. Touched by the event loop's
 /// thread only (hiredis's contexts are not thread-safe), including from inside hiredis's
@@ -77,9 +81,21 @@ final class RedisConnection {
     }
 
     /// The socket is ready (`poll`'s `revents`).
-    func handle(events: Int16, at now: ContinuousClock.Instant) {
+    func handle(events: Int16) {
         guard let context else { return }
-        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { redisAsyncHandleRead(context) }
+        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            redisAsyncHandleRead(context)
+            // hiredis reads at most 16 KiB per call: a 50 KB value would otherwise take
+            // four polls. Read on while the socket has bytes waiting. (Larger reads of our
+            // own fed to its reader measured slower: the reader moves what is left of its
+            // buffer down after every reply.)
+            var waiting: Int32 = 0
+            while let context = self.context, context.pointee.c.flags & REDIS_CONNECTED != 0,
+                ioctl(context.pointee.c.fd, UInt(FIONREAD), &waiting) == 0, waiting > 0
+            {
+                redisAsyncHandleRead(context)
+            }
+        }
         if let context = self.context, events & Int16(POLLOUT) != 0 { redisAsyncHandleWrite(context) }
     }
 
@@ -175,7 +191,7 @@ final class RedisConnection {
             waiting.completion?(.failure(reason))
             return
         }
-        let value = RedisReply(reply.assumingMemoryBound(to: redisReply.self))
+        let value = RedisReply(takingBufferOf: reply.assumingMemoryBound(to: redisReply.self))
         guard let completion = waiting.completion else {
             // The connection's own AUTH or SELECT.
             if case .error(let message) = value, let context = self.context {

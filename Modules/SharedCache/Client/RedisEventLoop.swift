@@ -116,6 +116,7 @@ final class RedisEventLoop: @unchecked Sendable {
         var descriptors: [pollfd] = []
         var owners: [Int] = []
         var drain = [UInt8](repeating: 0, count: 64)
+        var up = Array(repeating: true, count: connections.count)
         while true {
             let closed = inbox.withLock { inbox -> Bool in
                 swap(&taken, &inbox.submissions)
@@ -152,12 +153,16 @@ final class RedisEventLoop: @unchecked Sendable {
                     // The connection may have been closed and reopened on another
                     // descriptor within this pass: its old readiness means nothing.
                     guard connections[index].descriptor == descriptors[slot + 1].fd else { continue }
-                    connections[index].handle(events: descriptors[slot + 1].revents, at: now)
+                    connections[index].handle(events: descriptors[slot + 1].revents)
                 }
             }
             for connection in connections { connection.expire(at: now) }
-            let up = connections.map { $0.health.admits(at: now) }
-            healthSnapshot.withLock { $0 = up }
+            var changed = false
+            for (index, connection) in connections.enumerated() where connection.health.admits(at: now) != up[index] {
+                up[index].toggle()
+                changed = true
+            }
+            if changed { healthSnapshot.withLock { [up] in $0 = up } }
         }
         let now = ContinuousClock.now
         for connection in connections { connection.close(.shutDown, at: now) }

@@ -11,6 +11,18 @@ enum RedisReply: Sendable, Equatable {
     case null
     case array([RedisReply])
 
+    /// The reply to a callback: a bulk string's buffer is taken over rather than copied
+    /// (the field is cleared, so hiredis frees only the reply object after the callback;
+    /// both came from `malloc`).
+    init(takingBufferOf reply: UnsafeMutablePointer<redisReply>) {
+        guard reply.pointee.type == REDIS_REPLY_STRING, let buffer = reply.pointee.str, reply.pointee.len > 0 else {
+            self.init(reply)
+            return
+        }
+        reply.pointee.str = nil
+        self = .bulk(Data(bytesNoCopy: buffer, count: reply.pointee.len, deallocator: .free))
+    }
+
     init(_ reply: UnsafePointer<redisReply>) {
         let value = reply.pointee
         switch value.type {

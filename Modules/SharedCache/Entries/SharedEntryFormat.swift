@@ -4,17 +4,23 @@ import WebImageCore
 /// How an entry is laid out in a node's value: the response's bytes and the HTTP metadata
 /// the manager's caching rules read, in one value so that one `GET` answers a lookup.
 ///
-///     "WIS1"                       magic and version
-///     u32 metadata length          then the metadata (below)
-///     u64 body length              then the body
+///     body                         the response's bytes, first
+///     metadata                     (below)
+///     u32 metadata length
+///     u64 body length
+///     "WIS2"                       magic and version
 ///     u64 checksum                 EntryChecksum of everything before it
 ///
-/// The metadata: the response's caching header fields and the request's varying ones,
-/// each as a u32 count of (u32 length, name, u32 length, value), then the request and
-/// response times as the bits of two f64 (seconds since 2001). Integers are little-endian.
-/// Binary rather than JSON: a hit decodes in well under a microsecond of metadata work.
+/// The body comes first so that a hit hands out the value's own buffer, cut short, with no
+/// copy. The metadata: the response's caching header fields and the request's varying
+/// ones, each as a u32 count of (u32 length, name, u32 length, value), then the request
+/// and response times as the bits of two f64 (seconds since 2001). Integers are
+/// little-endian. Binary rather than JSON: a hit decodes in well under a microsecond of
+/// metadata work.
 enum SharedEntryFormat {
-    static let magic: [UInt8] = Array("WIS1".utf8)
+    static let magic: [UInt8] = Array("WIS2".utf8)
+    /// The lengths, the magic and the checksum.
+    static let trailerSize = 4 + 8 + 4 + 8
 
     static func encode(_ data: Data, metadata: CachedResponseMetadata) -> [UInt8] {
         var header: [UInt8] = []
@@ -24,12 +30,12 @@ enum SharedEntryFormat {
         append(metadata.storedAt.timeIntervalSinceReferenceDate.bitPattern, to: &header)
 
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(magic.count + 4 + header.count + 8 + data.count + 8)
-        bytes.append(contentsOf: magic)
-        append(UInt32(header.count), to: &bytes)
-        bytes.append(contentsOf: header)
-        append(UInt64(data.count), to: &bytes)
+        bytes.reserveCapacity(data.count + header.count + trailerSize)
         bytes.append(contentsOf: data)
+        bytes.append(contentsOf: header)
+        append(UInt32(header.count), to: &bytes)
+        append(UInt64(data.count), to: &bytes)
+        bytes.append(contentsOf: magic)
         let checksum = bytes.withUnsafeBytes { EntryChecksum.of($0) }
         append(checksum, to: &bytes)
         return bytes
@@ -37,26 +43,34 @@ enum SharedEntryFormat {
 
     /// The entry in `value`, or `nil` when it is not one whole, unchanged entry of this
     /// format (wrong magic, lengths that do not add up, a checksum that does not match).
+    /// The entry's bytes share `value`'s buffer.
     static func decode(_ value: Data) -> CachedResponse? {
-        value.withUnsafeBytes { raw -> CachedResponse? in
-            guard raw.count >= magic.count + 4 + 8 + 8, raw.starts(with: magic) else { return nil }
-            let checked = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])
-            guard EntryChecksum.of(checked) == raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self).littleEndian
+        let parsed = value.withUnsafeBytes { raw -> (bodyLength: Int, metadata: CachedResponseMetadata)? in
+            let count = raw.count
+            guard count >= trailerSize,
+                raw[(count - 12)..<(count - 8)].elementsEqual(magic),
+                EntryChecksum.of(UnsafeRawBufferPointer(rebasing: raw[..<(count - 8)]))
+                    == UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
             else { return nil }
-            var reader = Reader(bytes: checked, offset: magic.count)
-            guard let headerLength = reader.uint32(), let headerEnd = reader.offset(after: Int(headerLength)),
-                let headers = reader.fields(), let varying = reader.fields(), let requested = reader.uint64(),
-                let stored = reader.uint64(), reader.offset == headerEnd,
-                let bodyLength = reader.uint64(), Int(exactly: bodyLength).map({ $0 == reader.remaining }) == true
+            let headerLength = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 24, as: UInt32.self)))
+            guard let bodyLength = Int(exactly: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 20, as: UInt64.self))),
+                bodyLength <= count - trailerSize, headerLength == count - trailerSize - bodyLength
             else { return nil }
-            let body = Data(UnsafeRawBufferPointer(rebasing: checked[reader.offset...]))
+            var reader = Reader(bytes: UnsafeRawBufferPointer(rebasing: raw[bodyLength..<(count - trailerSize)]), offset: 0)
+            guard let headers = reader.fields(), let varying = reader.fields(), let requested = reader.uint64(),
+                let stored = reader.uint64(), reader.remaining == 0
+            else { return nil }
             var metadata = CachedResponseMetadata(
                 responseHeaders: [:], requestedAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: requested)),
                 storedAt: Date(timeIntervalSinceReferenceDate: Double(bitPattern: stored)))
             metadata.headers = headers
             metadata.varyingRequestHeaders = varying
-            return CachedResponse(data: body, metadata: metadata)
+            return (bodyLength, metadata)
         }
+        guard let parsed else { return nil }
+        // A prefix of a Data that starts at 0 starts at 0 too, and shares its storage.
+        let body = value.startIndex == 0 ? value.prefix(parsed.bodyLength) : Data(value.prefix(parsed.bodyLength))
+        return CachedResponse(data: body, metadata: parsed.metadata)
     }
 
     private static func appendFields(_ fields: HTTPHeaderFields, to bytes: inout [UInt8]) {
@@ -79,10 +93,6 @@ enum SharedEntryFormat {
         var offset: Int
 
         var remaining: Int { bytes.count - offset }
-
-        func offset(after length: Int) -> Int? {
-            length <= remaining ? offset + length : nil
-        }
 
         mutating func uint32() -> UInt32? {
             guard remaining >= 4 else { return nil }

@@ -2,3 +2,4 @@
 // the asynchronous context the shared cache drives from its own event loop.
 #include <hiredis/hiredis.h>
 #include <hiredis/async.h>
+
