@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 extension SharedCache {

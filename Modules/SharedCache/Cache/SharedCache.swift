@@ -19,9 +19,9 @@ import WebImageCore
 /// - **Placement**: each key lives on one node, chosen by rendezvous hashing of the
 ///   node's host, port and database; adding a node to N moves about 1/(N+1) of the keys.
 /// - **Fleet-wide coalescing**: the first member to miss a key takes a lease on it
-///   (`SET lease NX PX`) and fetches; the others poll for the value until the lease's
-///   length has passed, then take the lease themselves (so a member that died holding it
-///   delays the others by at most ``Configuration/leaseDuration``).
+///   (`SET lease NX PX`) and fetches; the others poll for the value and get it once it is
+///   stored. When the lease expires unreleased (its holder died), the next member to poll
+///   takes it over, so a dead holder delays the others by ``Configuration/leaseDuration``.
 /// - **Faults are misses**: a node that refuses connections, does not answer within
 ///   ``Configuration/commandTimeout``, is out of memory or holds a value that is not a
 ///   whole entry (checked by length and a 64-bit checksum) is skipped for that load,

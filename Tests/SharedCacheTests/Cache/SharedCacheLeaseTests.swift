@@ -1,10 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-import WebImageConcurrency
 import WebImageCore
 import WebImageTestSupport
 
+@testable import WebImageConcurrency
 @testable import WebImageSharedCache
 
 @Suite("Shared cache: fleet-wide leases", .enabled(if: redisInstalled, "\(RedisServer.missingMessage)"))

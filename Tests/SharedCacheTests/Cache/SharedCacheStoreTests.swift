@@ -131,3 +131,25 @@ struct SharedCacheStoreTests {
         }
     }
 }
+
+@Suite("Shared cache: passwords and databases", .enabled(if: redisInstalled, "\(RedisServer.missingMessage)"))
+struct SharedCacheAuthenticationTests {
+    @Test("the URL's password is sent with AUTH and its database selected; a wrong password makes every command a miss")
+    func passwordAndDatabase() async throws {
+        try await withNodes(arguments: ["--requirepass", "s3cret"]) { nodes in
+            let port = nodes.servers[0].port
+            let right = try SharedCache(configuration: .init(nodes: [try RedisNodeAddress("redis://:s3cret@127.0.0.1:\(port)/3")]))
+            try await right.store(Data("bytes".utf8), metadata: .init(), forKey: "k")
+            #expect(await right.response(forKey: "k")?.data == Data("bytes".utf8))
+            // Database 3, not 0.
+            let databaseZero = try SharedCache(configuration: .init(nodes: [try RedisNodeAddress("redis://:s3cret@127.0.0.1:\(port)")]))
+            #expect(await databaseZero.response(forKey: "k") == nil)
+
+            let wrong = try SharedCache(configuration: .init(nodes: [try RedisNodeAddress("redis://:nope@127.0.0.1:\(port)/3")]))
+            #expect(await wrong.response(forKey: "k") == nil)
+            await #expect(throws: CacheError.self) { try await wrong.store(Data("x".utf8), metadata: .init(), forKey: "k") }
+            let none = try SharedCache(configuration: .init(nodes: [try RedisNodeAddress("redis://127.0.0.1:\(port)/3")]))
+            #expect(await none.response(forKey: "k") == nil)
+        }
+    }
+}
