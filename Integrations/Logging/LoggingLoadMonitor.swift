@@ -67,7 +67,7 @@ public final class LoggingLoadMonitor: ImageLoadRecordingMonitor {
     }
 
     static func cacheName(_ cache: ImageCacheType) -> String {
-        cache == .memory ? "memory" : cache == .disk ? "disk" : "\(cache.rawValue)"
+        cache == .memory ? "memory" : cache == .disk ? "disk" : cache == .shared ? "shared" : "\(cache.rawValue)"
     }
 
     /// Milliseconds with one decimal.

@@ -7,7 +7,7 @@ import WebImageManager
 ///
 /// | metric | kind | dimensions |
 /// |---|---|---|
-/// | `webimage_loads_total` | counter, per answered load | `source` (memory, disk, network, revalidated, stale) |
+/// | `webimage_loads_total` | counter, per answered load | `source` (memory, disk, shared, network, revalidated, stale) |
 /// | `webimage_load_failures_total` | counter | `error_class` (``ImageLoadError/errorClass``) |
 /// | `webimage_loads_cancelled_total` | counter | |
 /// | `webimage_load_duration` | timer, `loadImage` to the answer | `source` |

@@ -10,7 +10,7 @@ import WebImageManager
 /// - `image.load` (kind `internal`): from `loadImage` to the end; attributes
 ///   `webimage.load`, `webimage.url`, `webimage.source`; a failure is recorded on it with
 ///   status `error` and ``ImageLoadError/errorClass`` as the message; stores are events
-///   (`stored.memory`, `stored.disk`).
+///   (`stored.memory`, `stored.disk`, `stored.shared`).
 /// - `image.fetch`: for an answer from the network or a revalidation, from the start
 ///   until the decode began (cache lookups and the download).
 /// - `image.decode`: the decode, with `webimage.width`, `webimage.height`,
@@ -74,7 +74,7 @@ public final class TracingLoadMonitor: ImageLoadRecordingMonitor {
             span.end(at: wall(transform.endedAt))
         }
         for cache in record.stored {
-            load.addEvent(SpanEvent(name: cache == .memory ? "stored.memory" : "stored.disk"))
+            load.addEvent(SpanEvent(name: cache == .memory ? "stored.memory" : cache == .shared ? "stored.shared" : "stored.disk"))
         }
         if let error = record.error {
             load.recordError(error)

@@ -5,8 +5,8 @@
 ///
 /// Beyond ``DataCaching`` it coalesces misses across the fleet: a ``lookup(forKey:coalescing:)``
 /// that misses may take a short lease on the key, telling the other members that this one
-/// is fetching it; they wait for the value (at most as long as the lease lasts) instead of
-/// fetching too. The holder ends the lease by storing the value, or by
+/// is fetching it; they wait for the value (about as long as the lease lasts, at most)
+/// instead of fetching too. The holder ends the lease by storing the value, or by
 /// ``releaseLease(forKey:)`` when it has nothing to store.
 ///
 /// A shared tier is a cache, never a dependency: every method treats a node that is down,

@@ -247,6 +247,7 @@ final class ImageLoadTask: Sendable {
             } catch .decoding(let error, let response, let bytes) {
                 // Bytes on disk that do not decode are no use to anyone: drop them and
                 // fetch a fresh copy (unless the load may not touch the network).
+                // (The tier's copy is replaced by the fresh one this load stores.)
                 if !fromShared { stages.disk?.removeResponse(forKey: request.dataKey) }
                 if options.contains(.fromCacheOnly) { throw .decoding(error, response: response, bytes: bytes) }
                 cached = nil
