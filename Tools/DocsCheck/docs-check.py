@@ -33,14 +33,15 @@ import time
 
 PRODUCTS = [
     "WebImageCore", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageAVIF", "WebImageEncoding", "WebImageCache",
-    "WebImageTransport", "WebImageSecurity", "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability", "WebImage",
+    "WebImageTransport", "WebImageSecurity", "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability", "WebImageSharedCache", "WebImage",
 ]
 CATALOG_MODULES = {
     "Core": "WebImageCore", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "WebP": "WebImageWebP", "AVIF": "WebImageAVIF",
     "Encoding": "WebImageEncoding", "Cache": "WebImageCache",
     "Transport": "WebImageTransport", "Security": "WebImageSecurity",
     "CallbackRegistry": "WebImageCallbackRegistry", "Operations": "WebImageOperations",
-    "Manager": "WebImageManager", "Reachability": "WebImageReachability", "WebImage": "WebImage",
+    "Manager": "WebImageManager", "Reachability": "WebImageReachability", "SharedCache": "WebImageSharedCache",
+    "WebImage": "WebImage",
 }
 # The adapters' package beside the library (Integrations/) and the APIs its examples use.
 INTEGRATION_PRODUCTS = [

@@ -31,7 +31,7 @@ public enum SharedCacheLookup: Sendable {
     /// The entry, checked whole.
     case hit(CachedResponse)
     /// No entry. `leased`: this caller holds the key's lease and the fleet waits for it
-    /// (``SharedDataCaching/store(_:metadata:forKey:)`` or
+    /// (`store(_:metadata:forKey:)` or
     /// ``SharedDataCaching/releaseLease(forKey:)`` ends it).
     case miss(leased: Bool)
 }

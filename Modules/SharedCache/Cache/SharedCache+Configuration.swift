@@ -27,7 +27,7 @@ extension SharedCache {
         public var initialBackoff: Duration = .milliseconds(500)
         public var maximumBackoff: Duration = .seconds(30)
         /// Whether a miss takes the key's lease so that the fleet's other members wait for
-        /// this one's fetch (see ``SharedDataCaching``). Default on.
+        /// this one's fetch (see `SharedDataCaching`). Default on.
         public var coalescesMisses = true
         /// How long a lease lasts (`SET key NX PX`), and so about the longest another
         /// member waits before fetching itself: a member that took a lease and died holds

@@ -28,7 +28,7 @@ import WebImageCore
 ///   which goes to the origin; the node is tried again after a backoff.
 /// - **Threads**: hiredis runs on the cache's own thread (an event loop over the nodes'
 ///   sockets, commands pipelined per node); no thread of Swift's cooperative pool ever
-///   waits on a node. The synchronous ``DataCaching`` methods block their caller.
+///   waits on a node. The synchronous `DataCaching` methods block their caller.
 /// - **Not supported**: TLS to the nodes (Debian 12's hiredis has none), Redis Cluster's
 ///   slot redirections (list the nodes instead), values split over several keys (an
 ///   entry above ``Configuration/maximumEntrySize`` is not stored).
