@@ -94,11 +94,12 @@ define build-suite
 	$(SWIFT) build $(TESTS_PACKAGE) --build-tests $(1)
 	$(foreach program,$(TEST_PROGRAMS),$(SWIFT) build $(TESTS_PACKAGE) --product $(program) $(1) &&) true
 endef
-# The suites that run other programs (webimage, ip, nginx, openssl, a Kerberos realm) wait
+# The suites that run other programs (webimage, ip, nginx, openssl, a Kerberos realm,
+# redis-server) wait
 # for them on the test pool's threads; run beside the rest on two cores, those waits
 # starved the others' timing (a 120 s transfer budget ran out once). So they run second,
 # on their own.
-PROGRAM_SUITES := WebImageToolTests|WebImageReachabilityTests|RevocationTests
+PROGRAM_SUITES := WebImageToolTests|WebImageReachabilityTests|RevocationTests|WebImageSharedCacheTests
 test: test-deps
 	$(call build-suite,-Xswiftc -warnings-as-errors)
 	$(SWIFT) test $(TESTS_PACKAGE) --skip-build --skip '$(PROGRAM_SUITES)'

@@ -13,11 +13,11 @@ struct SharedCacheFaultTests {
     func nothingListening() async throws {
         let port = try LoopbackPort.free()
         var configuration = SharedCache.Configuration(nodes: [RedisNodeAddress(host: "127.0.0.1", port: port)])
-        configuration.initialBackoff = .seconds(5)
+        configuration.initialBackoff = .seconds(60)
         let cache = try SharedCache(configuration: configuration)
         let started = ContinuousClock.now
         guard case .miss(leased: false) = await cache.lookup(forKey: "k", coalescing: true) else { return #expect(Bool(false)) }
-        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(ContinuousClock.now - started < .seconds(5), "a refused connection is no wait")
         // In its backoff the node is not even tried.
         #expect(await cache.client.send(RedisCommand("PING"), to: 0) == .failure(.nodeDown))
         await #expect(throws: CacheError.self) { try await cache.store(Self.body, metadata: .init(), forKey: "k") }
@@ -28,8 +28,8 @@ struct SharedCacheFaultTests {
     func pausedNode() async throws {
         try await withNodes { nodes in
             let cache = try nodes.cache {
-                $0.initialBackoff = .seconds(2)
-                $0.maximumBackoff = .seconds(2)
+                $0.initialBackoff = .seconds(5)
+                $0.maximumBackoff = .seconds(5)
             }
             try await cache.store(Self.body, metadata: .init(), forKey: "k")
             nodes.servers[0].pause()
@@ -40,13 +40,13 @@ struct SharedCacheFaultTests {
                 return #expect(Bool(false), "a paused node answered")
             }
             let timedOut = ContinuousClock.now - started
-            #expect(timedOut >= .milliseconds(150) && timedOut < .seconds(2), "\(timedOut)")
+            #expect(timedOut >= .milliseconds(150) && timedOut < .seconds(5), "\(timedOut)")
             // In its backoff the node is skipped, not waited for.
             #expect(await cache.client.send(RedisCommand("GET", cache.valueKey("k")), to: 0) == .failure(.nodeDown))
 
             nodes.servers[0].resume()
             #expect(
-                await eventually {
+                await eventually(within: .seconds(30)) {
                     if case .hit = await cache.lookup(forKey: "k", coalescing: false) { return true }
                     return false
                 }, "the node came back")

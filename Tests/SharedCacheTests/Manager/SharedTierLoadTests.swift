@@ -93,12 +93,12 @@ struct SharedTierLoadTests {
     func noStore() async throws {
         try await withFleet { fleet in
             let url = fleet.server.url("/cache/p1.jpg?cc=no-store")
-            let first = try fleet.member(disk: try TemporaryDirectory()) { $0.leaseDuration = .seconds(20) }
-            let second = try fleet.member(disk: try TemporaryDirectory()) { $0.leaseDuration = .seconds(20) }
+            let first = try fleet.member(disk: try TemporaryDirectory()) { $0.leaseDuration = .seconds(60) }
+            let second = try fleet.member(disk: try TemporaryDirectory()) { $0.leaseDuration = .seconds(60) }
             #expect(try await first.response(for: ImageRequest(url: url)).source == .network)
             let started = ContinuousClock.now
             #expect(try await second.response(for: ImageRequest(url: url)).source == .network)
-            #expect(ContinuousClock.now - started < .seconds(5), "the second server waited for a lease nobody held")
+            #expect(ContinuousClock.now - started < .seconds(30), "the second server waited for a lease nobody held")
             let stats = try fleet.nodes.cache().statisticsNow()
             #expect(stats.map(\.entries).reduce(0, +) == 0)
         }

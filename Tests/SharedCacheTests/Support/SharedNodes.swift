@@ -3,7 +3,7 @@ import WebImageSharedCache
 import WebImageTestSupport
 
 /// Redis nodes started for one test, and shared caches over them with the tests' short
-/// timeouts (a paused node costs 200 ms, not the default 250 ms and 500 ms backoff).
+/// timeouts (a paused node costs 1 s, room for a loaded machine; a 300 ms backoff).
 struct SharedNodes {
     let servers: [RedisServer]
 
@@ -12,11 +12,11 @@ struct SharedNodes {
     /// A cache over every node: a fleet member of its own (its own connections and leases).
     func cache(_ change: (inout SharedCache.Configuration) -> Void = { _ in }) throws -> SharedCache {
         var configuration = SharedCache.Configuration(nodes: try urls.map { try RedisNodeAddress($0) })
-        configuration.commandTimeout = .milliseconds(200)
-        configuration.connectTimeout = .milliseconds(500)
+        configuration.commandTimeout = .seconds(1)
+        configuration.connectTimeout = .seconds(2)
         configuration.initialBackoff = .milliseconds(300)
         configuration.maximumBackoff = .milliseconds(600)
-        configuration.leaseDuration = .seconds(3)
+        configuration.leaseDuration = .seconds(30)
         change(&configuration)
         return try SharedCache(configuration: configuration)
     }
@@ -33,7 +33,7 @@ func withNodes<R>(_ count: Int = 1, arguments: [String] = [], _ body: (SharedNod
 }
 
 /// Waits until `condition` holds, for at most `limit`.
-func eventually(within limit: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
+func eventually(within limit: Duration = .seconds(20), _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + limit
     while ContinuousClock.now < deadline {
         if await condition() { return true }
