@@ -25,7 +25,9 @@ enum SharedCacheCase {
 
     static func run(origin: LoopbackServer) throws {
         print("\(name):")
-        guard let redisServer = locate("redis-server"), let redisBenchmark = locate("redis-benchmark") else {
+        guard let redisServer = HostileStructureCases.locate("redis-server")?.path,
+            let redisBenchmark = HostileStructureCases.locate("redis-benchmark")?.path
+        else {
             print("  left out: no redis-server or redis-benchmark (make bench-deps installs redis-server and redis-tools)")
             print("")
             return
@@ -205,7 +207,7 @@ enum SharedCacheCase {
     }
 
     private static func flush(_ port: Int) {
-        if let cli = locate("redis-cli") { _ = try? finish(cli, ["-p", "\(port)", "FLUSHALL"]) }
+        if let cli = HostileStructureCases.locate("redis-cli")?.path { _ = try? finish(cli, ["-p", "\(port)", "FLUSHALL"]) }
     }
 
     private static func canConnect(_ port: Int) -> Bool {
@@ -220,12 +222,6 @@ enum SharedCacheCase {
                 Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-    }
-
-    private static func locate(_ name: String) -> String? {
-        let folders =
-            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/usr/sbin"]
-        return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     @discardableResult
