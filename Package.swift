@@ -100,7 +100,7 @@ let package = Package(
         ),
         .target(
             name: "WebImageDecoding",
-            dependencies: ["WebImageCore", "CWebImageDecoding", "CLibPNG", "CLibJPEG", "CGIFLib"],
+            dependencies: ["WebImageCore", "WebImageConcurrency", "CWebImageDecoding", "CLibPNG", "CLibJPEG", "CGIFLib"],
             path: "Modules/Decoding",
             exclude: ["C"],
             swiftSettings: strictSettings

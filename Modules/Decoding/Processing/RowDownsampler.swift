@@ -5,10 +5,11 @@ import WebImageCore
 /// exist: feed source rows top to bottom, read the result at the end.
 ///
 /// A separable filter in fixed point: each source row is filtered horizontally once
-/// (C loops the compiler vectorises), then added into the few output rows whose
-/// windows it falls in; an output row is written as soon as its last source row has
-/// come. The filter per axis is in ``ResampleWeights``: area averaging for reductions
-/// of 2x and more, Catmull-Rom below (the last step after a JPEG's DCT scaling).
+/// (C loops with SSE2 and AVX2 versions) into a ring of as many rows as the vertical
+/// window has taps; an output row is gathered from that ring and written as soon as its
+/// last source row has come. The filter per axis is in ``ResampleWeights``: area
+/// averaging for reductions of 2x and more, Catmull-Rom below (the last step after a
+/// JPEG's DCT scaling).
 ///
 /// RGBA is filtered premultiplied by alpha and divided back at the end, so the colour
 /// of transparent pixels never bleeds into their neighbours (no dark fringes). An image
@@ -19,17 +20,18 @@ import WebImageCore
 package final class RowDownsampler {
     package let sourceSize: PixelSize
     package let targetSize: PixelSize
-    private enum Layout { case gray, rgba, opaqueRGBA }
-    private let layout: Layout
-    private let columns: ResampleWeights
-    private let rows: ResampleWeights
+    private let layout: ResampleLayout
+    private let kernel: ResampleKernel
     /// One source row premultiplied by alpha, 16 bits a sample (RGBA only).
     private let premultiplied: UnsafeMutablePointer<UInt16>?
-    /// One source row filtered horizontally.
-    private let filtered: UnsafeMutablePointer<Int16>
-    /// The output rows being gathered, `ringSize` of them, reused in turn.
-    private let accumulators: UnsafeMutablePointer<Int32>
-    private let ringSize: Int
+    /// The last `kernel.rowTaps` source rows filtered horizontally; source row r is in
+    /// slot r % `kernel.rowTaps`.
+    private let ring: UnsafeMutablePointer<Int16>
+    /// The rows one output reads, an even count (the C loop takes them two by two).
+    private let window: UnsafeMutablePointer<UnsafePointer<Int16>?>
+    private let windowCount: Int
+    /// 32-bit sums of one output row, before the division by alpha (RGBA only).
+    private let sums: UnsafeMutablePointer<Int32>?
     /// Samples of one filtered row: a pixel has 1 (gray) or 4 (RGBA).
     private let samplesPerRow: Int
     private let outputStride: Int
@@ -44,81 +46,86 @@ package final class RowDownsampler {
         sourceSize = source
         targetSize = target
         layout = pixelFormat == .gray8 ? .gray : opaque ? .opaqueRGBA : .rgba
-        columns = ResampleWeights(source: source.width, target: target.width)
-        rows = ResampleWeights(source: source.height, target: target.height)
+        kernel = ResampleKernel.shared(source: source, target: target, layout: layout)
+        windowCount = kernel.windowCount
+        let taps = kernel.rowTaps
         samplesPerRow = target.width * (layout == .gray ? 1 : 4)
         outputStride = target.width * pixelFormat.bytesPerPixel
-        // Output rows open at once start within one window of each other, and windows
-        // clipped at the edges share starts: twice the taps bounds them.
-        ringSize = 2 * rows.taps + 1
         output = try PixelStorage.packed(width: target.width, height: target.height, pixelFormat: pixelFormat)
         premultiplied = layout == .rgba ? .allocate(capacity: source.width * 4) : nil
-        filtered = .allocate(capacity: samplesPerRow)
-        accumulators = .allocate(capacity: ringSize * samplesPerRow)
-        accumulators.initialize(repeating: 0, count: ringSize * samplesPerRow)
+        sums = layout == .rgba ? .allocate(capacity: samplesPerRow) : nil
+        // Zeroed so that no slot is ever read uninitialised (`finish` zeroes the rows
+        // never fed itself).
+        ring = .allocate(capacity: taps * samplesPerRow)
+        ring.initialize(repeating: 0, count: taps * samplesPerRow)
+        window = .allocate(capacity: windowCount)
+        window.initialize(repeating: nil, count: windowCount)
     }
 
     deinit {
         premultiplied?.deallocate()
-        filtered.deallocate()
-        accumulators.deallocate()
+        sums?.deallocate()
+        ring.deallocate()
+        window.deallocate()
     }
 
     /// Feeds the next source row (`sourceSize.width` pixels in the target's format).
     package func consume(row: UnsafeRawPointer) {
         guard sourceRow < sourceSize.height else { return }
         let input = row.assumingMemoryBound(to: UInt8.self)
-        columns.starts.withUnsafeBufferPointer { starts in
-            columns.weights.withUnsafeBufferPointer { weights in
-                let width = Int32(targetSize.width)
-                let taps = Int32(columns.taps)
-                switch layout {
-                case .rgba:
-                    wi_resample_premultiply(input, sourceSize.width, premultiplied)
-                    wi_resample_row_rgba(premultiplied, width, starts.baseAddress, weights.baseAddress, taps, filtered)
-                case .opaqueRGBA:
-                    wi_resample_row_rgbx(input, width, starts.baseAddress, weights.baseAddress, taps, filtered)
-                case .gray:
-                    wi_resample_row_gray(input, width, starts.baseAddress, weights.baseAddress, taps, filtered)
-                }
-            }
+        let filtered = slot(sourceRow)
+        let width = Int32(targetSize.width)
+        let taps = Int32(kernel.columnTaps)
+        switch layout {
+        case .rgba:
+            wi_resample_premultiply(input, sourceSize.width, premultiplied)
+            wi_resample_row_rgba(premultiplied, width, kernel.columnStarts, kernel.columnWeights, taps, filtered)
+        case .opaqueRGBA:
+            wi_resample_row_rgbx(input, width, kernel.columnStarts, kernel.columnWeights, taps, kernel.columnPlan, filtered)
+        case .gray:
+            wi_resample_row_gray(input, width, kernel.columnStarts, kernel.columnWeights, taps, filtered)
         }
-        let taps = rows.taps
-        let source = sourceRow
-        rows.weights.withUnsafeBufferPointer { weights in
-            var y = nextOutput
-            while y < targetSize.height, Int(rows.starts[y]) <= source {
-                let k = source - Int(rows.starts[y])
-                if k < taps, weights[y * taps + k] != 0 {
-                    wi_resample_accumulate(accumulator(y), filtered, weights[y * taps + k], samplesPerRow)
-                }
-                y += 1
-            }
-        }
-        while nextOutput < targetSize.height, Int(rows.starts[nextOutput]) + taps - 1 <= source { emit() }
         sourceRow += 1
+        while nextOutput < targetSize.height, Int(kernel.rowStarts[nextOutput]) + kernel.rowTaps <= sourceRow { emit() }
     }
 
-    /// The scaled image; rows never fed stay as their partial sums (zero when none).
+    /// The scaled image. Source rows never fed (a partial image) count as zero, so the
+    /// output rows that needed them are darker or more transparent; an output row none
+    /// of whose source rows came is zero.
     package func finish() -> ImageBitmap {
-        while nextOutput < targetSize.height { emit() }
+        // Zero the slots of rows never fed, each once its older row is out of every
+        // window still to come.
+        var cleared = sourceRow
+        while nextOutput < targetSize.height {
+            let end = min(sourceSize.height, Int(kernel.rowStarts[nextOutput]) + kernel.rowTaps)
+            while cleared < end {
+                slot(cleared).update(repeating: 0, count: samplesPerRow)
+                cleared += 1
+            }
+            emit()
+        }
         return ImageBitmap(
             width: targetSize.width, height: targetSize.height,
             pixelFormat: layout == .gray ? .gray8 : .rgba8, bytesPerRow: outputStride, storage: output
         )
     }
 
-    private func accumulator(_ outputRow: Int) -> UnsafeMutablePointer<Int32> {
-        accumulators + (outputRow % ringSize) * samplesPerRow
+    private func slot(_ sourceRow: Int) -> UnsafeMutablePointer<Int16> {
+        ring + (sourceRow % kernel.rowTaps) * samplesPerRow
     }
 
+    /// Writes output row `nextOutput` from the ring.
     private func emit() {
+        let start = Int(kernel.rowStarts[nextOutput])
+        for k in 0..<windowCount { window[k] = UnsafePointer(slot(start + min(k, kernel.rowTaps - 1))) }
+        let taps = Int32(kernel.rowTaps)
+        let weights = kernel.rowPairs + nextOutput * windowCount / 2
         output.withUnsafeMutableBytes { bytes in
             let destination = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + nextOutput * outputStride
             switch layout {
-            case .rgba: wi_resample_emit_rgba(accumulator(nextOutput), targetSize.width, destination)
-            case .opaqueRGBA: wi_resample_emit_rgbx(accumulator(nextOutput), targetSize.width, destination)
-            case .gray: wi_resample_emit_gray(accumulator(nextOutput), samplesPerRow, destination)
+            case .rgba: wi_resample_column_rgba(window, weights, taps, targetSize.width, sums, destination)
+            case .opaqueRGBA: wi_resample_column_bytes(window, weights, taps, samplesPerRow, 1, destination)
+            case .gray: wi_resample_column_bytes(window, weights, taps, samplesPerRow, 0, destination)
             }
         }
         nextOutput += 1

@@ -81,4 +81,36 @@ struct RowDownsamplerTests {
         }
         #expect(sampler.finish() == (try RowDownsampler.downsample(source, to: PixelSize(width: 13, height: 7))))
     }
+
+    @Test(
+        "a partial image: rows never fed count as zero, so output rows wholly below the last row fed are zero",
+        arguments: [(PixelFormat.gray8, false), (.rgba8, true), (.rgba8, false)])
+    func partial(format: PixelFormat, opaque: Bool) throws {
+        // 40 rows of one grey to 10 (area averaging, four rows each); only 22 rows come.
+        let width = 33
+        let bytes = [UInt8](repeating: 200, count: width * 40 * format.bytesPerPixel)
+        let sampler = try RowDownsampler(
+            source: PixelSize(width: width, height: 40), target: PixelSize(width: 11, height: 10), pixelFormat: format, opaque: opaque)
+        bytes.withUnsafeBytes { raw in
+            for y in 0..<22 { sampler.consume(row: raw.baseAddress! + y * width * format.bytesPerPixel) }
+        }
+        let result = sampler.finish()
+        let rowBytes = 11 * format.bytesPerPixel
+        let rows = (0..<10).map { Array(result.packedBytes[($0 * rowBytes)..<(($0 + 1) * rowBytes)]) }
+        // Samples that carry the grey: every one for gray, colour and alpha for
+        // premultiplied RGBA (alpha 200 too), colour alone for opaque RGBA.
+        func grey(_ row: [UInt8]) -> [UInt8] {
+            format == .gray8 ? row : opaque ? row.enumerated().filter { $0.offset % 4 != 3 }.map(\.element) : row
+        }
+        for y in 0..<5 { #expect(grey(rows[y]).allSatisfy { $0 == 200 }, "row \(y)") }
+        // Row 5 covers source rows 20-23, of which two came: half of its grey, or, with
+        // alpha, its colour at half the coverage.
+        if format == .rgba8 && !opaque {
+            #expect(rows[5].enumerated().allSatisfy { $0.element == ($0.offset % 4 == 3 ? 100 : 200) }, "row 5: \(rows[5])")
+        } else {
+            #expect(grey(rows[5]).allSatisfy { $0 == 100 }, "row 5: \(rows[5])")
+        }
+        for y in 6..<10 { #expect(grey(rows[y]).allSatisfy { $0 == 0 }, "row \(y)") }
+        if opaque { #expect(rows.allSatisfy { row in stride(from: 3, to: row.count, by: 4).allSatisfy { row[$0] == 255 } }) }
+    }
 }

@@ -2,23 +2,7 @@
 
 #include <string.h>
 
-// On x86-64 each hot loop is also built for AVX2 and picked at load time, where the
-// compiler and the platform support it (GCC and Clang's target_clones, an ifunc). Not
-// under a sanitizer: an ifunc resolver runs before the sanitizer's runtime is set up,
-// and the ThreadSanitizer build crashed at load.
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define WI_UNDER_SANITIZER 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define WI_UNDER_SANITIZER 1
-#endif
-#if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || defined(__GNUC__)) && !defined(WI_UNDER_SANITIZER)
-#define WI_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define WI_VECTOR_CLONES
-#endif
+#include "wi_resample_simd.h"
 
 WI_VECTOR_CLONES
 void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *output) {
@@ -45,9 +29,7 @@ void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_
     }
 }
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
-#define WI_RGBX_INTRINSICS 1
+#if defined(WI_SSE2_INTRINSICS)
 
 // Two taps per multiply-add: two pixels' bytes widened to 16 bits and interleaved
 // (r0 r1 g0 g1 b0 b1 a0 a1), so pmaddwd multiplies each by its tap's weight and adds the
@@ -86,43 +68,97 @@ static void rgbx_sse2(const uint8_t *source, int output_width, const int32_t *st
 }
 
 #if !defined(WI_UNDER_SANITIZER)
-// Four taps per multiply-add: the same in both 128-bit lanes (taps k, k+1 in the low
-// lane, k+2, k+3 in the high one), the lanes added at the end.
-__attribute__((target("avx2"))) static void rgbx_avx2(const uint8_t *source, int output_width, const int32_t *starts,
-                                                      const int16_t *weights, int taps, int16_t *output) {
-    for (int x = 0; x < output_width; x++) {
-        const uint8_t *pixel = source + (size_t)starts[x] * 4;
-        const int16_t *w = weights + (size_t)x * taps;
-        __m256i wide = _mm256_setzero_si256();
-        int k = 0;
-        for (; k + 3 < taps; k += 4) {
-            __m256i quad = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(pixel + k * 4)));
-            quad = _mm256_unpacklo_epi16(quad, _mm256_srli_si256(quad, 8));
-            uint32_t low = (uint32_t)(uint16_t)w[k] | ((uint32_t)(uint16_t)w[k + 1] << 16);
-            uint32_t high = (uint32_t)(uint16_t)w[k + 2] | ((uint32_t)(uint16_t)w[k + 3] << 16);
-            __m256i weight = _mm256_setr_epi32((int32_t)low, (int32_t)low, (int32_t)low, (int32_t)low, (int32_t)high,
-                                               (int32_t)high, (int32_t)high, (int32_t)high);
-            wide = _mm256_add_epi32(wide, _mm256_madd_epi16(quad, weight));
+// Two outputs at once, one in each 128-bit lane, four taps per step: a 16-byte load of
+// each output's next four pixels, two byte shuffles that widen pixels 0 and 1 (then 2
+// and 3) of each lane interleaved as above, two multiply-adds with the plan's weights.
+// Lanes never mix, so no lane has to be added to another at the end; four outputs are
+// packed and stored at once. Shuffles are what limits this loop (one execution port
+// does them), hence the plan: its weights are loaded, not spread.
+__attribute__((target("avx2"))) static inline __m256i rgbx_avx2_group(__m256i sum, const uint8_t *left,
+                                                                       const uint8_t *right, const __m256i *w,
+                                                                       __m256i first, __m256i second) {
+    __m256i pixels = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)left)),
+                                             _mm_loadu_si128((const __m128i *)(const void *)right), 1);
+    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_shuffle_epi8(pixels, first), _mm256_loadu_si256(w)));
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_shuffle_epi8(pixels, second), _mm256_loadu_si256(w + 1)));
+}
+
+__attribute__((target("avx2"))) static int rgbx_avx2_pairs(const uint8_t *source, int output_width,
+                                                           const int32_t *starts, int taps, const int32_t *plan,
+                                                           int16_t *output) {
+    const __m256i first = _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1, 0, -1, 4, -1, 1,
+                                           -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    const __m256i second = _mm256_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1, 8, -1, 12,
+                                            -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
+    const __m256i round = _mm256_set1_epi32(1 << 7);
+    const int groups = taps / 4;
+    __m256i sums[2];
+    int x = 0;
+    for (; x + 2 <= output_width; x += 2) {
+        const uint8_t *left = source + (size_t)starts[x] * 4;
+        const uint8_t *right = source + (size_t)starts[x + 1] * 4;
+        const __m256i *w = (const __m256i *)(const void *)(plan + (size_t)(x / 2) * (size_t)groups * 16);
+        __m256i sum = rgbx_avx2_group(round, left, right, w, first, second);
+        for (int g = 1; g < groups; g++) sum = rgbx_avx2_group(sum, left + g * 16, right + g * 16, w + 2 * g, first, second);
+        sums[(x / 2) & 1] = _mm256_srai_epi32(sum, 8);
+        if ((x / 2) & 1) {
+            // Lanes after packing: outputs x-2 and x in the low one, x-1 and x+1 in the
+            // high one; put them in order.
+            __m256i words = _mm256_permute4x64_epi64(_mm256_packs_epi32(sums[0], sums[1]), 0xD8);
+            _mm256_storeu_si256((__m256i *)(void *)(output + (size_t)(x - 2) * 4), words);
         }
-        __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
-        rgbx_store(output + (size_t)x * 4, rgbx_add_pairs(_mm_add_epi32(sum, _mm_set1_epi32(1 << 7)), pixel, w, k, taps));
     }
+    if ((x / 2) & 1) {
+        __m256i words = _mm256_permute4x64_epi64(_mm256_packs_epi32(sums[0], sums[0]), 0x08);
+        _mm_storeu_si128((__m128i *)(void *)(output + (size_t)(x - 2) * 4), _mm256_castsi256_si128(words));
+    }
+    return x;
 }
 #endif
 #endif
 
-void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
-                          int taps, int16_t *output) {
-#if defined(WI_RGBX_INTRINSICS)
-#if !defined(WI_UNDER_SANITIZER)
-    // A read of the CPU features the runtime found at load (what target_clones uses).
-    if (__builtin_cpu_supports("avx2")) {
-        rgbx_avx2(source, output_width, starts, weights, taps, output);
-        return;
+size_t wi_resample_rgbx_plan_size(int output_width, int taps) {
+#if defined(WI_SSE2_INTRINSICS) && !defined(WI_UNDER_SANITIZER)
+    if (taps % 4 == 0 && output_width >= 2 && __builtin_cpu_supports("avx2")) {
+        return (size_t)(output_width / 2) * (size_t)(taps / 4) * 16;
     }
-#endif
-    rgbx_sse2(source, output_width, starts, weights, taps, output);
 #else
+    (void)output_width;
+    (void)taps;
+#endif
+    return 0;
+}
+
+static inline int32_t weight_pair(int16_t low, int16_t high) {
+    return (int32_t)((uint32_t)(uint16_t)low | ((uint32_t)(uint16_t)high << 16));
+}
+
+void wi_resample_rgbx_plan(const int16_t *weights, int output_width, int taps, int32_t *plan) {
+    for (int x = 0; x + 2 <= output_width; x += 2) {
+        for (int g = 0; g < taps / 4; g++) {
+            int32_t *vectors = plan + ((size_t)(x / 2) * (size_t)(taps / 4) + (size_t)g) * 16;
+            for (int half = 0; half < 2; half++) {
+                for (int lane = 0; lane < 2; lane++) {
+                    const int16_t *w = weights + (size_t)(x + lane) * (size_t)taps + g * 4 + half * 2;
+                    for (int i = 0; i < 4; i++) vectors[half * 8 + lane * 4 + i] = weight_pair(w[0], w[1]);
+                }
+            }
+        }
+    }
+}
+
+void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
+                          int taps, const int32_t *plan, int16_t *output) {
+#if defined(WI_SSE2_INTRINSICS)
+    int x = 0;
+#if !defined(WI_UNDER_SANITIZER)
+    if (plan) x = rgbx_avx2_pairs(source, output_width, starts, taps, plan, output);
+#else
+    (void)plan;
+#endif
+    rgbx_sse2(source, output_width - x, starts + x, weights + (size_t)x * (size_t)taps, taps, output + (size_t)x * 4);
+#else
+    (void)plan;
     // All four samples, as four lanes of one vector (three would not vectorise); the
     // alpha lane is dropped when the row is written.
     for (int x = 0; x < output_width; x++) {
@@ -139,9 +175,17 @@ void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t
 
 WI_VECTOR_CLONES
 int wi_resample_is_opaque(const uint8_t *source, size_t pixels) {
-    uint8_t all = 255;
-    for (size_t i = 0; i < pixels; i++) all &= source[i * 4 + 3];
-    return all == 255;
+    // Whole pixels ANDed together (a vector AND of eight at a time), alpha read once at
+    // the end: a byte loop with a stride of four does not vectorise as well.
+    uint32_t all = 0xFFFFFFFFu;
+    for (size_t i = 0; i < pixels; i++) {
+        uint32_t pixel;
+        memcpy(&pixel, source + i * 4, sizeof pixel);
+        all &= pixel;
+    }
+    uint8_t bytes[4];
+    memcpy(bytes, &all, sizeof bytes);
+    return bytes[3] == 255;
 }
 
 WI_VECTOR_CLONES
@@ -154,50 +198,4 @@ void wi_resample_row_gray(const uint8_t *source, int output_width, const int32_t
         for (int k = 0; k < taps; k++) sum += w[k] * pixel[k];
         output[x] = (int16_t)(sum >> 8);
     }
-}
-
-WI_VECTOR_CLONES
-void wi_resample_accumulate(int32_t *accumulator, const int16_t *row, int16_t weight, size_t count) {
-    for (size_t i = 0; i < count; i++) accumulator[i] += (int32_t)row[i] * weight;
-}
-
-static inline uint8_t clamp_sample(int32_t value) {
-    return value < 0 ? 0 : value > 255 ? 255 : (uint8_t)value;
-}
-
-WI_VECTOR_CLONES
-void wi_resample_emit_rgba(int32_t *accumulator, size_t pixels, uint8_t *output) {
-    // Alpha was a*255 >> 2 after the horizontal pass, then times 2^14: a is
-    // accumulator * 4 / (255 * 2^14). Colour over alpha is c/255. In float: one
-    // division a pixel, where three integer ones would cost more than the filtering.
-    const float alpha_scale = 4.0f / (255.0f * (float)(1 << WI_RESAMPLE_WEIGHT_BITS));
-    for (size_t i = 0; i < pixels; i++) {
-        int32_t *sample = accumulator + i * 4;
-        float alpha = (float)sample[3];
-        float colour_scale = alpha > 0 ? 255.0f / alpha : 0.0f;
-        for (int c = 0; c < 3; c++) {
-            float value = (float)sample[c] * colour_scale + 0.5f;
-            output[i * 4 + c] = value <= 0 ? 0 : value >= 255 ? 255 : (uint8_t)value;
-        }
-        float a = alpha * alpha_scale + 0.5f;
-        output[i * 4 + 3] = a <= 0 ? 0 : a >= 255 ? 255 : (uint8_t)a;
-    }
-    memset(accumulator, 0, pixels * 4 * sizeof(int32_t));
-}
-
-WI_VECTOR_CLONES
-void wi_resample_emit_rgbx(int32_t *accumulator, size_t pixels, uint8_t *output) {
-    const int shift = WI_RESAMPLE_WEIGHT_BITS + 6;
-    for (size_t i = 0; i < pixels; i++) {
-        for (int c = 0; c < 3; c++) output[i * 4 + c] = clamp_sample((accumulator[i * 4 + c] + (1 << (shift - 1))) >> shift);
-        output[i * 4 + 3] = 255;
-    }
-    memset(accumulator, 0, pixels * 4 * sizeof(int32_t));
-}
-
-WI_VECTOR_CLONES
-void wi_resample_emit_gray(int32_t *accumulator, size_t count, uint8_t *output) {
-    const int shift = WI_RESAMPLE_WEIGHT_BITS + 6;
-    for (size_t i = 0; i < count; i++) output[i] = clamp_sample((accumulator[i] + (1 << (shift - 1))) >> shift);
-    memset(accumulator, 0, count * sizeof(int32_t));
 }

@@ -1,7 +1,9 @@
-// The inner loops of the separable resampler, in fixed point: plain C loops over
-// contiguous memory that the compiler vectorises. Weights are 2^14 fixed point and
+// The inner loops of the separable resampler, in fixed point: C loops over contiguous
+// memory, with SSE2 and AVX2 versions on x86-64. Weights are 2^14 fixed point and
 // every output pixel uses the same number of taps (zero-padded), so the loops have no
-// branches. Pure functions on caller-owned memory; they never fail.
+// branches. Rows are filtered horizontally into 16 bits first; the vertical pass then
+// gathers each output row from the filtered rows its window covers. Pure functions on
+// caller-owned memory; they never fail.
 //
 // Gray samples are filtered as they are. RGBA is filtered premultiplied, in 16 bits:
 // each pixel becomes (r*a, g*a, b*a, a*255), so that transparent pixels add no colour
@@ -25,10 +27,20 @@ void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *out
 void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output);
 
+/// How many int32s `wi_resample_rgbx_plan` writes for these windows: 0 where the
+/// opaque pass reads its weights as they are (no AVX2 here, `taps` not a multiple of
+/// four, or one output).
+size_t wi_resample_rgbx_plan_size(int output_width, int taps);
+
+/// The opaque pass's weights laid out as its AVX2 loop loads them (two outputs and
+/// four taps to 64 bytes), made once per resampler.
+void wi_resample_rgbx_plan(const int16_t *weights, int output_width, int taps, int32_t *plan);
+
 /// Horizontal pass over opaque RGBA, straight from its 8-bit samples (no
-/// premultiplying: alpha is 255 throughout), divided by 2^8 as for gray.
+/// premultiplying: alpha is 255 throughout), divided by 2^8 as for gray. `plan` is
+/// the weights from `wi_resample_rgbx_plan`, or NULL where its size is 0.
 void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
-                          int taps, int16_t *output);
+                          int taps, const int32_t *plan, int16_t *output);
 
 /// Whether all `pixels` RGBA pixels have alpha 255.
 int wi_resample_is_opaque(const uint8_t *source, size_t pixels);
@@ -37,16 +49,22 @@ int wi_resample_is_opaque(const uint8_t *source, size_t pixels);
 void wi_resample_row_gray(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output);
 
-/// `accumulator[i] += row[i] * weight` for `count` samples.
-void wi_resample_accumulate(int32_t *accumulator, const int16_t *row, int16_t weight, size_t count);
+/// The vertical pass's weights, two taps to an int32 as one multiply-add reads them:
+/// for each of `outputs` windows of `taps` weights, (taps + 1) / 2 values
+/// `(uint16)w[2j] | (uint16)w[2j + 1] << 16`, the last one's high half zero when
+/// `taps` is odd.
+void wi_resample_pair_weights(const int16_t *weights, size_t outputs, int taps, int32_t *pairs);
 
-/// Writes an accumulated RGBA row as 8-bit straight RGBA and clears the accumulator.
-void wi_resample_emit_rgba(int32_t *accumulator, size_t pixels, uint8_t *output);
+/// Vertical pass to 8-bit samples: sample i is the sum over k < `taps` of weight k
+/// (from one window's `pairs`) times `rows[k][i]`, divided by 2^20, rounded and
+/// clamped. `rows` has an even count of pointers (when `taps` is odd, the last is any
+/// readable row: its weight is zero). With `opaque_rgba`, every fourth sample is 255.
+void wi_resample_column_bytes(const int16_t *const *rows, const int32_t *pairs, int taps, size_t count, int opaque_rgba,
+                              uint8_t *output);
 
-/// Writes an accumulated opaque row as RGBA with alpha 255 and clears the accumulator.
-void wi_resample_emit_rgbx(int32_t *accumulator, size_t pixels, uint8_t *output);
-
-/// Writes an accumulated gray row as 8-bit samples and clears the accumulator.
-void wi_resample_emit_gray(int32_t *accumulator, size_t count, uint8_t *output);
+/// Vertical pass over premultiplied RGBA: the sums go to `sums` (`pixels * 4`
+/// int32s of scratch), then colour is divided back by alpha into straight 8-bit RGBA.
+void wi_resample_column_rgba(const int16_t *const *rows, const int32_t *pairs, int taps, size_t pixels, int32_t *sums,
+                             uint8_t *output);
 
 #endif
