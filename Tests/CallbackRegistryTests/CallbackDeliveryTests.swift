@@ -106,4 +106,69 @@ struct CallbackDeliveryTests {
         #expect(registry.keyCount == 0)
         #expect(registry.subscriberCount == 0)
     }
+
+    @Test(
+        "many threads publishing to immediate subscribers: one call at a time, each thread's events in order, nothing after the completion")
+    func publishersRacing() async {
+        let registry = CallbackRegistry<String, Int, Int, TestFailure>()
+        let threads = 8
+        let perThread = 2000
+        for round in 0..<20 {
+            let key = "k\(round)"
+            let seen = (0..<4).map { _ in SeenCalls() }
+            for box in seen {
+                registry.add(to: key, delivery: .immediate, whenAbandoned: {}) { event in
+                    box.state.withLock { seen in
+                        if seen.inside { seen.overlaps += 1 }
+                        seen.inside = true
+                        if seen.completions > 0 { seen.afterCompletion += 1 }
+                        switch event {
+                        case .partial(let value):
+                            let thread = value / perThread
+                            if value % perThread <= seen.last[thread] { seen.outOfOrder += 1 }
+                            seen.last[thread] = value % perThread
+                        case .completed: seen.completions += 1
+                        case .progress: break
+                        }
+                    }
+                    // Outside the lock, so that a second call at once would be seen.
+                    box.state.withLock { $0.inside = false }
+                }
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for thread in 0..<threads {
+                    group.addTask {
+                        for i in 0..<perThread { registry.publishPartial(thread * perThread + i, for: key) }
+                    }
+                }
+                group.addTask {
+                    // Somewhere in the middle of the publishing.
+                    try? await Task.sleep(nanoseconds: 200_000)
+                    registry.finish(key, with: .success(round))
+                }
+            }
+            for box in seen {
+                let result = box.state.withLock { $0 }
+                #expect(result.completions == 1)
+                #expect(result.afterCompletion == 0)
+                #expect(result.outOfOrder == 0)
+                #expect(result.overlaps == 0)
+            }
+        }
+    }
+}
+
+/// What one subscriber saw: whether a call is running, overlaps seen, each publishing
+/// thread's last partial, partials out of order, and events after the completion.
+private final class SeenCalls: Sendable {
+    struct State {
+        var inside = false
+        var overlaps = 0
+        var last = [Int](repeating: -1, count: 8)
+        var outOfOrder = 0
+        var completions = 0
+        var afterCompletion = 0
+    }
+
+    let state = Locked(State())
 }

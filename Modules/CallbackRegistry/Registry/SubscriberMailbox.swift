@@ -4,31 +4,36 @@ import WebImageCore
 
 /// One subscriber's events on their way to its handler.
 ///
-/// Posting never waits for the handler: the event joins a small mailbox, and whoever finds
-/// the mailbox idle drains it where the subscriber's ``CallbackDelivery`` says. So events
-/// arrive in order, one at a time, even when several threads post at once or a handler
-/// posts to itself (a handler that cancels its own subscription gets the completion after
-/// it returns). A subscriber that is behind keeps only the newest progress and the newest
-/// partial result. After the completion the mailbox is closed: later events are dropped
-/// and the handler is released.
+/// Posting never waits for the handler: whoever finds the mailbox idle delivers, where
+/// the subscriber's ``CallbackDelivery`` says; events that come while a delivery runs
+/// wait in a small queue for the deliverer. So events arrive in order, one at a time,
+/// even when several threads post at once or a handler posts to itself (a handler that
+/// cancels its own subscription gets the completion after it returns). A subscriber
+/// that is behind keeps only the newest progress and the newest partial result. After
+/// the completion later events are dropped.
+///
+/// Who may deliver is one atomic ``MailboxGate`` rather than a lock: an event for an idle
+/// `.immediate` subscriber, the common case of a fan-out, costs two atomic operations
+/// (enter and leave the gate) and touches no lock; only events that must wait take the
+/// queue's lock.
 final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Error>: Sendable {
     typealias Event = SubscriberEvent<Partial, Success, Failure>
     typealias Handler = @Sendable (Event) -> Void
 
-    private struct State {
-        var pending: [Event] = []
-        var isDraining = false
-        var isClosed = false
-        var handler: Handler?
-    }
-
     private let delivery: CallbackDelivery
-    private let state: Locked<State>
+    private let handler: Handler
+    private let gate = Atomic<UInt8>(MailboxGate.idle)
+    /// A completion was posted: later events are dropped.
+    private let closed = Atomic<Bool>(false)
+    /// The completion was delivered. Read and written only by the gate's holder.
+    private let completionDelivered = Atomic<Bool>(false)
+    /// Events waiting for the gate's holder; only ever non-empty while it is held.
+    private let queue = Locked<[Event]>([])
 
     @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     init(delivery: CallbackDelivery, handler: @escaping Handler) {
         self.delivery = delivery
-        self.state = Locked(State(handler: handler))
+        self.handler = handler
     }
 
     /// Hands `event` over. Returns `false` when the mailbox was already closed (the
@@ -36,78 +41,100 @@ final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Err
     @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
     func post(_ event: Event) -> Bool {
-        let decision = state.withLock { state -> Decision in
-            guard !state.isClosed else { return .dropped }
-            if event.isCompletion { state.isClosed = true }
-            // The common case: nobody is delivering and nothing waits. Hand this one
-            // straight to the handler, without queueing it.
-            if !state.isDraining, state.pending.isEmpty, case .immediate = delivery, let handler = state.handler {
-                state.isDraining = true
-                if state.isClosed { state.handler = nil }
-                return .deliverNow(handler)
-            }
+        if event.isCompletion {
+            guard !closed.exchange(true, ordering: .relaxed) else { return false }
+        } else if closed.load(ordering: .relaxed) {
+            return false
+        }
+        // The common case: nobody is delivering and nothing waits. Deliver at once.
+        if case .immediate = delivery, enter() {
+            deliver(event)
+            leave()
+            return true
+        }
+        queue.withLock { queue in
             switch event {
             case .progress:
-                if case .progress = state.pending.last {
-                    state.pending[state.pending.count - 1] = event
-                    return .queued
+                if case .progress = queue.last {
+                    queue[queue.count - 1] = event
+                    return
                 }
             case .partial:
-                if case .partial = state.pending.last {
-                    state.pending[state.pending.count - 1] = event
-                    return .queued
+                if case .partial = queue.last {
+                    queue[queue.count - 1] = event
+                    return
                 }
             case .completed:
                 break
             }
-            state.pending.append(event)
-            guard !state.isDraining else { return .queued }
-            state.isDraining = true
-            return .startDrain
+            queue.append(event)
         }
-        switch decision {
-        case .dropped:
-            return false
-        case .queued:
-            return true
-        case .deliverNow(let handler):
-            handler(event)
-            // After the completion the mailbox is closed: nothing can have queued.
-            if !event.isCompletion { drain() }
-            return true
-        case .startDrain:
-            delivery.run { self.drain() }
-            return true
+        // Make sure the holder sees it, or become the holder.
+        var state = gate.load(ordering: .acquiring)
+        while true {
+            if state == MailboxGate.waiting { return true }
+            if state == MailboxGate.held {
+                let (exchanged, now) = gate.compareExchange(
+                    expected: MailboxGate.held, desired: MailboxGate.waiting, ordering: .acquiringAndReleasing)
+                if exchanged { return true }
+                state = now
+                continue
+            }
+            if enter() {
+                delivery.run {
+                    self.drainQueue()
+                    self.leave()
+                }
+                return true
+            }
+            state = gate.load(ordering: .acquiring)
         }
-    }
-
-    private enum Decision {
-        case dropped, queued, startDrain
-        case deliverNow(Handler)
     }
 
     /// Whether the completion has been posted.
-    var isClosed: Bool { state.withLock { $0.isClosed } }
+    var isClosed: Bool { closed.load(ordering: .relaxed) }
 
+    private func enter() -> Bool {
+        gate.compareExchange(expected: MailboxGate.idle, desired: MailboxGate.held, ordering: .acquiring).exchanged
+    }
+
+    /// Leaves the gate, first delivering whatever was queued while it was held.
     @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
-    private func drain() {
-        while true {
-            let next = state.withLock { state -> ([Event], Handler?)? in
-                guard !state.pending.isEmpty else {
-                    state.isDraining = false
-                    return nil
-                }
-                var batch: [Event] = []
-                swap(&batch, &state.pending)
-                let handler = state.handler
-                // The completion is in this batch: let go of the handler (and whatever it
-                // captured) as soon as it has run.
-                if state.isClosed { state.handler = nil }
-                return (batch, handler)
-            }
-            guard let (batch, handler) = next else { return }
-            guard let handler else { continue }
-            for event in batch { handler(event) }
+    private func leave() {
+        while !gate.compareExchange(expected: MailboxGate.held, desired: MailboxGate.idle, ordering: .releasing).exchanged {
+            // Someone queued events and marked the gate: take the mark back, deliver them.
+            gate.store(MailboxGate.held, ordering: .sequentiallyConsistent)
+            drainQueue()
         }
     }
+
+    /// Delivers the queued events (the gate is held).
+    @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
+    private func drainQueue() {
+        while true {
+            let batch = queue.withLock { queue -> [Event] in
+                var batch: [Event] = []
+                swap(&batch, &queue)
+                return batch
+            }
+            if batch.isEmpty { return }
+            for event in batch { deliver(event) }
+        }
+    }
+
+    /// Calls the handler (the gate is held), unless the completion has been delivered.
+    private func deliver(_ event: Event) {
+        guard !completionDelivered.load(ordering: .relaxed) else { return }
+        if event.isCompletion { completionDelivered.store(true, ordering: .relaxed) }
+        handler(event)
+    }
+}
+
+/// The states of a mailbox's gate. Only the holder (whoever moved it from `idle`) calls
+/// the handler, and it leaves only when nothing waits; a poster that queues an event
+/// while the gate is held marks it `waiting`, so the holder drains before leaving.
+enum MailboxGate {
+    static let idle: UInt8 = 0
+    static let held: UInt8 = 1
+    static let waiting: UInt8 = 2
 }
