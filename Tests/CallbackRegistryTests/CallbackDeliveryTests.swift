@@ -117,23 +117,25 @@ struct CallbackDeliveryTests {
             let key = "k\(round)"
             let seen = (0..<4).map { _ in SeenCalls() }
             for box in seen {
-                registry.add(to: key, delivery: .immediate, whenAbandoned: {}) { event in
-                    box.state.withLock { seen in
-                        if seen.inside { seen.overlaps += 1 }
-                        seen.inside = true
-                        if seen.completions > 0 { seen.afterCompletion += 1 }
-                        switch event {
-                        case .partial(let value):
-                            let thread = value / perThread
-                            if value % perThread <= seen.last[thread] { seen.outOfOrder += 1 }
-                            seen.last[thread] = value % perThread
-                        case .completed: seen.completions += 1
-                        case .progress: break
+                registry.add(
+                    to: key, delivery: .immediate, whenAbandoned: {},
+                    handler: { event in
+                        box.state.withLock { seen in
+                            if seen.inside { seen.overlaps += 1 }
+                            seen.inside = true
+                            if seen.completions > 0 { seen.afterCompletion += 1 }
+                            switch event {
+                            case .partial(let value):
+                                let thread = value / perThread
+                                if value % perThread <= seen.last[thread] { seen.outOfOrder += 1 }
+                                seen.last[thread] = value % perThread
+                            case .completed: seen.completions += 1
+                            case .progress: break
+                            }
                         }
-                    }
-                    // Outside the lock, so that a second call at once would be seen.
-                    box.state.withLock { $0.inside = false }
-                }
+                        // Outside the lock, so that a second call at once would be seen.
+                        box.state.withLock { $0.inside = false }
+                    })
             }
             await withTaskGroup(of: Void.self) { group in
                 for thread in 0..<threads {
