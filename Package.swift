@@ -261,9 +261,14 @@ let package = Package(
             // with a warning on every build; the header and library are on the default paths.
             providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
+        // The entry checksum in C, for the vector units (see its header).
+        .target(
+            name: "CWebImageSharedCache",
+            path: "Modules/SharedCache/C/CWebImageSharedCache"
+        ),
         .target(
             name: "WebImageSharedCache",
-            dependencies: ["WebImageCore", "WebImageConcurrency", "CHiredis"],
+            dependencies: ["WebImageCore", "WebImageConcurrency", "CHiredis", "CWebImageSharedCache"],
             path: "Modules/SharedCache",
             exclude: ["C"],
             swiftSettings: strictSettings

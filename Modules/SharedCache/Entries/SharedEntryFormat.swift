@@ -8,7 +8,7 @@ import WebImageCore
 ///     metadata                     (below)
 ///     u32 metadata length
 ///     u64 body length
-///     "WIS2"                       magic and version
+///     "WIS3"                       magic and version (3: the vector checksum)
 ///     u64 checksum                 EntryChecksum of everything before it
 ///
 /// The body comes first so that a hit hands out the value's own buffer, cut short, with no
@@ -18,7 +18,7 @@ import WebImageCore
 /// little-endian. Binary rather than JSON: a hit decodes in well under a microsecond of
 /// metadata work.
 enum SharedEntryFormat {
-    static let magic: [UInt8] = Array("WIS2".utf8)
+    static let magic: [UInt8] = Array("WIS3".utf8)
     /// The lengths, the magic and the checksum.
     static let trailerSize = 4 + 8 + 4 + 8
 

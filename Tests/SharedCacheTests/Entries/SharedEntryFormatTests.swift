@@ -73,4 +73,32 @@ struct SharedEntryFormatTests {
             #expect(changed.withUnsafeBytes { EntryChecksum.of($0) } != zeros, "byte \(offset)")
         }
     }
+
+    @Test("the vector checksum equals the portable one at every length and alignment")
+    func vectorMatchesPortable() {
+        var state: UInt64 = 0x1234_5678
+        let bytes = (0..<5000).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        bytes.withUnsafeBytes { raw in
+            for start in 0..<3 {
+                for length in stride(from: 0, through: 4990, by: 7) {
+                    let slice = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
+                    #expect(EntryChecksum.of(slice) == EntryChecksum.portable(slice), "\(length) bytes at \(start)")
+                }
+            }
+        }
+    }
+
+    @Test("moving 32 bytes to another place changes the checksum, in one 512-byte block or across two")
+    func order() {
+        let bytes = (0..<2048).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 5) }
+        let original = bytes.withUnsafeBytes { EntryChecksum.of($0) }
+        for (first, second) in [(0, 32), (64, 480), (0, 512), (992, 1536)] {
+            var swapped = bytes
+            for i in 0..<32 { swapped.swapAt(first + i, second + i) }
+            #expect(swapped.withUnsafeBytes { EntryChecksum.of($0) } != original, "stripes at \(first) and \(second)")
+        }
+    }
 }
