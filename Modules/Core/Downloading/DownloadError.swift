@@ -5,11 +5,11 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     case cancelled
     /// The transfer failed: DNS, refused, reset, timeout, TLS, trust, redirects, an HTTP
     /// status of 400 or more (the error carries the status and headers), too large.
-    indirect case transport(TransportError)
+    case transport(TransportError)
     /// The request modifier threw, or returned `nil`: the request was never sent.
     case requestRejected(reason: String)
     /// The response modifier refused the response (a non-image content type, say).
-    indirect case responseRejected(reason: String, response: TransportResponse)
+    case responseRejected(reason: String, response: TransportResponse)
 
     /// Whether this is a cancellation.
     public var isCancelled: Bool {
