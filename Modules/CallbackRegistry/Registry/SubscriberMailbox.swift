@@ -12,7 +12,7 @@ import WebImageCore
 /// that is behind keeps only the newest progress and the newest partial result. After
 /// the completion later events are dropped.
 ///
-/// Who may deliver is one atomic ``MailboxGate`` rather than a lock: an event for an idle
+/// Who may deliver is one atomic `MailboxGate` rather than a lock: an event for an idle
 /// `.immediate` subscriber, the common case of a fan-out, costs two atomic operations
 /// (enter and leave the gate) and touches no lock; only events that must wait take the
 /// queue's lock.
@@ -27,7 +27,8 @@ final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Err
     private let closed = Atomic<Bool>(false)
     /// The completion was delivered. Read and written only by the gate's holder.
     private let completionDelivered = Atomic<Bool>(false)
-    /// Events waiting for the gate's holder; only ever non-empty while it is held.
+    /// Events waiting for the gate's holder: queued by posters that found the gate held
+    /// (or a queue delivery), taken by the holder before it leaves.
     private let queue = Locked<[Event]>([])
 
     @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
