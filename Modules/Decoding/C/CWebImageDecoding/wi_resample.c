@@ -67,7 +67,7 @@ static void rgbx_sse2(const uint8_t *source, int output_width, const int32_t *st
     }
 }
 
-#if !defined(WI_UNDER_SANITIZER)
+#if defined(WI_AVX2_DISPATCH)
 // Two outputs at once, one in each 128-bit lane, four taps per step: a 16-byte load of
 // each output's next four pixels, two byte shuffles that widen pixels 0 and 1 (then 2
 // and 3) of each lane interleaved as above, two multiply-adds with the plan's weights.
@@ -118,7 +118,7 @@ __attribute__((target("avx2"))) static int rgbx_avx2_pairs(const uint8_t *source
 #endif
 
 size_t wi_resample_rgbx_plan_size(int output_width, int taps) {
-#if defined(WI_SSE2_INTRINSICS) && !defined(WI_UNDER_SANITIZER)
+#if defined(WI_AVX2_DISPATCH)
     if (taps % 4 == 0 && output_width >= 2 && __builtin_cpu_supports("avx2")) {
         return (size_t)(output_width / 2) * (size_t)(taps / 4) * 16;
     }
@@ -151,7 +151,7 @@ void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t
                           int taps, const int32_t *plan, int16_t *output) {
 #if defined(WI_SSE2_INTRINSICS)
     int x = 0;
-#if !defined(WI_UNDER_SANITIZER)
+#if defined(WI_AVX2_DISPATCH)
     if (plan) x = rgbx_avx2_pairs(source, output_width, starts, taps, plan, output);
 #else
     (void)plan;

@@ -65,7 +65,7 @@ static size_t bytes_sse2(const int16_t *const *rows, const int32_t *pairs, int t
 }
 #endif
 
-#if defined(WI_SSE2_INTRINSICS) && !defined(WI_UNDER_SANITIZER)
+#if defined(WI_AVX2_DISPATCH)
 // Sixteen samples. unpacklo/hi work within each 128-bit lane, so `low` holds samples
 // 0-3 and 8-11, `high` 4-7 and 12-15; packing them back (also per lane) restores the
 // order.
@@ -119,7 +119,7 @@ void wi_resample_column_bytes(const int16_t *const *rows, const int32_t *pairs, 
     // Alpha 255 in every fourth byte (counts are whole pixels there, so vector steps
     // start on a pixel).
     __m128i alpha = opaque_rgba ? _mm_set1_epi32((int32_t)0xFF000000u) : _mm_setzero_si128();
-#if !defined(WI_UNDER_SANITIZER)
+#if defined(WI_AVX2_DISPATCH)
     if (__builtin_cpu_supports("avx2")) i = bytes_avx2(rows, pairs, taps, count, alpha, output);
 #endif
     i = bytes_sse2(rows, pairs, taps, i, count, alpha, output);
@@ -153,7 +153,7 @@ static void divide_by_alpha(const int32_t *sums, size_t pixels, uint8_t *output)
 void wi_resample_column_rgba(const int16_t *const *rows, const int32_t *pairs, int taps, size_t pixels, int32_t *sums,
                              uint8_t *output) {
     size_t count = pixels * 4, i = 0;
-#if defined(WI_SSE2_INTRINSICS) && !defined(WI_UNDER_SANITIZER)
+#if defined(WI_AVX2_DISPATCH)
     if (__builtin_cpu_supports("avx2")) i = sums_avx2(rows, pairs, taps, count, sums);
 #endif
     for (; i < count; i++) sums[i] = sum_at(rows, pairs, taps, i, 0);

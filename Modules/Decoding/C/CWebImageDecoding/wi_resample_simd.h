@@ -17,7 +17,6 @@
 #endif
 #if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || defined(__GNUC__)) && !defined(WI_UNDER_SANITIZER)
 #define WI_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#define WI_AVX2_AT_RUN_TIME 1
 #else
 #define WI_VECTOR_CLONES
 #endif
@@ -26,6 +25,11 @@
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
 #define WI_SSE2_INTRINSICS 1
+// AVX2 loops beside them, chosen at run time by __builtin_cpu_supports (not under a
+// sanitizer, for the reason above).
+#if !defined(WI_UNDER_SANITIZER)
+#define WI_AVX2_DISPATCH 1
+#endif
 #endif
 
 #endif
