@@ -53,7 +53,7 @@ final class InspectablePipeline: Sendable {
     /// registry, and neither cache holding anything for `request`.
     func expectNothingLeft(after request: ImageRequest, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         // The operation leaves the queue just after its subscribers heard the result.
-        let quiet = try await eventually {
+        let quiet = await eventually(within: .seconds(10)) {
             downloader.activeDownloadCount == 0 && downloader.currentDownloadCount == 0
                 && downloads.keyCount == 0 && loads.keyCount == 0
         }

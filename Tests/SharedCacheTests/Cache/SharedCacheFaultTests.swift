@@ -70,7 +70,7 @@ struct SharedCacheFaultTests {
             try nodes.servers[0].restart()
             // Empty after the restart: stores go there again once its backoff is over.
             #expect(
-                await eventually {
+                await eventually(within: .seconds(20)) {
                     (try? await cache.store(Self.body, metadata: .init(), forKey: onFirst[0])) != nil
                 })
             #expect(await cache.response(forKey: onFirst[0])?.data == Self.body)
@@ -85,7 +85,7 @@ struct SharedCacheFaultTests {
             let killer = try nodes.cache()
             _ = await killer.client.send(RedisCommand("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"), to: 0)
             #expect(
-                await eventually {
+                await eventually(within: .seconds(20)) {
                     await cache.response(forKey: "k") != nil
                 })
         }

@@ -55,7 +55,7 @@ struct SharedCacheStoreTests {
                 return
             }
             #expect(
-                await eventually {
+                await eventually(within: .seconds(20)) {
                     await cache.client.send(RedisCommand("EXISTS", cache.valueKey("k")), to: 0) == .success(.integer(0))
                 })
             // A damaged entry (one byte changed) is a miss too.

@@ -31,13 +31,3 @@ func withNodes<R>(_ count: Int = 1, arguments: [String] = [], _ body: (SharedNod
     defer { for server in servers { server.stop() } }
     return try await body(SharedNodes(servers: servers))
 }
-
-/// Waits until `condition` holds, for at most `limit`.
-func eventually(within limit: Duration = .seconds(20), _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return await condition()
-}
