@@ -95,10 +95,9 @@ define build-suite
 	$(foreach program,$(TEST_PROGRAMS),$(SWIFT) build $(TESTS_PACKAGE) --product $(program) $(1) &&) true
 endef
 # The suites that run other programs (webimage, ip, nginx, openssl, a Kerberos realm,
-# redis-server) wait
-# for them on the test pool's threads; run beside the rest on two cores, those waits
-# starved the others' timing (a 120 s transfer budget ran out once). So they run second,
-# on their own.
+# redis-server) wait for them on the test pool's threads; run beside the rest on two
+# cores, those waits starved the others' timing (a 120 s transfer budget ran out once).
+# So they run second, on their own.
 PROGRAM_SUITES := WebImageToolTests|WebImageReachabilityTests|RevocationTests|WebImageSharedCacheTests
 test: test-deps
 	$(call build-suite,-Xswiftc -warnings-as-errors)
