@@ -8,9 +8,6 @@ import Foundation
 /// 25 ms of page faults with 4 KiB pages and a few with transparent huge pages, which is
 /// a large part of decoding a photo.
 ///
-/// Smaller blocks from 64 KiB are prefaulted: their pages are mapped in one system call
-/// rather than one page fault each as the decoder first writes them.
-///
 /// Frames of animations can ask for a mapping of their own (`mmap`), so that freeing
 /// an animation gives its memory back to the system at once. From `malloc`, a thousand
 /// freed frames stay in the arena of the thread that decoded them, and the next
@@ -84,39 +81,11 @@ public final class PixelStorage: @unchecked Sendable {
             }
             if mapped, size >= ownMappingThreshold {
                 let pointer = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                if let pointer, pointer != MAP_FAILED {
-                    prefault(pointer, size)
-                    return (pointer, size)
-                }
+                if let pointer, pointer != MAP_FAILED { return (pointer, size) }
             }
-            guard let pointer = malloc(size) else { return nil }
-            prefault(pointer, size)
-            return (pointer, 0)
-        #else
-            return malloc(size).map { ($0, 0) }
         #endif
+        return malloc(size).map { ($0, 0) }
     }
-
-    #if os(Linux)
-        /// Blocks at least this large below the huge-page threshold are prefaulted.
-        static let prefaultThreshold = 64 << 10
-        private static let pageSize = Swift.max(4096, sysconf(Int32(_SC_PAGESIZE)))
-
-        /// Maps the block's pages in one call (`MADV_POPULATE_WRITE`, Linux 5.14 and
-        /// later; elsewhere the call fails and nothing changes) instead of one page fault
-        /// per 4 KiB as the decoder first writes them: a fresh 256 KiB block took 64
-        /// faults, about 90 µs on a 2-core VM, and takes about 45 µs this way. The decoder
-        /// writes every byte anyway, so no memory is committed that would not have been.
-        /// A block `malloc` reuses is already mapped; the call then costs about 3 µs.
-        private static func prefault(_ pointer: UnsafeMutableRawPointer, _ size: Int) {
-            guard size >= prefaultThreshold else { return }
-            let page = pageSize
-            let start = (Int(bitPattern: pointer) + page - 1) & ~(page - 1)
-            let end = (Int(bitPattern: pointer) + size) & ~(page - 1)
-            guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
-            _ = madvise(first, end - start, MADV_POPULATE_WRITE)
-        }
-    #endif
 
     /// Calls `body` with the bytes, read-only.
     @inlinable
