@@ -3,7 +3,6 @@ import Testing
 import WebImageCore
 import WebImageSecurity
 import WebImageTestServer
-import WebImageTestSupport
 import WebImageTransport
 
 /// Real TLS handshakes against the loopback server, with certificates made for each test.
@@ -120,7 +119,8 @@ struct ServerTrustTests {
             #expect(server.requests.isEmpty)
             // The server notes the failed handshake when it reads the client's alert, which
             // may come after the client has its error (it did once, under ASan).
-            #expect(await eventually(within: .seconds(10)) { server.tlsHandshakeFailures >= 1 })
+            await server.handshakeFailuresArrived(1)
+            #expect(server.tlsHandshakeFailures >= 1)
             #expect(monitor.events.contains(.trust("127.0.0.1", .pinMismatch)))
         }
     }
