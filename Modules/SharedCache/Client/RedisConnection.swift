@@ -84,18 +84,36 @@ final class RedisConnection {
     func handle(events: Int16) {
         guard let context else { return }
         if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-            redisAsyncHandleRead(context)
-            // hiredis reads at most 16 KiB per call: a 50 KB value would otherwise take
-            // four polls. Read on while the socket has bytes waiting. (Larger reads of our
-            // own fed to its reader measured slower: the reader moves what is left of its
-            // buffer down after every reply.)
-            var waiting: Int32 = 0
-            while let context = self.context, context.pointee.c.flags & REDIS_CONNECTED != 0,
-                ioctl(context.pointee.c.fd, UInt(FIONREAD), &waiting) == 0, waiting > 0
-            {
-                redisAsyncHandleRead(context)
+            guard isConnected else {
+                redisAsyncHandleRead(context)  // the connect's completion: hiredis's own path
+                return handleWrite(events)
+            }
+            // Read on until the socket is drained (a read that did not fill what it asked
+            // for), straight into hiredis's reader (`wi_redis_read.h`), a bounded number of
+            // times so that one busy node cannot keep the loop from the others.
+            var reads = 0
+            while let context = self.context, reads < Self.readsPerPass {
+                reads += 1
+                let result = wi_redis_read(context, Self.readChunk, Self.largestRead, Self.keptReaderBuffer)
+                // End of file or an error: hiredis reads again, finds it, and closes.
+                if result == WI_REDIS_READ_HANDLE { redisAsyncHandleRead(context) }
+                guard result == WI_REDIS_READ_MORE else { break }
             }
         }
+        handleWrite(events)
+    }
+
+    /// A read when the size of what comes is not known: hiredis's own.
+    static let readChunk = 16 << 10
+    /// The most one read asks for, the rest of a larger value coming in later reads.
+    static let largestRead = 1 << 20
+    /// The reader's buffer is kept between replies while its room is at most this, and
+    /// given back after a larger value.
+    static let keptReaderBuffer = 1 << 20
+    /// Reads of one connection in one pass of the loop.
+    static let readsPerPass = 64
+
+    private func handleWrite(_ events: Int16) {
         if let context = self.context, events & Int16(POLLOUT) != 0 { redisAsyncHandleWrite(context) }
     }
 
@@ -126,6 +144,8 @@ final class RedisConnection {
             health.failed(at: now)
             return .connection(message)
         }
+        // String replies in recycled buffers (``ReplyBuffers``), set before any reply.
+        context.pointee.c.reader?.pointee.fn = ReplyBuffers.replyFunctions.assumingMemoryBound(to: redisReplyObjectFunctions.self)
         let me = Unmanaged.passUnretained(self).toOpaque()
         context.pointee.data = me
         context.pointee.ev.data = me
