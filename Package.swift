@@ -261,7 +261,8 @@ let package = Package(
             // with a warning on every build; the header and library are on the default paths.
             providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
-        // The entry checksum in C, for the vector units (see its header).
+        // The entry checksum in C, for the vector units, and the recycled buffers replies
+        // are read into (see their headers).
         .target(
             name: "CWebImageSharedCache",
             path: "Modules/SharedCache/C/CWebImageSharedCache"

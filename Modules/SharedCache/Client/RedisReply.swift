@@ -12,15 +12,16 @@ enum RedisReply: Sendable, Equatable {
     case array([RedisReply])
 
     /// The reply to a callback: a bulk string's buffer is taken over rather than copied
-    /// (the field is cleared, so hiredis frees only the reply object after the callback;
-    /// both came from `malloc`).
+    /// (the field is cleared, so hiredis frees only the reply object after the callback),
+    /// and goes back to the ``ReplyBuffers`` (where the connection's reader took it) when
+    /// the value is dropped.
     init(takingBufferOf reply: UnsafeMutablePointer<redisReply>) {
         guard reply.pointee.type == REDIS_REPLY_STRING, let buffer = reply.pointee.str, reply.pointee.len > 0 else {
             self.init(reply)
             return
         }
         reply.pointee.str = nil
-        self = .bulk(Data(bytesNoCopy: buffer, count: reply.pointee.len, deallocator: .free))
+        self = .bulk(Data(bytesNoCopy: buffer, count: reply.pointee.len, deallocator: .custom { bytes, _ in ReplyBuffers.release(bytes) }))
     }
 
     init(_ reply: UnsafePointer<redisReply>) {
