@@ -13,6 +13,7 @@ struct ReplyBuffersTests {
         #expect(ReplyBuffers.capacity(for: 16 << 10) == 16 << 10)
         #expect(ReplyBuffers.capacity(for: (16 << 10) + 1) == 20 << 10)
         #expect(ReplyBuffers.capacity(for: 50_001) == 56 << 10)
+        #expect(ReplyBuffers.capacity(for: (7 << 20) + 1) == 8 << 20)
         #expect(ReplyBuffers.capacity(for: 8 << 20) == 8 << 20)
         #expect(ReplyBuffers.capacity(for: (8 << 20) + 1) == (8 << 20) + 1)
         for count in stride(from: 16 << 10, through: 8 << 20, by: 4093) {

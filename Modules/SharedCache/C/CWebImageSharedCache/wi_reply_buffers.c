@@ -14,8 +14,8 @@ enum {
     SMALLEST_CLASS_SHIFT = 14,  // 16 KiB
     // Four classes per power of two: a buffer is at most a quarter larger than asked.
     STEPS_PER_OCTAVE = 4,
-    OCTAVES = 9,  // 16 KiB ... 8 MiB, the default largest entry
-    CLASS_COUNT = STEPS_PER_OCTAVE * OCTAVES,
+    OCTAVES = 9,  // 16 KiB ... 7 MiB, then 8 MiB (the default largest entry) to end
+    CLASS_COUNT = STEPS_PER_OCTAVE * OCTAVES + 1,
     KEPT_PER_CLASS = 64,
     // Every buffer starts with a header, which keeps the caller's bytes 16-aligned.
     HEADER = 16,
