@@ -43,7 +43,7 @@ enum SharedCacheCase {
         var theirs: [Rate] = []
         var ratios: [Double] = []
         try withHitRounds(tier: tier) { measure in
-            fill(redisBenchmark, ports: nodes.map(\.port))
+            try fill(redisBenchmark, ports: nodes.map(\.port))
             for _ in 0..<rounds {
                 let hits = try measure()
                 ours.append(hits)
@@ -149,9 +149,9 @@ enum SharedCacheCase {
     }
 
     /// redis-benchmark's SET fills its 300 keys of 50 KB on every node.
-    private static func fill(_ program: String, ports: [Int]) {
+    private static func fill(_ program: String, ports: [Int]) throws {
         for port in ports {
-            _ = try? finish(
+            _ = try finish(
                 program, ["-h", "127.0.0.1", "-p", "\(port)", "-t", "set", "-d", "\(valueSize)", "-r", "\(keyCount)", "-n", "6000", "-q"])
         }
     }
