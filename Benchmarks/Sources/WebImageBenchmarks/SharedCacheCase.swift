@@ -64,7 +64,7 @@ enum SharedCacheCase {
                     + "\(ProxyCase.format(ceiling.p50, 10, 3)) \(ProxyCase.format(ceiling.p99, 9, 3))")
             let each = ratios.map { ProxyCase.format($0, 0, 2) }.joined(separator: ", ")
             print(
-                "  shared hits \(ProxyCase.format(ratios.sorted()[ratios.count / 2], 0, 2))x redis-benchmark's GET rate, "
+                "  shared hits \(ProxyCase.format(CaseResult.median(ratios), 0, 2))x redis-benchmark's GET rate, "
                     + "median of the rounds' (\(each)) (goal >= 0.7)")
         } else {
             print("  redis-benchmark row left out: its output could not be read")

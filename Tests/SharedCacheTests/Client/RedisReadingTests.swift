@@ -14,7 +14,7 @@ struct RedisReadingTests {
     static let sizes = [1, 2, 16_383, 16_384, 16_385, 50_000, (1 << 20) - 1, (1 << 20) + 1, 3 << 20]
 
     static func value(_ size: Int, seed: Int) -> Data {
-        Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed &* 7 &+ ($0 >> 8)) })
+        Payload.bytes(tag: "redis-reading", key: String(seed), minimum: size, spread: 1)
     }
 
     @Test("values of every size come back whole, all asked at once (one pipelined connection)")
