@@ -81,7 +81,8 @@ final class WebPFrameReader: ImageFrameReading {
             // Frames past the first 32 MiB get a mapping of their own, as GIF's do, so
             // that a freed long animation goes back to the system at once.
             let mapped = returned * size.pixelCount * 4 > 32 << 20
-            let storage = try PixelStorage.packed(width: size.width, height: size.height, pixelFormat: .rgba8, mappedOnItsOwn: mapped)
+            let storage = try PixelStorage.packed(
+                width: size.width, height: size.height, pixelFormat: .rgba8, mappedOnItsOwn: mapped, prefaulted: false)
             storage.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: canvas, byteCount: size.pixelCount * 4) }
             whole = ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4, storage: storage)
         } else {

@@ -85,14 +85,16 @@ public struct ImageBitmap: Sendable {
     ///
     /// - Throws: ``ImageDecodingError/Code/outOfMemory``.
     public func copy() throws(ImageDecodingError) -> ImageBitmap {
-        try copy(mappedOnItsOwn: false)
+        try copy(mappedOnItsOwn: false, prefaulted: true)
     }
 
     /// A copy in fresh, tightly packed storage; with `mappedOnItsOwn`, storage that
-    /// gives its memory back to the system when freed (for animation frames: see
-    /// ``PixelStorage``).
-    package func copy(mappedOnItsOwn: Bool) throws(ImageDecodingError) -> ImageBitmap {
-        let storage = try PixelStorage.packed(width: width, height: height, pixelFormat: pixelFormat, mappedOnItsOwn: mappedOnItsOwn)
+    /// gives its memory back to the system when freed, and with `prefaulted`, storage
+    /// whose pages are mapped at once (animation frames take the first and not the
+    /// second: see ``PixelStorage``).
+    package func copy(mappedOnItsOwn: Bool, prefaulted: Bool) throws(ImageDecodingError) -> ImageBitmap {
+        let storage = try PixelStorage.packed(
+            width: width, height: height, pixelFormat: pixelFormat, mappedOnItsOwn: mappedOnItsOwn, prefaulted: prefaulted)
         let stride = packedRowBytes
         withUnsafeBytes { source in
             storage.withUnsafeMutableBytes { dest in
@@ -128,8 +130,11 @@ extension ImageBitmap: Equatable {
 extension PixelStorage {
     /// Storage for a packed `width` x `height` bitmap, with overflow and allocation
     /// failure as errors rather than traps.
+    ///
+    /// `prefaulted` (the default) maps the block's pages at once, for a caller that writes
+    /// every byte (see ``PixelStorage``); animation frames pass `false`.
     package static func packed(
-        width: Int, height: Int, pixelFormat: PixelFormat, mappedOnItsOwn: Bool = false
+        width: Int, height: Int, pixelFormat: PixelFormat, mappedOnItsOwn: Bool = false, prefaulted: Bool = true
     ) throws(ImageDecodingError) -> PixelStorage {
         guard width >= 0, height >= 0 else {
             throw ImageDecodingError(.invalidDimensions, "a bitmap cannot be \(width)x\(height)")
@@ -139,7 +144,7 @@ extension PixelStorage {
         guard !o1, !o2 else {
             throw ImageDecodingError(.tooLarge, "a \(width)x\(height) bitmap does not fit in memory")
         }
-        guard let storage = PixelStorage(uninitializedByteCount: total, mappedOnItsOwn: mappedOnItsOwn) else {
+        guard let storage = PixelStorage(uninitializedByteCount: total, mappedOnItsOwn: mappedOnItsOwn, prefaulted: prefaulted) else {
             throw ImageDecodingError(.outOfMemory, "could not allocate \(total) bytes for a \(width)x\(height) bitmap")
         }
         return storage

@@ -8,6 +8,13 @@ import Foundation
 /// 25 ms of page faults with 4 KiB pages and a few with transparent huge pages, which is
 /// a large part of decoding a photo.
 ///
+/// Smaller blocks from 64 KiB that the caller will write whole (a still image's
+/// pixels) can be prefaulted: their pages are mapped in one system call rather than
+/// one page fault per 4 KiB as the decoder first writes them, which takes about a
+/// tenth off decoding a 256x256 JPEG into fresh memory. Animation frames are not
+/// prefaulted: 64 loads of a 1000-frame GIF under a 256 MiB memory budget then peaked
+/// at 1.04-1.47x the budget in ten runs, against 1.03-1.04x.
+///
 /// Frames of animations can ask for a mapping of their own (`mmap`), so that freeing
 /// an animation gives its memory back to the system at once. From `malloc`, a thousand
 /// freed frames stay in the arena of the thread that decoded them, and the next
@@ -44,11 +51,16 @@ public final class PixelStorage: @unchecked Sendable {
 
     /// Allocates `byteCount` uninitialised bytes; with `mappedOnItsOwn` (on Linux, for
     /// blocks from 64 KiB to the huge-page threshold), in a mapping of their own that is
-    /// unmapped when the storage goes away, rather than from `malloc`'s arenas.
-    package init?(uninitializedByteCount byteCount: Int, mappedOnItsOwn: Bool) {
+    /// unmapped when the storage goes away, rather than from `malloc`'s arenas. With
+    /// `prefaulted`, a block from 64 KiB to the huge-page threshold has its pages mapped
+    /// at once: only for callers that write every byte.
+    package init?(uninitializedByteCount byteCount: Int, mappedOnItsOwn: Bool, prefaulted: Bool = false) {
         precondition(byteCount >= 0, "negative byte count")
         let size = Swift.max(byteCount, 1)
         guard let (pointer, mappedLength) = PixelStorage.allocate(size, mapped: mappedOnItsOwn) else { return nil }
+        #if os(Linux)
+            if prefaulted, size < PixelStorage.hugePageThreshold { PixelStorage.prefault(pointer, size) }
+        #endif
         self.byteCount = byteCount
         self.base = pointer
         self.mappedLength = mappedLength
@@ -86,6 +98,26 @@ public final class PixelStorage: @unchecked Sendable {
         #endif
         return malloc(size).map { ($0, 0) }
     }
+
+    #if os(Linux)
+        /// Blocks at least this large are prefaulted when asked.
+        static let prefaultThreshold = 64 << 10
+        private static let pageSize = Swift.max(4096, sysconf(Int32(_SC_PAGESIZE)))
+
+        /// Maps the block's pages in one call (`MADV_POPULATE_WRITE`, Linux 5.14 and
+        /// later; elsewhere the call fails and nothing changes) instead of one page fault
+        /// per 4 KiB as the decoder first writes them: a fresh 256 KiB block took 64
+        /// faults, about 90 µs on a 2-core VM, and takes about 45 µs this way. A block
+        /// `malloc` reuses is already mapped, and the call then costs about 3 µs.
+        private static func prefault(_ pointer: UnsafeMutableRawPointer, _ size: Int) {
+            guard size >= prefaultThreshold else { return }
+            let page = pageSize
+            let start = (Int(bitPattern: pointer) + page - 1) & ~(page - 1)
+            let end = (Int(bitPattern: pointer) + size) & ~(page - 1)
+            guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(first, end - start, MADV_POPULATE_WRITE)
+        }
+    #endif
 
     /// Calls `body` with the bytes, read-only.
     @inlinable

@@ -32,7 +32,7 @@ final class GIFCanvas {
 
     /// A transparent canvas of `size`; the caller has checked the pixel limit.
     init(size: PixelSize) throws(ImageDecodingError) {
-        storage = try PixelStorage.packed(width: size.width, height: size.height, pixelFormat: .rgba8)
+        storage = try PixelStorage.packed(width: size.width, height: size.height, pixelFormat: .rgba8, prefaulted: false)
         pixels = storage.withUnsafeMutableBytes { bytes in
             memset(bytes.baseAddress!, 0, bytes.count)
             return bytes.baseAddress!.bindMemory(to: UInt32.self, capacity: size.pixelCount)
@@ -115,7 +115,7 @@ final class GIFCanvas {
         let result = try finish(live)
         // The canvas keeps changing: never hand out a bitmap that shares it.
         guard result.storage === storage else { return result }
-        let frame = try result.copy(mappedOnItsOwn: handedOut >= Self.mallocBytesPerAnimation)
+        let frame = try result.copy(mappedOnItsOwn: handedOut >= Self.mallocBytesPerAnimation, prefaulted: false)
         handedOut += frame.storage.byteCount
         return frame
     }

@@ -69,7 +69,7 @@ final class PNGReader {
     }
 
     fileprivate func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer? {
-        guard let storage = PixelStorage(uninitializedByteCount: byteCount) else { return nil }
+        guard let storage = PixelStorage(uninitializedByteCount: byteCount, mappedOnItsOwn: false, prefaulted: true) else { return nil }
         self.storage = storage
         return storage.withUnsafeMutableBytes { $0.baseAddress }
     }
