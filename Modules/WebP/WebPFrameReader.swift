@@ -19,6 +19,8 @@ final class WebPFrameReader: ImageFrameReading {
     private let decoder: OpaquePointer
     private var previousTimestamp: Int32 = 0
     private var returned = 0
+    /// Whether every frame gets storage mapped on its own (see `PixelStorage`).
+    private let mapsEveryFrame: Bool
 
     /// Parses the animation and checks it against `options` before any frame exists.
     ///
@@ -57,8 +59,13 @@ final class WebPFrameReader: ImageFrameReading {
         target = options.targetSize(for: header.size)
         info = ImageInfo(format: .webp, size: header.size, orientation: orientation)
         let frames = options.firstFrameOnly ? 1 : frameCount
-        try options.checkFrameCount(frames)
         let (pixels, overflow) = header.size.pixelCount.multipliedReportingOverflow(by: frames)
+        // An animation of more than 32 MiB of frames gets a mapping of its own for every
+        // frame, as GIF's do, so that a freed long animation goes back to the system at
+        // once rather than staying in a worker's `malloc` arena. Set before the checks
+        // below: once every property is set, a throw still runs `deinit`'s cleanup.
+        mapsEveryFrame = overflow || pixels > (32 << 20) / 4
+        try options.checkFrameCount(frames)
         try options.checkPixelCount(overflow ? .max : pixels, "\(frames) frames of \(header.size)")
     }
 
@@ -78,11 +85,8 @@ final class WebPFrameReader: ImageFrameReading {
         let size = info.size
         let whole: ImageBitmap
         if target == size {
-            // Frames past the first 32 MiB get a mapping of their own, as GIF's do, so
-            // that a freed long animation goes back to the system at once.
-            let mapped = returned * size.pixelCount * 4 > 32 << 20
             let storage = try PixelStorage.packed(
-                width: size.width, height: size.height, pixelFormat: .rgba8, mappedOnItsOwn: mapped, prefaulted: false)
+                width: size.width, height: size.height, pixelFormat: .rgba8, mappedOnItsOwn: mapsEveryFrame, prefaulted: false)
             storage.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: canvas, byteCount: size.pixelCount * 4) }
             whole = ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4, storage: storage)
         } else {

@@ -20,6 +20,21 @@ struct WebPAnimationTests {
         try WebPFixtureEncoder(lossless: true).encodeAnimation(try frames(), durations: durations, loopCount: loopCount)
     }
 
+    @Test("an animation of more than 32 MiB of frames has every frame mapped on its own; a short one's come from malloc")
+    func frameStorage() throws {
+        let short = try WebPDecoder().decode(try Self.animation())
+        #expect(short.frames.allSatisfy { !$0.bitmap.storage.isMappedOnItsOwn })
+        // Nine 1000x1000 frames: 34 MiB, each below the huge-page threshold (4 MiB).
+        let colours: [(UInt8, UInt8, UInt8, UInt8)] = [(255, 0, 0, 255), (0, 255, 0, 255)]
+        let frames = try (0..<9).map { try WebPTestImages.solid(colours[$0 % 2], width: 1000, height: 1000) }
+        let data = try WebPFixtureEncoder(lossless: true).encodeAnimation(frames, durations: Array(repeating: 40, count: 9), loopCount: 0)
+        let long = try WebPDecoder().decode(data)
+        try #require(long.frames.count == 9)
+        #if os(Linux)
+            #expect(long.frames.allSatisfy { $0.bitmap.storage.isMappedOnItsOwn })
+        #endif
+    }
+
     @Test("every frame is composed on the canvas, with its duration and the loop count")
     func framesAndTiming() throws {
         let image = try WebPDecoder().decode(try Self.animation())

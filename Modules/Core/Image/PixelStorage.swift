@@ -19,8 +19,8 @@ import Foundation
 /// an animation gives its memory back to the system at once. From `malloc`, a thousand
 /// freed frames stay in the arena of the thread that decoded them, and the next
 /// decode, on another worker thread, takes new memory: 64 loads of a 1000-frame GIF
-/// under a 256 MiB memory budget peaked at 1.74x the budget from `malloc`, 1.01x mapped
-/// (the first 32 MiB of an animation still come from `malloc`).
+/// under a 256 MiB memory budget peaked at 1.74x the budget from `malloc`, 1.03-1.05x
+/// mapped. Animations of 32 MiB of frames or less still come from `malloc`.
 ///
 /// Thread contract: a storage is written only while its bitmap is being built, by the
 /// one decoder that owns it, and is immutable once an ``ImageBitmap`` is handed out;

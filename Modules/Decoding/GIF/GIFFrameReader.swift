@@ -179,7 +179,7 @@ final class GIFFrameReader: ImageFrameReading {
         if let existing = self.canvas {
             canvas = existing
         } else {
-            canvas = try GIFCanvas(size: screen)
+            canvas = try GIFCanvas(size: screen, expectedFrames: expectedFrameCount)
             self.canvas = canvas
         }
         let rect = canvas.clip(frame)
