@@ -19,7 +19,8 @@ final class WebPFrameReader: ImageFrameReading {
     private let decoder: OpaquePointer
     private var previousTimestamp: Int32 = 0
     private var returned = 0
-    /// Whether every frame gets storage mapped on its own (see `PixelStorage`).
+    /// Whether every frame gets storage mapped on its own, so that a freed long
+    /// animation goes back to the system at once (`PixelStorage.mapsEveryFrame`).
     private let mapsEveryFrame: Bool
 
     /// Parses the animation and checks it against `options` before any frame exists.
@@ -59,12 +60,10 @@ final class WebPFrameReader: ImageFrameReading {
         target = options.targetSize(for: header.size)
         info = ImageInfo(format: .webp, size: header.size, orientation: orientation)
         let frames = options.firstFrameOnly ? 1 : frameCount
+        // Set before the checks below: once every property is set, a throw still runs
+        // `deinit`'s cleanup.
+        mapsEveryFrame = PixelStorage.mapsEveryFrame(of: header.size, count: frames)
         let (pixels, overflow) = header.size.pixelCount.multipliedReportingOverflow(by: frames)
-        // An animation of more than 32 MiB of frames gets a mapping of its own for every
-        // frame, as GIF's do, so that a freed long animation goes back to the system at
-        // once rather than staying in a worker's `malloc` arena. Set before the checks
-        // below: once every property is set, a throw still runs `deinit`'s cleanup.
-        mapsEveryFrame = overflow || pixels > (32 << 20) / 4
         try options.checkFrameCount(frames)
         try options.checkPixelCount(overflow ? .max : pixels, "\(frames) frames of \(header.size)")
     }

@@ -48,7 +48,19 @@ public struct ImageBitmap: Sendable {
         pixelFormat: PixelFormat,
         fill: (UnsafeMutableRawBufferPointer, _ bytesPerRow: Int) throws(ImageDecodingError) -> Void
     ) throws(ImageDecodingError) {
-        let storage = try PixelStorage.packed(width: width, height: height, pixelFormat: pixelFormat)
+        try self.init(width: width, height: height, pixelFormat: pixelFormat, prefaulted: true, fill: fill)
+    }
+
+    /// Allocates a tightly packed bitmap, prefaulted or not (see ``PixelStorage``), and
+    /// lets `fill` write its bytes.
+    package init(
+        width: Int,
+        height: Int,
+        pixelFormat: PixelFormat,
+        prefaulted: Bool,
+        fill: (UnsafeMutableRawBufferPointer, _ bytesPerRow: Int) throws(ImageDecodingError) -> Void
+    ) throws(ImageDecodingError) {
+        let storage = try PixelStorage.packed(width: width, height: height, pixelFormat: pixelFormat, prefaulted: prefaulted)
         let rowBytes = width * pixelFormat.bytesPerPixel
         try storage.withUnsafeMutableBytes { (bytes) throws(ImageDecodingError) in try fill(bytes, rowBytes) }
         self.init(width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: rowBytes, storage: storage)

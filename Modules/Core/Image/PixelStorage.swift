@@ -20,7 +20,8 @@ import Foundation
 /// freed frames stay in the arena of the thread that decoded them, and the next
 /// decode, on another worker thread, takes new memory: 64 loads of a 1000-frame GIF
 /// under a 256 MiB memory budget peaked at 1.74x the budget from `malloc`, 1.03-1.05x
-/// mapped. Animations of 32 MiB of frames or less still come from `malloc`.
+/// mapped. Animations of 32 MiB of frames or less still come from `malloc`
+/// (`mallocBytesPerAnimation`).
 ///
 /// Thread contract: a storage is written only while its bitmap is being built, by the
 /// one decoder that owns it, and is immutable once an ``ImageBitmap`` is handed out;
@@ -59,7 +60,7 @@ public final class PixelStorage: @unchecked Sendable {
         let size = Swift.max(byteCount, 1)
         guard let (pointer, mappedLength) = PixelStorage.allocate(size, mapped: mappedOnItsOwn) else { return nil }
         #if os(Linux)
-            if prefaulted, size < PixelStorage.hugePageThreshold { PixelStorage.prefault(pointer, size) }
+            if prefaulted { PixelStorage.prefault(pointer, size) }
         #endif
         self.byteCount = byteCount
         self.base = pointer
@@ -100,7 +101,8 @@ public final class PixelStorage: @unchecked Sendable {
     }
 
     #if os(Linux)
-        /// Blocks at least this large are prefaulted when asked.
+        /// Blocks at least this large, and below the huge-page threshold, are prefaulted
+        /// when asked.
         static let prefaultThreshold = 64 << 10
         private static let pageSize = Swift.max(4096, sysconf(Int32(_SC_PAGESIZE)))
 
@@ -110,7 +112,7 @@ public final class PixelStorage: @unchecked Sendable {
         /// faults, about 90 µs on a 2-core VM, and takes about 45 µs this way. A block
         /// `malloc` reuses is already mapped, and the call then costs about 3 µs.
         private static func prefault(_ pointer: UnsafeMutableRawPointer, _ size: Int) {
-            guard size >= prefaultThreshold else { return }
+            guard size >= prefaultThreshold, size < hugePageThreshold else { return }
             let page = pageSize
             let start = (Int(bitPattern: pointer) + page - 1) & ~(page - 1)
             let end = (Int(bitPattern: pointer) + size) & ~(page - 1)
@@ -118,6 +120,23 @@ public final class PixelStorage: @unchecked Sendable {
             _ = madvise(first, end - start, MADV_POPULATE_WRITE)
         }
     #endif
+
+    /// An animation whose frames come to more than this gets storage mapped on its own
+    /// for every frame. Smaller animations come from `malloc`, whose reuse of freed
+    /// memory keeps their decode free of page faults (mapping every frame made the
+    /// 30-frame 480x360 GIF benchmark 1.27x giflib instead of 0.98x). A large
+    /// animation's first 32 MiB from `malloc` stayed in its worker thread's arena once
+    /// freed: 64 loads of a 1000-frame GIF under a 256 MiB budget then peaked at 1.13x
+    /// the budget in about one run of twelve.
+    package static let mallocBytesPerAnimation = 32 << 20
+
+    /// Whether an animation of `frameCount` frames of `size` in `pixelFormat` maps every
+    /// frame on its own (see `mallocBytesPerAnimation`); an overflow counts as large.
+    package static func mapsEveryFrame(of size: PixelSize, count frameCount: Int, pixelFormat: PixelFormat = .rgba8) -> Bool {
+        let (frameBytes, o1) = size.pixelCount.multipliedReportingOverflow(by: pixelFormat.bytesPerPixel)
+        let (animationBytes, o2) = frameBytes.multipliedReportingOverflow(by: Swift.max(frameCount, 1))
+        return o1 || o2 || animationBytes > mallocBytesPerAnimation
+    }
 
     /// Calls `body` with the bytes, read-only.
     @inlinable

@@ -51,10 +51,9 @@ final class APNGFrameReader: ImageFrameReading {
         next += 1
         let size = structure.canvas
         let composed = canvas.pixels
-        let storage = try PixelStorage.packed(width: size.width, height: size.height, pixelFormat: .rgba8, prefaulted: false)
-        storage.withUnsafeMutableBytes { out in composed.withUnsafeBytes { out.copyMemory(from: $0) } }
-        let snapshot = ImageBitmap(
-            width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4, storage: storage)
+        let snapshot = try ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8, prefaulted: false) { out, _ in
+            composed.withUnsafeBytes { out.copyMemory(from: $0) }
+        }
         let bitmap = try PostProcessing.finish(snapshot, options: options, orientation: .up).0
         // One frame (a hidden default image and a single frame) is a still, as for GIF.
         let animated = structure.frames.count > 1

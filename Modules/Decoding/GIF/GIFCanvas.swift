@@ -22,26 +22,16 @@ final class GIFCanvas {
     private var backup: [UInt32] = []
     /// Bytes of the frames handed out so far.
     private var handedOut = 0
-    /// Whether every frame gets a mapping of its own, the first one included.
+    /// Whether every frame gets a mapping of its own, the first one included
+    /// (`PixelStorage.mapsEveryFrame`). When the survey counted fewer frames than the
+    /// file holds (it stops at damage), the frames past
+    /// `PixelStorage.mallocBytesPerAnimation` are mapped all the same.
     let mapsEveryFrame: Bool
-
-    /// An animation whose frames come to more than this gets storage mapped on its own
-    /// for every frame, which gives its memory back to the system when freed (see
-    /// `PixelStorage`); so do the frames past this many bytes when the survey counted
-    /// fewer frames than the file holds. Smaller animations come from `malloc`, whose
-    /// reuse of freed memory keeps their decode free of page faults (mapping every frame
-    /// made the 30-frame 480x360 GIF benchmark 1.27x giflib instead of 0.98x). A large
-    /// animation's first 32 MiB from `malloc` stayed in its worker thread's arena after
-    /// it was freed: 64 loads of a 1000-frame GIF under a 256 MiB budget then peaked at
-    /// 1.13x the budget in about one run of twelve.
-    static let mallocBytesPerAnimation = 32 << 20
 
     /// A transparent canvas of `size` for an animation of `expectedFrames` frames; the
     /// caller has checked the pixel limit.
     init(size: PixelSize, expectedFrames: Int) throws(ImageDecodingError) {
-        let (frameBytes, o1) = size.pixelCount.multipliedReportingOverflow(by: 4)
-        let (animationBytes, o2) = frameBytes.multipliedReportingOverflow(by: Swift.max(expectedFrames, 1))
-        mapsEveryFrame = o1 || o2 || animationBytes > Self.mallocBytesPerAnimation
+        mapsEveryFrame = PixelStorage.mapsEveryFrame(of: size, count: expectedFrames)
         storage = try PixelStorage.packed(width: size.width, height: size.height, pixelFormat: .rgba8, prefaulted: false)
         pixels = storage.withUnsafeMutableBytes { bytes in
             memset(bytes.baseAddress!, 0, bytes.count)
@@ -125,7 +115,7 @@ final class GIFCanvas {
         let result = try finish(live)
         // The canvas keeps changing: never hand out a bitmap that shares it.
         guard result.storage === storage else { return result }
-        let mapped = mapsEveryFrame || handedOut >= Self.mallocBytesPerAnimation
+        let mapped = mapsEveryFrame || handedOut >= PixelStorage.mallocBytesPerAnimation
         let frame = try result.copy(mappedOnItsOwn: mapped, prefaulted: false)
         handedOut += frame.storage.byteCount
         return frame
