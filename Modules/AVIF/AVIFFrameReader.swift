@@ -17,6 +17,9 @@ final class AVIFFrameReader: ImageFrameReading {
     private let target: PixelSize
     private let session: AVIFSession
     private var returned = 0
+    /// How the frames are allocated: a still's as a still (prefaulted), a sequence's as
+    /// an animation's (`PixelAllocation.animationFrames`).
+    private let frameAllocation: PixelAllocation
 
     /// Parses the file and checks it against `options` before any frame exists.
     ///
@@ -28,6 +31,8 @@ final class AVIFFrameReader: ImageFrameReading {
         frameCount = session.frameCount
         let shown = session.displaySize
         target = options.targetSize(for: shown)
+        let frames = options.firstFrameOnly ? 1 : frameCount
+        frameAllocation = frames > 1 ? options.frameAllocation(canvas: shown, frameCount: frames) : .still
         info = ImageInfo(format: .avif, size: shown, orientation: session.transform.orientation)
     }
 
@@ -36,8 +41,10 @@ final class AVIFFrameReader: ImageFrameReading {
             return nil
         }
         returned += 1
-        let whole = try AVIFPixels.bitmap(of: image, crop: session.transform.crop, target: target)
-        let bitmap = try PostProcessing.finish(whole, options: options, orientation: .up).0
+        let whole = try AVIFPixels.bitmap(
+            of: image, crop: session.transform.crop, target: target,
+            allocation: options.allocation(ofDecoded: target, frames: frameAllocation))
+        let bitmap = try PostProcessing.finish(whole, options: options, orientation: .up, allocation: frameAllocation).0
         guard frameCount > 1 else { return ImageFrame(bitmap: bitmap) }
         let stored = Self.milliseconds(seconds)
         return ImageFrame(bitmap: bitmap, duration: ImageFrame.playbackDuration(forStoredDelay: stored), storedDelay: stored)

@@ -15,28 +15,33 @@ enum AVIFPixels {
     /// about 1.5 bytes per pixel for 8-bit 4:2:0). Chroma at a band's edge is upsampled
     /// from that band alone, a difference of a rounding step that the downscale
     /// averages away.
+    ///
+    /// The bitmap's storage is allocated as `allocation` says.
     static func bitmap(
-        of image: UnsafeMutablePointer<avifImage>, crop: avifCropRect?, target: PixelSize
+        of image: UnsafeMutablePointer<avifImage>, crop: avifCropRect?, target: PixelSize, allocation: PixelAllocation
     ) throws(ImageDecodingError) -> ImageBitmap {
-        guard var crop else { return try convert(image, target: target) }
+        guard var crop else { return try convert(image, target: target, allocation: allocation) }
         var view = avifImage()
         guard avifImageSetViewRect(&view, image, &crop) == AVIF_RESULT_OK else {
             throw ImageDecodingError(.corrupt, "the AVIF clean aperture does not fit the image", format: .avif)
         }
         return try withUnsafeMutablePointer(to: &view) { (pointer) throws(ImageDecodingError) in
-            try convert(pointer, target: target)
+            try convert(pointer, target: target, allocation: allocation)
         }
     }
 
-    private static func convert(_ image: UnsafeMutablePointer<avifImage>, target: PixelSize) throws(ImageDecodingError) -> ImageBitmap {
+    private static func convert(
+        _ image: UnsafeMutablePointer<avifImage>, target: PixelSize, allocation: PixelAllocation
+    ) throws(ImageDecodingError) -> ImageBitmap {
         let size = PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height))
         if target == size {
-            return try ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8) {
+            return try ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8, allocation: allocation) {
                 (out, stride) throws(ImageDecodingError) in
                 try toRGBA(image, into: out.baseAddress!, rowBytes: stride)
             }
         }
-        let downsampler = try RowDownsampler(source: size, target: target, pixelFormat: .rgba8, opaque: image.pointee.alphaPlane == nil)
+        let downsampler = try RowDownsampler(
+            source: size, target: target, pixelFormat: .rgba8, opaque: image.pointee.alphaPlane == nil, allocation: allocation)
         let stride = size.width * 4
         let band = UnsafeMutableRawPointer.allocate(byteCount: stride * bandRows, alignment: 64)
         defer { band.deallocate() }

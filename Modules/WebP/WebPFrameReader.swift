@@ -19,9 +19,10 @@ final class WebPFrameReader: ImageFrameReading {
     private let decoder: OpaquePointer
     private var previousTimestamp: Int32 = 0
     private var returned = 0
-    /// Whether every frame gets storage mapped on its own, so that a freed long
-    /// animation goes back to the system at once (`PixelStorage.mapsEveryFrame`).
-    private let mapsEveryFrame: Bool
+    /// How the frames kept are allocated: not prefaulted, and mapped on their own when
+    /// the animation is long, so that a freed long animation goes back to the system at
+    /// once (`PixelAllocation.animationFrames`).
+    private let frameAllocation: PixelAllocation
 
     /// Parses the animation and checks it against `options` before any frame exists.
     ///
@@ -62,7 +63,7 @@ final class WebPFrameReader: ImageFrameReading {
         let frames = options.firstFrameOnly ? 1 : frameCount
         // Set before the checks below: once every property is set, a throw still runs
         // `deinit`'s cleanup.
-        mapsEveryFrame = PixelStorage.mapsEveryFrame(of: header.size, count: frames)
+        frameAllocation = options.frameAllocation(canvas: header.size, frameCount: frames)
         let (pixels, overflow) = header.size.pixelCount.multipliedReportingOverflow(by: frames)
         try options.checkFrameCount(frames)
         try options.checkPixelCount(overflow ? .max : pixels, "\(frames) frames of \(header.size)")
@@ -85,16 +86,19 @@ final class WebPFrameReader: ImageFrameReading {
         let whole: ImageBitmap
         if target == size {
             let storage = try PixelStorage.packed(
-                width: size.width, height: size.height, pixelFormat: .rgba8, mappedOnItsOwn: mapsEveryFrame, prefaulted: false)
+                width: size.width, height: size.height, pixelFormat: .rgba8,
+                allocation: options.allocation(ofDecoded: size, frames: frameAllocation))
             storage.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: canvas, byteCount: size.pixelCount * 4) }
             whole = ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4, storage: storage)
         } else {
             // Scaled straight from libwebp's canvas: no full-size copy.
-            let downsampler = try RowDownsampler(source: size, target: target, pixelFormat: .rgba8)
+            let downsampler = try RowDownsampler(
+                source: size, target: target, pixelFormat: .rgba8,
+                allocation: options.allocation(ofDecoded: target, frames: frameAllocation))
             for y in 0..<size.height { downsampler.consume(row: canvas + y * size.width * 4) }
             whole = downsampler.finish()
         }
-        let bitmap = try PostProcessing.finish(whole, options: options, orientation: .up).0
+        let bitmap = try PostProcessing.finish(whole, options: options, orientation: .up, allocation: frameAllocation).0
         let stored = Duration.milliseconds(Int(timestamp - previousTimestamp))
         previousTimestamp = timestamp
         let duration = frameCount > 1 ? ImageFrame.playbackDuration(forStoredDelay: stored) : .zero

@@ -34,6 +34,32 @@ struct AVIFSequenceTests {
         #expect(abs(Int(middle[1]) - 200) < 16 && abs(Int(middle[0]) - 30) < 16)
     }
 
+    @Test("a sequence of more than 32 MiB of frames maps every frame on its own; scaled below it, from malloc")
+    func frameStorage() throws {
+        // Nine 1000x1000 frames: 34 MiB, each below the huge-page threshold (4 MiB).
+        let colours: [[UInt8]] = [[200, 30, 30, 255], [30, 200, 30, 255]]
+        let frames = try (0..<9).map { index in
+            let bitmap = try ImageBitmap(width: 1000, height: 1000, pixelFormat: .rgba8) { out, _ in
+                for at in stride(from: 0, to: out.count, by: 4) {
+                    for channel in 0..<4 { out[at + channel] = colours[index % 2][channel] }
+                }
+            }
+            return ImageFrame(bitmap: bitmap, duration: .milliseconds(40), storedDelay: .milliseconds(40))
+        }
+        let data = try AVIFEncoder(quality: 50, speed: 10).encodeAnimation(DecodedImage(format: .avif, frames: frames))
+        let long = try AVIFDecoder().decode(data)
+        try #require(long.frames.count == 9)
+        #if os(Linux)
+            #expect(long.frames.allSatisfy { $0.bitmap.storage.isMappedOnItsOwn })
+        #endif
+        let scaled = try AVIFDecoder().decode(data, options: DecodeOptions(maxPixelSize: 500))
+        #expect(scaled.frames.count == 9)
+        #expect(scaled.frames.allSatisfy { !$0.bitmap.storage.isMappedOnItsOwn })
+        // A still is not an animation: its one frame comes from malloc, prefaulted.
+        let first = try AVIFDecoder().decode(data, options: DecodeOptions(firstFrameOnly: true))
+        #expect(!first.frames[0].bitmap.storage.isMappedOnItsOwn)
+    }
+
     @Test("the frame reader walks the frames one at a time; firstFrameOnly stops after one")
     func reader() throws {
         let data = try Self.sequence()

@@ -69,11 +69,26 @@ struct PixelStorageTests {
             }
             // Prefaulting frames let 64 loads of a 1000-frame GIF under a 256 MiB budget
             // peak at up to 1.47x the budget against 1.03-1.04x (see `PixelStorage`).
-            let frame = try PixelStorage.packed(width: 512, height: 512, pixelFormat: .rgba8, mappedOnItsOwn: true, prefaulted: false)
+            let size = PixelSize(width: 512, height: 512)
+            let frames = PixelAllocation.animationFrames(of: size, count: 40, pixelFormat: .rgba8)
+            let frame = try PixelStorage.packed(width: size.width, height: size.height, pixelFormat: .rgba8, allocation: frames)
             #expect(frame.isMappedOnItsOwn)
             let pages = Self.residentPages(of: frame)
             #expect(pages.total > 0)
             #expect(pages.resident == 0, "\(pages.resident) of \(pages.total) pages mapped")
         }
     #endif
+
+    @Test("an animation's frames are mapped on their own past 32 MiB of frames, and never prefaulted")
+    func animationFrameAllocation() {
+        let frame = PixelSize(width: 512, height: 512)  // 1 MiB in RGBA
+        let short = PixelAllocation.animationFrames(of: frame, count: 32, pixelFormat: .rgba8)
+        let long = PixelAllocation.animationFrames(of: frame, count: 33, pixelFormat: .rgba8)
+        let longInGray = PixelAllocation.animationFrames(of: frame, count: 33, pixelFormat: .gray8)
+        #expect(short == PixelAllocation(mappedOnItsOwn: false, prefaulted: false))
+        #expect(long == PixelAllocation(mappedOnItsOwn: true, prefaulted: false))
+        #expect(!longInGray.mappedOnItsOwn, "33 frames of 256 KiB are 8.25 MiB")
+        #expect(PixelAllocation.animationFrames(of: frame, count: .max, pixelFormat: .rgba8).mappedOnItsOwn)
+        #expect(PixelAllocation.still == PixelAllocation(mappedOnItsOwn: false, prefaulted: true))
+    }
 }

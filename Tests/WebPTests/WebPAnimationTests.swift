@@ -33,6 +33,14 @@ struct WebPAnimationTests {
         #if os(Linux)
             #expect(long.frames.allSatisfy { $0.bitmap.storage.isMappedOnItsOwn })
         #endif
+        // Scaled, the frames count at the size they are kept at: 33 MiB at 980 px, 9 MiB at 500.
+        let large = try WebPDecoder().decode(data, options: DecodeOptions(maxPixelSize: 980))
+        let small = try WebPDecoder().decode(data, options: DecodeOptions(maxPixelSize: 500))
+        #expect(large.frames[0].bitmap.size == PixelSize(width: 980, height: 980))
+        #if os(Linux)
+            #expect(large.frames.allSatisfy { $0.bitmap.storage.isMappedOnItsOwn })
+        #endif
+        #expect(small.frames.allSatisfy { !$0.bitmap.storage.isMappedOnItsOwn })
     }
 
     @Test("every frame is composed on the canvas, with its duration and the loop count")

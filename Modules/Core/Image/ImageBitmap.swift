@@ -48,19 +48,19 @@ public struct ImageBitmap: Sendable {
         pixelFormat: PixelFormat,
         fill: (UnsafeMutableRawBufferPointer, _ bytesPerRow: Int) throws(ImageDecodingError) -> Void
     ) throws(ImageDecodingError) {
-        try self.init(width: width, height: height, pixelFormat: pixelFormat, prefaulted: true, fill: fill)
+        try self.init(width: width, height: height, pixelFormat: pixelFormat, allocation: .still, fill: fill)
     }
 
-    /// Allocates a tightly packed bitmap, prefaulted or not (see ``PixelStorage``), and
-    /// lets `fill` write its bytes.
+    /// Allocates a tightly packed bitmap as `allocation` says, and lets `fill` write its
+    /// bytes.
     package init(
         width: Int,
         height: Int,
         pixelFormat: PixelFormat,
-        prefaulted: Bool,
+        allocation: PixelAllocation,
         fill: (UnsafeMutableRawBufferPointer, _ bytesPerRow: Int) throws(ImageDecodingError) -> Void
     ) throws(ImageDecodingError) {
-        let storage = try PixelStorage.packed(width: width, height: height, pixelFormat: pixelFormat, prefaulted: prefaulted)
+        let storage = try PixelStorage.packed(width: width, height: height, pixelFormat: pixelFormat, allocation: allocation)
         let rowBytes = width * pixelFormat.bytesPerPixel
         try storage.withUnsafeMutableBytes { (bytes) throws(ImageDecodingError) in try fill(bytes, rowBytes) }
         self.init(width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: rowBytes, storage: storage)
@@ -97,16 +97,13 @@ public struct ImageBitmap: Sendable {
     ///
     /// - Throws: ``ImageDecodingError/Code/outOfMemory``.
     public func copy() throws(ImageDecodingError) -> ImageBitmap {
-        try copy(mappedOnItsOwn: false, prefaulted: true)
+        try copy(allocation: .still)
     }
 
-    /// A copy in fresh, tightly packed storage; with `mappedOnItsOwn`, storage that
-    /// gives its memory back to the system when freed, and with `prefaulted`, storage
-    /// whose pages are mapped at once (animation frames take the first and not the
-    /// second: see ``PixelStorage``).
-    package func copy(mappedOnItsOwn: Bool, prefaulted: Bool) throws(ImageDecodingError) -> ImageBitmap {
-        let storage = try PixelStorage.packed(
-            width: width, height: height, pixelFormat: pixelFormat, mappedOnItsOwn: mappedOnItsOwn, prefaulted: prefaulted)
+    /// A copy in fresh, tightly packed storage allocated as `allocation` says (an
+    /// animation's frames are not prefaulted, and long animations map each frame).
+    package func copy(allocation: PixelAllocation) throws(ImageDecodingError) -> ImageBitmap {
+        let storage = try PixelStorage.packed(width: width, height: height, pixelFormat: pixelFormat, allocation: allocation)
         let stride = packedRowBytes
         withUnsafeBytes { source in
             storage.withUnsafeMutableBytes { dest in
@@ -143,10 +140,10 @@ extension PixelStorage {
     /// Storage for a packed `width` x `height` bitmap, with overflow and allocation
     /// failure as errors rather than traps.
     ///
-    /// `prefaulted` (the default) maps the block's pages at once, for a caller that writes
-    /// every byte (see ``PixelStorage``); animation frames pass `false`.
+    /// `allocation` says where the block comes from and whether its pages are mapped at
+    /// once (a still's are, by default; see `PixelAllocation`).
     package static func packed(
-        width: Int, height: Int, pixelFormat: PixelFormat, mappedOnItsOwn: Bool = false, prefaulted: Bool = true
+        width: Int, height: Int, pixelFormat: PixelFormat, allocation: PixelAllocation = .still
     ) throws(ImageDecodingError) -> PixelStorage {
         guard width >= 0, height >= 0 else {
             throw ImageDecodingError(.invalidDimensions, "a bitmap cannot be \(width)x\(height)")
@@ -156,7 +153,10 @@ extension PixelStorage {
         guard !o1, !o2 else {
             throw ImageDecodingError(.tooLarge, "a \(width)x\(height) bitmap does not fit in memory")
         }
-        guard let storage = PixelStorage(uninitializedByteCount: total, mappedOnItsOwn: mappedOnItsOwn, prefaulted: prefaulted) else {
+        guard
+            let storage = PixelStorage(
+                uninitializedByteCount: total, mappedOnItsOwn: allocation.mappedOnItsOwn, prefaulted: allocation.prefaulted)
+        else {
             throw ImageDecodingError(.outOfMemory, "could not allocate \(total) bytes for a \(width)x\(height) bitmap")
         }
         return storage

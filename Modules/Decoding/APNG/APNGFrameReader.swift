@@ -15,6 +15,8 @@ final class APNGFrameReader: ImageFrameReading {
     private var canvas: APNGCanvas
     private var next = 0
     private let frameLimit: Int
+    /// How the frames kept are allocated (`PixelAllocation.animationFrames`).
+    private let frameAllocation: PixelAllocation
 
     /// Checks the animation against `options` before any frame is decoded.
     ///
@@ -30,6 +32,7 @@ final class APNGFrameReader: ImageFrameReading {
         try options.checkFrameCount(frameLimit)
         let (pixels, overflow) = size.pixelCount.multipliedReportingOverflow(by: frameLimit)
         try options.checkPixelCount(overflow ? .max : pixels, "\(frameLimit) frames of \(size)")
+        frameAllocation = options.frameAllocation(canvas: size, frameCount: frameLimit)
         self.file = file
         self.structure = structure
         self.options = options
@@ -51,10 +54,13 @@ final class APNGFrameReader: ImageFrameReading {
         next += 1
         let size = structure.canvas
         let composed = canvas.pixels
-        let snapshot = try ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8, prefaulted: false) { out, _ in
+        let snapshot = try ImageBitmap(
+            width: size.width, height: size.height, pixelFormat: .rgba8,
+            allocation: options.allocation(ofDecoded: size, frames: frameAllocation)
+        ) { out, _ in
             composed.withUnsafeBytes { out.copyMemory(from: $0) }
         }
-        let bitmap = try PostProcessing.finish(snapshot, options: options, orientation: .up).0
+        let bitmap = try PostProcessing.finish(snapshot, options: options, orientation: .up, allocation: frameAllocation).0
         // One frame (a hidden default image and a single frame) is a still, as for GIF.
         let animated = structure.frames.count > 1
         let stored = animated ? frame.delay : .zero

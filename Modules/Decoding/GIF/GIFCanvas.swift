@@ -22,17 +22,17 @@ final class GIFCanvas {
     private var backup: [UInt32] = []
     /// Bytes of the frames handed out so far.
     private var handedOut = 0
-    /// Whether every frame gets a mapping of its own, the first one included
-    /// (`PixelStorage.mapsEveryFrame`). When the survey counted fewer frames than the
-    /// file holds (it stops at damage), the frames past
-    /// `PixelStorage.mallocBytesPerAnimation` are mapped all the same.
-    let mapsEveryFrame: Bool
+    /// How the frames handed out are allocated (`PixelAllocation.animationFrames`, at
+    /// the size they are kept at). When the survey counted fewer frames than the file
+    /// holds (it stops at damage), the frames past `PixelStorage.mallocBytesPerAnimation`
+    /// are mapped all the same.
+    let frameAllocation: PixelAllocation
 
-    /// A transparent canvas of `size` for an animation of `expectedFrames` frames; the
-    /// caller has checked the pixel limit.
-    init(size: PixelSize, expectedFrames: Int) throws(ImageDecodingError) {
-        mapsEveryFrame = PixelStorage.mapsEveryFrame(of: size, count: expectedFrames)
-        storage = try PixelStorage.packed(width: size.width, height: size.height, pixelFormat: .rgba8, prefaulted: false)
+    /// A transparent canvas of `size` whose frames are kept as `frameAllocation` says;
+    /// the caller has checked the pixel limit.
+    init(size: PixelSize, frameAllocation: PixelAllocation) throws(ImageDecodingError) {
+        self.frameAllocation = frameAllocation
+        storage = try PixelStorage.packed(width: size.width, height: size.height, pixelFormat: .rgba8, allocation: .scratch)
         pixels = storage.withUnsafeMutableBytes { bytes in
             memset(bytes.baseAddress!, 0, bytes.count)
             return bytes.baseAddress!.bindMemory(to: UInt32.self, capacity: size.pixelCount)
@@ -104,19 +104,19 @@ final class GIFCanvas {
         }
     }
 
-    /// The canvas as it is now, through `finish` (which may scale or convert it), in
-    /// storage of its own.
+    /// The canvas as it is now, through `finish` (which may scale or convert it, into
+    /// storage allocated as the allocation it is given says), in storage of its own.
     func snapshot(
-        _ finish: (ImageBitmap) throws(ImageDecodingError) -> ImageBitmap
+        _ finish: (ImageBitmap, PixelAllocation) throws(ImageDecodingError) -> ImageBitmap
     ) throws(ImageDecodingError) -> ImageBitmap {
         let live = ImageBitmap(
             width: size.width, height: size.height, pixelFormat: .rgba8,
             bytesPerRow: size.width * 4, storage: storage)
-        let result = try finish(live)
+        var allocation = frameAllocation
+        if handedOut >= PixelStorage.mallocBytesPerAnimation { allocation.mappedOnItsOwn = true }
+        var frame = try finish(live, allocation)
         // The canvas keeps changing: never hand out a bitmap that shares it.
-        guard result.storage === storage else { return result }
-        let mapped = mapsEveryFrame || handedOut >= PixelStorage.mallocBytesPerAnimation
-        let frame = try result.copy(mappedOnItsOwn: mapped, prefaulted: false)
+        if frame.storage === storage { frame = try frame.copy(allocation: allocation) }
         handedOut += frame.storage.byteCount
         return frame
     }

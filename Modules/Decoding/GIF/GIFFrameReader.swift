@@ -63,8 +63,8 @@ final class GIFFrameReader: ImageFrameReading {
 
     func nextFrame() throws(ImageDecodingError) -> ImageFrame? {
         guard let drawn = try drawNextFrame(allowPartial: false), let canvas else { return nil }
-        let bitmap = try canvas.snapshot { (live) throws(ImageDecodingError) in
-            try PostProcessing.finish(live, options: options, orientation: .up).0
+        let bitmap = try canvas.snapshot { (live, allocation) throws(ImageDecodingError) in
+            try PostProcessing.finish(live, options: options, orientation: .up, allocation: allocation).0
         }
         let stored = Duration.milliseconds(drawn.control.delayHundredths * 10)
         let duration = isAnimated ? ImageFrame.playbackDuration(forStoredDelay: stored) : .zero
@@ -94,8 +94,8 @@ final class GIFFrameReader: ImageFrameReading {
             }
             canvas.fillUndelivered(drawn.rect, frameTop: drawn.frame.top, delivered: delivered)
         }
-        return try canvas.snapshot { (live) throws(ImageDecodingError) in
-            try PostProcessing.finish(live, options: options, orientation: .up).0
+        return try canvas.snapshot { (live, allocation) throws(ImageDecodingError) in
+            try PostProcessing.finish(live, options: options, orientation: .up, allocation: allocation).0
         }
     }
 
@@ -179,7 +179,8 @@ final class GIFFrameReader: ImageFrameReading {
         if let existing = self.canvas {
             canvas = existing
         } else {
-            canvas = try GIFCanvas(size: screen, expectedFrames: expectedFrameCount)
+            canvas = try GIFCanvas(
+                size: screen, frameAllocation: options.frameAllocation(canvas: screen, frameCount: expectedFrameCount))
             self.canvas = canvas
         }
         let rect = canvas.clip(frame)

@@ -10,11 +10,14 @@ package enum GrayConversion {
         return UInt8(truncatingIfNeeded: (red + green + blue + 32768) >> 16)
     }
 
-    /// A gray copy of an RGBA bitmap; alpha is dropped.
-    package static func gray(from bitmap: ImageBitmap) throws(ImageDecodingError) -> ImageBitmap {
+    /// A gray copy of an RGBA bitmap, in storage allocated as `allocation` says; alpha
+    /// is dropped.
+    package static func gray(
+        from bitmap: ImageBitmap, allocation: PixelAllocation = .still
+    ) throws(ImageDecodingError) -> ImageBitmap {
         guard bitmap.pixelFormat == .rgba8 else { return bitmap }
         return try bitmap.withUnsafeBytes { (input) throws(ImageDecodingError) -> ImageBitmap in
-            try ImageBitmap(width: bitmap.width, height: bitmap.height, pixelFormat: .gray8) { (out, outStride) in
+            try ImageBitmap(width: bitmap.width, height: bitmap.height, pixelFormat: .gray8, allocation: allocation) { (out, outStride) in
                 let src = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 let dst = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 for y in 0..<bitmap.height {

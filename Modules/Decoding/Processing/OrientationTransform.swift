@@ -2,8 +2,11 @@ import WebImageCore
 
 /// Turns stored pixels upright according to an EXIF orientation.
 package enum OrientationTransform {
-    /// The upright copy of `bitmap`, or `bitmap` itself for ``ImageOrientation/up``.
-    package static func apply(_ orientation: ImageOrientation, to bitmap: ImageBitmap) throws(ImageDecodingError) -> ImageBitmap {
+    /// The upright copy of `bitmap` (in storage allocated as `allocation` says), or
+    /// `bitmap` itself for ``ImageOrientation/up``.
+    package static func apply(
+        _ orientation: ImageOrientation, to bitmap: ImageBitmap, allocation: PixelAllocation = .still
+    ) throws(ImageDecodingError) -> ImageBitmap {
         guard orientation != .up else { return bitmap }
         let w = bitmap.width
         let h = bitmap.height
@@ -24,7 +27,8 @@ package enum OrientationTransform {
         let bpp = bitmap.pixelFormat.bytesPerPixel
         let stride = bitmap.bytesPerRow
         return try bitmap.withUnsafeBytes { (input) throws(ImageDecodingError) -> ImageBitmap in
-            try ImageBitmap(width: outWidth, height: outHeight, pixelFormat: bitmap.pixelFormat) { (out, outStride) in
+            try ImageBitmap(width: outWidth, height: outHeight, pixelFormat: bitmap.pixelFormat, allocation: allocation) {
+                (out, outStride) in
                 let src = input.baseAddress!
                 let dst = out.baseAddress!
                 for dy in 0..<outHeight {

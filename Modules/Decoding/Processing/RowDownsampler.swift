@@ -40,8 +40,11 @@ package final class RowDownsampler {
     private let output: PixelStorage
 
     /// A resampler from `source` to `target`; `opaque` promises that every RGBA row
-    /// fed has alpha 255 (the output's alpha is then 255 whatever the rows say).
-    package init(source: PixelSize, target: PixelSize, pixelFormat: PixelFormat, opaque: Bool = false) throws(ImageDecodingError) {
+    /// fed has alpha 255 (the output's alpha is then 255 whatever the rows say), and
+    /// `allocation` says how the output's pixels are allocated.
+    package init(
+        source: PixelSize, target: PixelSize, pixelFormat: PixelFormat, opaque: Bool = false, allocation: PixelAllocation = .still
+    ) throws(ImageDecodingError) {
         precondition(target.width <= source.width && target.height <= source.height && target.width > 0 && target.height > 0)
         sourceSize = source
         targetSize = target
@@ -51,7 +54,7 @@ package final class RowDownsampler {
         let taps = kernel.rowTaps
         samplesPerRow = target.width * (layout == .gray ? 1 : 4)
         outputStride = target.width * pixelFormat.bytesPerPixel
-        output = try PixelStorage.packed(width: target.width, height: target.height, pixelFormat: pixelFormat)
+        output = try PixelStorage.packed(width: target.width, height: target.height, pixelFormat: pixelFormat, allocation: allocation)
         premultiplied = layout == .rgba ? .allocate(capacity: source.width * 4) : nil
         sums = layout == .rgba ? .allocate(capacity: samplesPerRow) : nil
         // Zeroed so that no slot is ever read uninitialised (`finish` zeroes the rows
@@ -133,12 +136,16 @@ package final class RowDownsampler {
 }
 
 extension RowDownsampler {
-    /// Scales a whole bitmap down to `target`; an opaque RGBA bitmap (checked first, a
-    /// read of its alpha bytes) takes the opaque path.
-    package static func downsample(_ bitmap: ImageBitmap, to target: PixelSize) throws(ImageDecodingError) -> ImageBitmap {
+    /// Scales a whole bitmap down to `target`, in storage allocated as `allocation`
+    /// says; an opaque RGBA bitmap (checked first, a read of its alpha bytes) takes the
+    /// opaque path.
+    package static func downsample(
+        _ bitmap: ImageBitmap, to target: PixelSize, allocation: PixelAllocation = .still
+    ) throws(ImageDecodingError) -> ImageBitmap {
         let whole = PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height)
         let sampler = try RowDownsampler(
-            source: bitmap.size, target: target, pixelFormat: bitmap.pixelFormat, opaque: isOpaque(bitmap, in: whole))
+            source: bitmap.size, target: target, pixelFormat: bitmap.pixelFormat, opaque: isOpaque(bitmap, in: whole),
+            allocation: allocation)
         bitmap.withUnsafeBytes { bytes in
             for y in 0..<bitmap.height { sampler.consume(row: bytes.baseAddress! + y * bitmap.bytesPerRow) }
         }

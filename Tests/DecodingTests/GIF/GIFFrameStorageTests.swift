@@ -49,4 +49,18 @@ struct GIFFrameStorageTests {
         #expect(image.frames.count == 30)
         #expect(image.frames.allSatisfy { !$0.bitmap.storage.isMappedOnItsOwn })
     }
+
+    @Test("scaled frames are counted at the size they are kept at: mapped while still over 32 MiB, from malloc below")
+    func scaledFramesFollowTheRule() throws {
+        // 40 frames of 768x768 are 90 MiB at full size.
+        let animation = RepeatedStructures.gif(onePixelFrames: 40, screen: 768)
+        let large = try GIFDecoder().decode(animation, options: DecodeOptions(maxPixelSize: 600))  // 55 MiB kept
+        let small = try GIFDecoder().decode(animation, options: DecodeOptions(maxPixelSize: 256))  // 10 MiB kept
+        try #require(large.frames.count == 40 && small.frames.count == 40)
+        #expect(large.frames[0].bitmap.size == PixelSize(width: 600, height: 600))
+        #if os(Linux)
+            #expect(large.frames.allSatisfy { $0.bitmap.storage.isMappedOnItsOwn })
+        #endif
+        #expect(small.frames.allSatisfy { !$0.bitmap.storage.isMappedOnItsOwn })
+    }
 }
