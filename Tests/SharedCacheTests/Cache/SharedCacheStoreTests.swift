@@ -39,7 +39,8 @@ struct SharedCacheStoreTests {
             try await cache.store(Self.body, metadata: CachedResponseMetadata(maxAge: 30), forKey: "k")
             let ttl = await cache.client.send(RedisCommand("PTTL", cache.valueKey("k")), to: 0)
             guard case .success(.integer(let milliseconds)) = ttl else { return #expect(Bool(false), "\(ttl)") }
-            #expect(milliseconds > 0 && milliseconds <= 30_000, "at most the response's max-age, not the day configured")
+            #expect(
+                milliseconds > 0 && milliseconds <= 30_000, "PTTL \(milliseconds): at most the response's max-age, not the day configured")
         }
     }
 
