@@ -162,9 +162,22 @@ public final class ImageProxy: Sendable {
         defer { reservation?.release() }
         let renderer = renderer
         let bytes = try await withTaskExecutorPreference(configuration.executor) { try renderer.render(data, job) }
-        let digest = SHA256.hash(data: bytes)
-        let tag = "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
-        return RenderedOutput(data: bytes, format: format, entityTag: tag, variesByAccept: varies)
+        return RenderedOutput(data: bytes, format: format, entityTag: Self.entityTag(of: bytes), variesByAccept: varies)
+    }
+
+    /// A strong ETag for `output`: the first 16 bytes of its SHA-256 in hex, quoted.
+    /// Written through a table: `String(format:)` for each byte was half a per cent of
+    /// a cold render's CPU.
+    static func entityTag(of output: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var tag: [UInt8] = [UInt8(ascii: "\"")]
+        tag.reserveCapacity(34)
+        for byte in SHA256.hash(data: output).prefix(16) {
+            tag.append(digits[Int(byte >> 4)])
+            tag.append(digits[Int(byte & 0x0F)])
+        }
+        tag.append(UInt8(ascii: "\""))
+        return String(decoding: tag, as: UTF8.self)
     }
 
     private func sourceData(_ url: URL) async throws(ProxyError) -> Data {
