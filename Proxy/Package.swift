@@ -33,9 +33,17 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
+        // libjpeg-turbo's TurboJPEG API, for the JPEG-to-JPEG path that stays in YCbCr.
+        .systemLibrary(
+            name: "CProxyTurboJPEG",
+            path: "CProxyTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+        ),
         .target(
             name: "WebImageProxy",
             dependencies: [
+                "CProxyTurboJPEG",
                 .product(name: "WebImage", package: "swift-web-image"),
                 .product(name: "WebImageConcurrency", package: "swift-web-image"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -48,6 +56,6 @@ let package = Package(
             ],
             path: "WebImageProxy",
             swiftSettings: strictSettings
-        )
+        ),
     ]
 )

@@ -5,7 +5,8 @@ import WebImageEncoding
 
 /// Turns a source's bytes into the output the options ask for: header and limits, a
 /// decode at the planned size (JPEG scales in the DCT), the scale and the cut, then the
-/// encoder. Blocks its thread for the work: `ImageProxy` runs it on the library's own
+/// encoder. A JPEG made into a JPEG with nothing to cut or turn stays in YCbCr
+/// (`PlanarJPEGRenderer`). Blocks its thread for the work: `ImageProxy` runs it on the library's own
 /// worker pool, never on Swift's cooperative threads.
 struct ThumbnailRenderer: Sendable {
     let decoders: ImageDecoderRegistry
@@ -54,6 +55,7 @@ struct ThumbnailRenderer: Sendable {
 
     func render(_ data: Data, _ job: Job) throws(ProxyError) -> Data {
         let (plan, options, format) = (job.plan, job.options, job.format)
+        if let planar = planarJPEG(data, job) { return planar }
         var image: DecodedImage
         do {
             image = try job.decoder.decode(data, options: job.decodeOptions)
@@ -79,6 +81,16 @@ struct ThumbnailRenderer: Sendable {
         } catch {
             throw ProxyError(.processingFailed, "processing failed: \(error)")
         }
+    }
+
+    /// A JPEG source made into a JPEG with nothing to cut and nothing to turn: the
+    /// planar path (`PlanarJPEGRenderer`), which stays in YCbCr; `nil` when it does not
+    /// apply or declines the file.
+    private func planarJPEG(_ data: Data, _ job: Job) -> Data? {
+        guard job.format == .jpeg, job.header.info.format == .jpeg, job.header.info.orientation == .up,
+            job.plan.cropSize == nil || job.plan.cropSize == job.plan.scaledSize
+        else { return nil }
+        return PlanarJPEGRenderer.render(data, to: job.plan.scaledSize, quality: job.options.quality ?? quality.jpeg)
     }
 
     private func encode(
