@@ -39,18 +39,20 @@ enum PlanarJPEGRenderer {
                 width: Int(tjPlaneWidth(1, Int32(target.width), sampling)), height: Int(tjPlaneHeight(1, Int32(target.height), sampling)))
             guard let planes = decode(source, count: bytes.count, covering: target, with: decompressor),
                 planes.blue.width >= chromaPlane.width, planes.blue.height >= chromaPlane.height,
-                let luma = try? extended(resampled(planes.luma, to: target), to: lumaPlane)
+                let luma = try? extended(resampled(planes.luma, to: target), to: lumaPlane, mirrored: false)
             else { return nil }
             // A chroma sample covers two luma samples of the output, so for an odd side
-            // its last one reaches past the image, as the encoder's padding does. Its
-            // source is extended the same way (by a sample in about `target` of them),
-            // so chroma keeps luma's scale exactly; scaled straight to the smaller
-            // count, it drifted by up to two thirds of a sample by the far edge.
+            // its last one reaches past the image, where the encoder repeats the last
+            // luma sample. Its source is extended to match (by a sample in about
+            // `target` of them, mirrored: the repeated luma sample stands for the source
+            // just inside the edge), so chroma keeps luma's scale exactly; scaled
+            // straight to the smaller count, it drifted by up to two thirds of a sample
+            // by the far edge.
             func chroma(_ plane: ImageBitmap) throws(ImageDecodingError) -> ImageBitmap {
                 let reach = PixelSize(
                     width: Int((Double(plane.width) * Double(2 * chromaPlane.width) / Double(target.width)).rounded()),
                     height: Int((Double(plane.height) * Double(2 * chromaPlane.height) / Double(target.height)).rounded()))
-                return try resampled(try extended(plane, to: reach), to: chromaPlane)
+                return try resampled(try extended(plane, to: reach, mirrored: true), to: chromaPlane)
             }
             guard let blue = try? chroma(planes.blue), let red = try? chroma(planes.red) else { return nil }
             return compress(luma: luma, blue: blue, red: red, size: target, quality: quality)
@@ -120,21 +122,27 @@ enum PlanarJPEGRenderer {
         return try ResizeTransformer(width: size.width, height: size.height, mode: .stretch).transform(image).bitmap
     }
 
-    /// `plane` at least `size`, its last column and row repeated into the new ones
-    /// (TurboJPEG reads luma in whole MCUs, and chroma reaches past an odd side); `plane`
-    /// itself when it covers `size` already.
-    private static func extended(_ plane: ImageBitmap, to size: PixelSize) throws(ImageDecodingError) -> ImageBitmap {
-        let width = max(size.width, plane.width)
-        let height = max(size.height, plane.height)
+    /// `plane` at least `size` (at most twice its own), the new columns and rows filled
+    /// from the edge: the last one repeated (TurboJPEG reads luma in whole MCUs, and
+    /// pads as the encoder does), or the ones inside it mirrored. `plane` itself when it
+    /// covers `size` already.
+    private static func extended(_ plane: ImageBitmap, to size: PixelSize, mirrored: Bool) throws(ImageDecodingError) -> ImageBitmap {
+        let width = min(max(size.width, plane.width), 2 * plane.width)
+        let height = min(max(size.height, plane.height), 2 * plane.height)
         guard width != plane.width || height != plane.height else { return plane }
+        // The source index of an index past the edge.
+        func inside(_ index: Int, _ count: Int) -> Int {
+            index < count ? index : mirrored ? max(0, 2 * count - 1 - index) : count - 1
+        }
         return try plane.withUnsafeBytes { (source) throws(ImageDecodingError) -> ImageBitmap in
             try ImageBitmap(width: width, height: height, pixelFormat: .gray8) { out, stride in
+                let from = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let to = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 for y in 0..<height {
-                    let from = source.baseAddress! + min(y, plane.height - 1) * plane.bytesPerRow
-                    let to = out.baseAddress! + y * stride
-                    to.copyMemory(from: from, byteCount: plane.width)
-                    let last = from.load(fromByteOffset: plane.width - 1, as: UInt8.self)
-                    (to + plane.width).initializeMemory(as: UInt8.self, repeating: last, count: width - plane.width)
+                    let row = from + inside(y, plane.height) * plane.bytesPerRow
+                    let line = to + y * stride
+                    line.update(from: row, count: plane.width)
+                    for x in plane.width..<width { line[x] = row[inside(x, plane.width)] }
                 }
             }
         }

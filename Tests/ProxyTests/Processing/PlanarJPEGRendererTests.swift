@@ -65,6 +65,24 @@ struct PlanarJPEGRendererTests {
         }
     }
 
+    @Test("outputs of a pixel or two keep the picture's colour, as the RGBA path's do")
+    func tinyOutputsKeepTheColour() throws {
+        let source = try Self.photo()
+        for size in [PixelSize(width: 1, height: 1), PixelSize(width: 3, height: 1), PixelSize(width: 1, height: 3)] {
+            let planar = try JPEGDecoder().decode(try #require(PlanarJPEGRenderer.render(source, to: size, quality: 90))).bitmap
+            let viaRGBA = try JPEGDecoder().decode(
+                try JPEGEncoder(quality: 90).encode(
+                    try ResizeTransformer(width: size.width, height: size.height, mode: .stretch).transform(
+                        try JPEGDecoder().decode(source, options: DecodeOptions(maxPixelSize: 200))
+                    ).bitmap)
+            ).bitmap
+            let (a, b) = (planar.packedBytes, viaRGBA.packedBytes)
+            try #require(a.count == b.count)
+            let worst = zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 12, "\(size): samples differ by up to \(worst)")
+        }
+    }
+
     @Test("gray JPEGs, truncated or damaged files and bytes that are no JPEG go to the RGBA path")
     func declines() throws {
         let gray = try JPEGFixtureEncoder().encode(
