@@ -3,6 +3,7 @@ import Testing
 import WebImageAVIF
 import WebImageCore
 import WebImageDecoding
+import WebImageFixtures
 
 /// AVIF image sequences, written at test time by ``AVIFEncoder/encodeAnimation(_:)``.
 @Suite("AVIFDecoder: image sequences")
@@ -12,11 +13,7 @@ struct AVIFSequenceTests {
         let colours: [[UInt8]] = [[200, 30, 30, 255], [30, 200, 30, 255], [30, 30, 200, 255]]
         let delays = [100, 250, 40]
         let frames = try zip(colours, delays).map { colour, delay in
-            let bitmap = try ImageBitmap(width: 24, height: 16, pixelFormat: .rgba8) { out, _ in
-                for index in stride(from: 0, to: out.count, by: 4) {
-                    for channel in 0..<4 { out[index + channel] = colour[channel] }
-                }
-            }
+            let bitmap = try SyntheticImage.solid(width: 24, height: 16, rgba: colour)
             return ImageFrame(bitmap: bitmap, duration: .milliseconds(delay), storedDelay: .milliseconds(delay))
         }
         return try AVIFEncoder(quality: 80, speed: 10).encodeAnimation(DecodedImage(format: .avif, frames: frames))
@@ -39,11 +36,7 @@ struct AVIFSequenceTests {
         // Nine 1000x1000 frames: 34 MiB, each below the huge-page threshold (4 MiB).
         let colours: [[UInt8]] = [[200, 30, 30, 255], [30, 200, 30, 255]]
         let frames = try (0..<9).map { index in
-            let bitmap = try ImageBitmap(width: 1000, height: 1000, pixelFormat: .rgba8) { out, _ in
-                for at in stride(from: 0, to: out.count, by: 4) {
-                    for channel in 0..<4 { out[at + channel] = colours[index % 2][channel] }
-                }
-            }
+            let bitmap = try SyntheticImage.solid(width: 1000, height: 1000, rgba: colours[index % 2])
             return ImageFrame(bitmap: bitmap, duration: .milliseconds(40), storedDelay: .milliseconds(40))
         }
         let data = try AVIFEncoder(quality: 50, speed: 10).encodeAnimation(DecodedImage(format: .avif, frames: frames))

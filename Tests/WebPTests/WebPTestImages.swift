@@ -17,13 +17,6 @@ enum WebPTestImages {
 
     /// One colour everywhere.
     static func solid(_ rgba: (UInt8, UInt8, UInt8, UInt8), width: Int = 48, height: Int = 32) throws -> ImageBitmap {
-        try ImageBitmap(width: width, height: height, pixelFormat: .rgba8) { out, _ in
-            for index in stride(from: 0, to: out.count, by: 4) {
-                out[index] = rgba.0
-                out[index + 1] = rgba.1
-                out[index + 2] = rgba.2
-                out[index + 3] = rgba.3
-            }
-        }
+        try SyntheticImage.solid(width: width, height: height, rgba: [rgba.0, rgba.1, rgba.2, rgba.3])
     }
 }

@@ -24,9 +24,12 @@ package struct PixelAllocation: Sendable, Equatable {
     /// The frames an animation keeps, `count` of `size` in `pixelFormat`: never
     /// prefaulted (frames are freed and taken again all through a decode, and
     /// prefaulting them raised the memory budget's peak), and each in a mapping of its
-    /// own when they come to more than ``PixelStorage/mallocBytesPerAnimation``.
+    /// own when they come to more than ``PixelStorage/mallocBytesPerAnimation`` (an
+    /// overflow counts as more).
     package static func animationFrames(of size: PixelSize, count: Int, pixelFormat: PixelFormat) -> PixelAllocation {
-        PixelAllocation(
-            mappedOnItsOwn: PixelStorage.mapsEveryFrame(of: size, count: count, pixelFormat: pixelFormat), prefaulted: false)
+        let (frameBytes, o1) = size.pixelCount.multipliedReportingOverflow(by: pixelFormat.bytesPerPixel)
+        let (animationBytes, o2) = frameBytes.multipliedReportingOverflow(by: Swift.max(count, 1))
+        return PixelAllocation(
+            mappedOnItsOwn: o1 || o2 || animationBytes > PixelStorage.mallocBytesPerAnimation, prefaulted: false)
     }
 }

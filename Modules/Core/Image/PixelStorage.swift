@@ -130,14 +130,6 @@ public final class PixelStorage: @unchecked Sendable {
     /// the budget in about one run of twelve.
     package static let mallocBytesPerAnimation = 32 << 20
 
-    /// Whether an animation of `frameCount` frames of `size` in `pixelFormat` maps every
-    /// frame on its own (see `mallocBytesPerAnimation`); an overflow counts as large.
-    package static func mapsEveryFrame(of size: PixelSize, count frameCount: Int, pixelFormat: PixelFormat = .rgba8) -> Bool {
-        let (frameBytes, o1) = size.pixelCount.multipliedReportingOverflow(by: pixelFormat.bytesPerPixel)
-        let (animationBytes, o2) = frameBytes.multipliedReportingOverflow(by: Swift.max(frameCount, 1))
-        return o1 || o2 || animationBytes > mallocBytesPerAnimation
-    }
-
     /// Calls `body` with the bytes, read-only.
     @inlinable
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {

@@ -6,8 +6,8 @@ import WebImageEncoding
 /// Turns a source's bytes into the output the options ask for: header and limits, a
 /// decode at the planned size (JPEG scales in the DCT), the scale and the cut, then the
 /// encoder. A JPEG made into a JPEG with nothing to cut or turn stays in YCbCr
-/// (`PlanarJPEGRenderer`). Blocks its thread for the work: `ImageProxy` runs it on the library's own
-/// worker pool, never on Swift's cooperative threads.
+/// (`PlanarJPEGRenderer`). Blocks its thread for the work: `ImageProxy` runs it on the
+/// library's own worker pool, never on Swift's cooperative threads.
 struct ThumbnailRenderer: Sendable {
     let decoders: ImageDecoderRegistry
     let limits: SourceLimits

@@ -65,11 +65,7 @@ struct APNGBuilder {
     }
 
     static func solid(_ rgba: [UInt8], width: Int, height: Int) throws -> ImageBitmap {
-        try ImageBitmap(width: width, height: height, pixelFormat: .rgba8) { out, _ in
-            for index in stride(from: 0, to: out.count, by: 4) {
-                for channel in 0..<4 { out[index + channel] = rgba[channel] }
-            }
-        }
+        try SyntheticImage.solid(width: width, height: height, rgba: rgba)
     }
 
     private func u32(_ value: UInt32) -> Data {
