@@ -14,7 +14,9 @@ import WebImageTestServer
 /// small files that decode huge (a 23 KB GIF of 1,000 frames on a 256x256 screen, a PNG
 /// of 8000x8000 of one colour). The memory cache is kept tiny so that only decoding
 /// counts. The decodes run on the manager's pool (two threads here), which bounds them
-/// too: the budget is what bounds them when the cores outnumber what memory allows.
+/// too: the budget is what bounds them when the cores outnumber what memory allows. The
+/// GIF is also loaded as a thumbnail: scaled to 128 px its 1,000 frames still come to
+/// 62.5 MiB, over the 32 MiB from which an animation's frames are mapped one by one.
 enum BudgetMemoryCase {
     static let name = "Peak memory with and without the memory budget"
     static let budget = 256 << 20
@@ -24,13 +26,16 @@ enum BudgetMemoryCase {
         var file: String
         var loads: Int
         var budget: Int?
+        /// `ImageLoadContext.thumbnailPixelSize`, or nil for the full size.
+        var pixelSize: Int? = nil
     }
 
     // MARK: Child side
 
-    /// `--budget-probe FILE --loads N --budget BYTES|none`: serves FILE, loads it N times
-    /// at once, prints the peak RSS and the baseline RSS before the loads, in KiB.
-    static func runChild(input: String, loads: Int, budget: Int?) throws {
+    /// `--budget-probe FILE --loads N --budget BYTES|none [--pixel-size N]`: serves FILE,
+    /// loads it N times at once (as thumbnails of N px with `--pixel-size`), prints the
+    /// peak RSS and the baseline RSS before the loads, in KiB.
+    static func runChild(input: String, loads: Int, budget: Int?, pixelSize: Int?) throws {
         let file = URL(fileURLWithPath: input)
         let server = try LoopbackBench.start(documentRoot: file.deletingLastPathComponent())
         defer { LoopbackBench.stop(server) }
@@ -39,10 +44,14 @@ enum BudgetMemoryCase {
         configuration.manager.memoryBudget = budget.map { MemoryBudget(capacity: $0) }
         let manager = ImageManager(configuration: configuration)
         let before = currentRSSKiB()
-        let urls = (0..<loads).map { server.url("/files/\(file.lastPathComponent)?n=\($0)") }
+        let requests = (0..<loads).map {
+            ImageRequest(
+                url: server.url("/files/\(file.lastPathComponent)?n=\($0)"),
+                context: ImageLoadContext(thumbnailPixelSize: pixelSize))
+        }
         let loaded = try LoopbackBench.blocking {
             try await withThrowingTaskGroup(of: Int.self) { group in
-                for url in urls { group.addTask { (try await manager.image(for: url)).frames.count } }
+                for request in requests { group.addTask { (try await manager.image(for: request)).frames.count } }
                 var count = 0
                 for try await frames in group where frames > 0 { count += 1 }
                 return count
@@ -83,12 +92,15 @@ enum BudgetMemoryCase {
             Run(label: "64 x JPEG 4000x3000, budget 256 MiB", file: "photo-12mp.jpg", loads: 64, budget: budget),
             Run(label: "64 x GIF \(gif.count / 1024) KB (1000 frames), no budget", file: "bomb.gif", loads: 64, budget: nil),
             Run(label: "64 x the same GIF, budget 256 MiB", file: "bomb.gif", loads: 64, budget: budget),
+            Run(label: "64 x the same GIF to 128 px, no budget", file: "bomb.gif", loads: 64, budget: nil, pixelSize: 128),
+            Run(label: "64 x the same GIF to 128 px, budget 256 MiB", file: "bomb.gif", loads: 64, budget: budget, pixelSize: 128),
             Run(label: "64 x PNG \(png.count / 1024) KB (8000x8000), no budget", file: "bomb.png", loads: 64, budget: nil),
             Run(label: "64 x the same PNG, budget 256 MiB", file: "bomb.png", loads: 64, budget: budget),
         ]
         print("\(name) (peak RSS of a fresh process, above its RSS before the loads):")
         for run in runs {
-            let (before, peak) = try child(folder.appendingPathComponent(run.file).path, loads: run.loads, budget: run.budget)
+            let (before, peak) = try child(
+                folder.appendingPathComponent(run.file).path, loads: run.loads, budget: run.budget, pixelSize: run.pixelSize)
             let above = Double(peak - before) / 1024
             var line = "  " + Report.pad(run.label, 46) + String(format: " %7.0f MiB", above)
             if let budget = run.budget { line += String(format: "   %.2fx the budget", above / Double(budget >> 20)) }
@@ -99,10 +111,12 @@ enum BudgetMemoryCase {
     }
 
     /// Runs one probe in a child of this executable; (RSS before the loads, peak), KiB.
-    static func child(_ path: String, loads: Int, budget: Int?) throws -> (Int, Int) {
+    static func child(_ path: String, loads: Int, budget: Int?, pixelSize: Int?) throws -> (Int, Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["--budget-probe", path, "--loads", String(loads), "--budget", budget.map(String.init) ?? "none"]
+        process.arguments =
+            ["--budget-probe", path, "--loads", String(loads), "--budget", budget.map(String.init) ?? "none"]
+            + (pixelSize.map { ["--pixel-size", String($0)] } ?? [])
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -4,8 +4,11 @@ struct Options {
     var jsonPath: String?
     var memoryMode: MemoryProbe.Mode?
     var memoryInput: String?
-    /// `--budget-probe FILE --loads N --budget BYTES|none`: a child of the memory-budget case.
+    /// `--budget-probe FILE --loads N --budget BYTES|none [--pixel-size N]`: a child of
+    /// the memory-budget case.
     var budgetProbe: (file: String, loads: Int, budget: Int?)?
+    /// The probe's thumbnail size (`ImageLoadContext.thumbnailPixelSize`), if any.
+    var probePixelSize: Int?
     var only: String?
     /// `--contender TEXT`: run only the contenders whose name contains TEXT, so that a
     /// profiler attached to the process sees one side of a case.
@@ -46,6 +49,9 @@ struct Options {
             case "--budget":
                 let text = try value(argument)
                 budgetProbe = (budgetProbe?.file ?? "", budgetProbe?.loads ?? 1, text == "none" ? nil : Int(text))
+            case "--pixel-size":
+                guard let size = Int(try value(argument)), size > 0 else { throw Baseline.Failure(description: Self.usage) }
+                probePixelSize = size
             case "--write-fixtures": fixturesDirectory = try value(argument)
             case "--memory":
                 let name = try value(argument)

@@ -11,7 +11,7 @@ import WebImageTestServer
 do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     if let probe = options.budgetProbe {
-        try BudgetMemoryCase.runChild(input: probe.file, loads: probe.loads, budget: probe.budget)
+        try BudgetMemoryCase.runChild(input: probe.file, loads: probe.loads, budget: probe.budget, pixelSize: options.probePixelSize)
         exit(0)
     }
     if let mode = options.memoryMode {
