@@ -42,8 +42,14 @@ final class ResampleKernel: @unchecked Sendable {
     let byteCount: Int
 
     init(source: PixelSize, target: PixelSize, layout: ResampleLayout) {
-        // The opaque loop reads four taps at a time.
-        let columns = ResampleWeights(source: source.width, target: target.width, tapMultiple: layout == .opaqueRGBA ? 4 : 1)
+        // The opaque loop reads four taps at a time, the gray one eight (with AVX2).
+        let tapMultiple =
+            switch layout {
+            case .opaqueRGBA: 4
+            case .gray: Self.grayTapMultiple
+            case .rgba: 1
+            }
+        let columns = ResampleWeights(source: source.width, target: target.width, tapMultiple: tapMultiple)
         let rows = ResampleWeights(source: source.height, target: target.height)
         columnTaps = columns.taps
         rowTaps = rows.taps
@@ -75,6 +81,9 @@ final class ResampleKernel: @unchecked Sendable {
         rowStarts.deallocate()
         rowPairs.deallocate()
     }
+
+    /// The gray loop's window multiple: 8 where it runs eight taps at a time (AVX2).
+    static let grayTapMultiple = Int(wi_resample_gray_tap_multiple())
 
     private static func copy<Element>(_ array: [Element]) -> UnsafeMutablePointer<Element> {
         let memory = UnsafeMutablePointer<Element>.allocate(capacity: max(1, array.count))

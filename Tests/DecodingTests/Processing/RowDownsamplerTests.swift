@@ -59,6 +59,29 @@ struct RowDownsamplerTests {
             Set(stride(from: 0, to: scaled.packedBytes.count, by: 4).map { Array(scaled.packedBytes[$0..<$0 + 4]) }) == [[12, 34, 56, 200]])
     }
 
+    @Test(
+        "gray rows scale as each colour of the same grey in opaque RGBA (two separate vector loops)",
+        arguments: [(400, 256), (401, 129), (1000, 123), (37, 29), (17, 16), (9, 8), (16, 3), (5, 2)])
+    func grayMatchesOpaqueColour(sourceWidth: Int, targetWidth: Int) throws {
+        var generator = SystemRandomNumberGenerator()
+        let values = (0..<(sourceWidth * 5)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let gray = try Self.gray(values, width: sourceWidth)
+        let rgba = try ImageBitmap(width: sourceWidth, height: 5, pixelFormat: .rgba8) { bytes, _ in
+            for (index, value) in values.enumerated() {
+                for channel in 0..<3 { bytes[index * 4 + channel] = value }
+                bytes[index * 4 + 3] = 255
+            }
+        }
+        let target = PixelSize(width: targetWidth, height: 3)
+        let fromGray = try RowDownsampler.downsample(gray, to: target).packedBytes
+        let fromColour = try RowDownsampler.downsample(rgba, to: target).packedBytes
+        #expect(fromGray.count == targetWidth * 3)
+        for channel in 0..<3 {
+            let colour = stride(from: channel, to: fromColour.count, by: 4).map { fromColour[$0] }
+            #expect(colour == fromGray, "channel \(channel)")
+        }
+    }
+
     @Test("transparent pixels do not darken their neighbours")
     func alphaWeighting() throws {
         // A red opaque pixel beside a transparent black one.

@@ -45,7 +45,12 @@ void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t
 /// Whether all `pixels` RGBA pixels have alpha 255.
 int wi_resample_is_opaque(const uint8_t *source, size_t pixels);
 
-/// Horizontal pass over gray: as above on one 8-bit sample, divided by 2^8.
+/// What the gray pass's window should be padded to a multiple of: 8 where it runs
+/// eight taps per multiply-add (AVX2), else 1.
+int wi_resample_gray_tap_multiple(void);
+
+/// Horizontal pass over gray: as above on one 8-bit sample, divided by 2^8. Windows of
+/// a multiple of `wi_resample_gray_tap_multiple()` taps take the vector loop.
 void wi_resample_row_gray(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output);
 
