@@ -42,12 +42,13 @@ final class ResampleKernel: @unchecked Sendable {
     let byteCount: Int
 
     init(source: PixelSize, target: PixelSize, layout: ResampleLayout) {
-        // The opaque loop reads four taps at a time, the gray one eight (with AVX2).
+        // The opaque loop reads four taps at a time; with AVX2, the premultiplied one
+        // four and the gray one eight.
         let tapMultiple =
             switch layout {
             case .opaqueRGBA: 4
             case .gray: Self.grayTapMultiple
-            case .rgba: 1
+            case .rgba: Self.rgbaTapMultiple
             }
         let columns = ResampleWeights(source: source.width, target: target.width, tapMultiple: tapMultiple)
         let rows = ResampleWeights(source: source.height, target: target.height)
@@ -84,6 +85,8 @@ final class ResampleKernel: @unchecked Sendable {
 
     /// The gray loop's window multiple: 8 where it runs eight taps at a time (AVX2).
     static let grayTapMultiple = Int(wi_resample_gray_tap_multiple())
+    /// The premultiplied RGBA loop's: 4 where it runs four taps at a time (AVX2).
+    static let rgbaTapMultiple = Int(wi_resample_rgba_tap_multiple())
 
     private static func copy<Element>(_ array: [Element]) -> UnsafeMutablePointer<Element> {
         let memory = UnsafeMutablePointer<Element>.allocate(capacity: max(1, array.count))

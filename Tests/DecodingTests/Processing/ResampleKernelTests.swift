@@ -30,13 +30,16 @@ struct ResampleKernelTests {
         #expect(ResampleKernel.shared(source: source, target: target, layout: .opaqueRGBA) !== first)
     }
 
-    @Test("the opaque layout pads its horizontal windows to four taps, gray to its loop's multiple; RGBA keeps its own")
+    @Test("horizontal windows of 7 taps are padded to the multiple each layout's loop reads")
     func padding() {
         let source = PixelSize(width: 400, height: 300)
         let target = PixelSize(width: 256, height: 192)
-        #expect(ResampleKernel(source: source, target: target, layout: .opaqueRGBA).columnTaps % 4 == 0)
-        let gray = ResampleKernel(source: source, target: target, layout: .gray).columnTaps
-        #expect(gray >= 7 && gray < 7 + ResampleKernel.grayTapMultiple && gray % ResampleKernel.grayTapMultiple == 0)
-        #expect(ResampleKernel(source: source, target: target, layout: .rgba).columnTaps == 7)
+        let cases: [(ResampleLayout, Int)] = [
+            (.opaqueRGBA, 4), (.gray, ResampleKernel.grayTapMultiple), (.rgba, ResampleKernel.rgbaTapMultiple),
+        ]
+        for (layout, multiple) in cases {
+            let taps = ResampleKernel(source: source, target: target, layout: layout).columnTaps
+            #expect(taps >= 7 && taps < 7 + multiple && taps % multiple == 0, "\(layout): \(taps) taps")
+        }
     }
 }

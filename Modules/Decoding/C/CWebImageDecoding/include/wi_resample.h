@@ -21,9 +21,14 @@ enum { WI_RESAMPLE_WEIGHT_BITS = 14 };
 /// `pixels` RGBA pixels as (r*a, g*a, b*a, a*255).
 void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *output);
 
+/// What the premultiplied RGBA pass's window should be padded to a multiple of: 4 where
+/// it runs four taps per step (AVX2), else 1.
+int wi_resample_rgba_tap_multiple(void);
+
 /// Horizontal pass over premultiplied RGBA: output pixel x, each of its four samples,
 /// is the sum over k < `taps` of weights[x * taps + k] times the sample of source pixel
-/// starts[x] + k, divided by 2^16 and rounded.
+/// starts[x] + k, divided by 2^16 and rounded. Windows of a multiple of
+/// `wi_resample_rgba_tap_multiple()` taps take the vector loop.
 void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output);
 
