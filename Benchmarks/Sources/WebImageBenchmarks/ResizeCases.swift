@@ -9,7 +9,9 @@ import WebImageFixtures
 /// thumbnail). Pillow runs in a Python process started for these cases; without it the
 /// Pillow rows are left out with a message.
 enum ResizeCases {
-    static let names = ["Resize 400x300 to 256x192 RGBA", "Decode 1600x1200 JPEG to fit 256 px"]
+    static let names = [
+        "Resize 400x300 to 256x192 RGBA", "Decode 1600x1200 JPEG to fit 256 px", "Resize 400x300 translucent RGBA to 256x192",
+    ]
     /// Operations per timed run: the Python round trip is spread over them.
     static let batch = 20
 
@@ -22,9 +24,15 @@ enum ResizeCases {
         let fit = DecodeOptions(maxPixelSize: 256)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-resize-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Alpha from 0 to 255 (a vignette): the premultiplied path, where the opaque
+        // photo above takes the opaque one.
+        let translucentPixels = try SyntheticImage.translucent(width: 400, height: 300)
+        let translucent = DecodedImage(format: .png, frames: [ImageFrame(bitmap: translucentPixels)])
         let rawPath = folder.appendingPathComponent("photo.rgba").path
+        let translucentPath = folder.appendingPathComponent("translucent.rgba").path
         let jpegPath = folder.appendingPathComponent("photo.jpg").path
         try Data(pixels.packedBytes).write(to: URL(fileURLWithPath: rawPath))
+        try Data(translucentPixels.packedBytes).write(to: URL(fileURLWithPath: translucentPath))
         try jpeg.write(to: URL(fileURLWithPath: jpegPath))
         let resizePeer = PythonPeer(
             setup: """
@@ -32,6 +40,13 @@ enum ResizeCases {
                 source = Image.frombytes("RGBA", (400, 300), open("\(rawPath)", "rb").read())
                 def run(): source.resize((256, 192), Image.LANCZOS)
                 """, missing: "Resize: the Pillow row is left out")
+        // Pillow resizes RGBA premultiplied too (through its RGBa mode).
+        let translucentPeer = PythonPeer(
+            setup: """
+                from PIL import Image
+                source = Image.frombytes("RGBA", (400, 300), open("\(translucentPath)", "rb").read())
+                def run(): source.resize((256, 192), Image.LANCZOS)
+                """, missing: "Resize translucent: the Pillow row is left out")
         let thumbnailPeer = PythonPeer(
             setup: """
                 import io
@@ -51,6 +66,12 @@ enum ResizeCases {
             Contender(name: "ours (ResizeTransformer)") { for _ in 0..<batch { consume(try resize.transform(source)) } }
         ]
         if let resizePeer { resizeContenders.append(Contender(name: "Pillow resize LANCZOS") { try resizePeer.run(batch) }) }
+        var translucentContenders = [
+            Contender(name: "ours (ResizeTransformer)") { for _ in 0..<batch { consume(try resize.transform(translucent)) } }
+        ]
+        if let translucentPeer {
+            translucentContenders.append(Contender(name: "Pillow resize LANCZOS") { try translucentPeer.run(batch) })
+        }
         var fitContenders = [
             Contender(name: "ours (maxPixelSize 256)") { for _ in 0..<batch { consume(try JPEGDecoder().decode(jpeg, options: fit)) } },
             Contender(name: "tjDecompress2 1/4 alone") { for _ in 0..<batch { try Baseline.jpeg(jpeg, scaleDenominator: 4) } },
@@ -59,6 +80,7 @@ enum ResizeCases {
         return [
             BenchmarkCase(name: names[0], contenders: resizeContenders, imagesPerRun: batch),
             BenchmarkCase(name: names[1], contenders: fitContenders, imagesPerRun: batch),
+            BenchmarkCase(name: names[2], contenders: translucentContenders, imagesPerRun: batch),
         ]
     }
 
