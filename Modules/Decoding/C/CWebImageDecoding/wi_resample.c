@@ -4,8 +4,28 @@
 
 #include "wi_resample_simd.h"
 
+#if defined(WI_AVX2_DISPATCH)
+// Four pixels a step: their bytes widened to 16 bits, times a vector of each pixel's
+// alpha in its colour lanes and 255 in its alpha lane (a byte shuffle copies the alpha
+// word; 16-bit products are exact, 65025 at most). The compiler's version of the loop
+// below took one pixel at a time.
+__attribute__((target("avx2"))) static size_t premultiply_avx2(const uint8_t *source, size_t pixels,
+                                                               uint16_t *output) {
+    const __m256i spread = _mm256_setr_epi8(6, 7, 6, 7, 6, 7, -1, -1, 14, 15, 14, 15, 14, 15, -1, -1, 6, 7, 6, 7, 6, 7,
+                                            -1, -1, 14, 15, 14, 15, 14, 15, -1, -1);
+    const __m256i opaque = _mm256_setr_epi16(0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255);
+    size_t i = 0;
+    for (; i + 4 <= pixels; i += 4) {
+        __m256i samples = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(source + i * 4)));
+        __m256i factors = _mm256_or_si256(_mm256_shuffle_epi8(samples, spread), opaque);
+        _mm256_storeu_si256((__m256i *)(void *)(output + i * 4), _mm256_mullo_epi16(samples, factors));
+    }
+    return i;
+}
+#endif
+
 WI_VECTOR_CLONES
-void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *output) {
+static void premultiply_scalar(const uint8_t *source, size_t pixels, uint16_t *output) {
     for (size_t i = 0; i < pixels; i++) {
         uint32_t alpha = source[i * 4 + 3];
         output[i * 4] = (uint16_t)(source[i * 4] * alpha);
@@ -13,6 +33,14 @@ void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *out
         output[i * 4 + 2] = (uint16_t)(source[i * 4 + 2] * alpha);
         output[i * 4 + 3] = (uint16_t)(alpha * 255);
     }
+}
+
+void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *output) {
+    size_t i = 0;
+#if defined(WI_AVX2_DISPATCH)
+    if (__builtin_cpu_supports("avx2")) i = premultiply_avx2(source, pixels, output);
+#endif
+    premultiply_scalar(source + i * 4, pixels - i, output + i * 4);
 }
 
 WI_VECTOR_CLONES
