@@ -42,15 +42,7 @@ final class ResampleKernel: @unchecked Sendable {
     let byteCount: Int
 
     init(source: PixelSize, target: PixelSize, layout: ResampleLayout) {
-        // The opaque loop reads four taps at a time; with AVX2, the premultiplied one
-        // four and the gray one eight.
-        let tapMultiple =
-            switch layout {
-            case .opaqueRGBA: 4
-            case .gray: Self.grayTapMultiple
-            case .rgba: Self.rgbaTapMultiple
-            }
-        let columns = ResampleWeights(source: source.width, target: target.width, tapMultiple: tapMultiple)
+        let columns = ResampleWeights(source: source.width, target: target.width, tapMultiple: Self.tapMultiple(layout))
         let rows = ResampleWeights(source: source.height, target: target.height)
         columnTaps = columns.taps
         rowTaps = rows.taps
@@ -83,10 +75,17 @@ final class ResampleKernel: @unchecked Sendable {
         rowPairs.deallocate()
     }
 
-    /// The gray loop's window multiple: 8 where it runs eight taps at a time (AVX2).
-    static let grayTapMultiple = Int(wi_resample_gray_tap_multiple())
-    /// The premultiplied RGBA loop's: 4 where it runs four taps at a time (AVX2).
-    static let rgbaTapMultiple = Int(wi_resample_rgba_tap_multiple())
+    /// What the layout's horizontal loop reads its taps in: its windows are padded to a
+    /// multiple of it, so that the vector loops need no tail.
+    static func tapMultiple(_ layout: ResampleLayout) -> Int {
+        let loop: wi_resample_layout =
+            switch layout {
+            case .gray: WI_RESAMPLE_GRAY
+            case .rgba: WI_RESAMPLE_RGBA
+            case .opaqueRGBA: WI_RESAMPLE_OPAQUE_RGBA
+            }
+        return Int(wi_resample_tap_multiple(loop))
+    }
 
     private static func copy<Element>(_ array: [Element]) -> UnsafeMutablePointer<Element> {
         let memory = UnsafeMutablePointer<Element>.allocate(capacity: max(1, array.count))

@@ -35,7 +35,7 @@ struct ResampleKernelTests {
         let source = PixelSize(width: 400, height: 300)
         let target = PixelSize(width: 256, height: 192)
         let cases: [(ResampleLayout, Int)] = [
-            (.opaqueRGBA, 4), (.gray, ResampleKernel.grayTapMultiple), (.rgba, ResampleKernel.rgbaTapMultiple),
+            (.opaqueRGBA, 4), (.gray, ResampleKernel.tapMultiple(.gray)), (.rgba, ResampleKernel.tapMultiple(.rgba)),
         ]
         for (layout, multiple) in cases {
             let taps = ResampleKernel(source: source, target: target, layout: layout).columnTaps

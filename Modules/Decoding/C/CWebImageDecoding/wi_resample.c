@@ -24,6 +24,16 @@ __attribute__((target("avx2"))) static size_t premultiply_avx2(const uint8_t *so
 }
 #endif
 
+int wi_resample_tap_multiple(wi_resample_layout layout) {
+    // Padded everywhere, as it always was: the AVX2 loop reads four taps at a time and
+    // the SSE2 one takes zero weights as they come.
+    if (layout == WI_RESAMPLE_OPAQUE_RGBA) return 4;
+#if defined(WI_AVX2_DISPATCH)
+    if (__builtin_cpu_supports("avx2")) return layout == WI_RESAMPLE_GRAY ? 8 : 4;
+#endif
+    return 1;
+}
+
 WI_VECTOR_CLONES
 static void premultiply_scalar(const uint8_t *source, size_t pixels, uint16_t *output) {
     for (size_t i = 0; i < pixels; i++) {
@@ -63,25 +73,23 @@ static void rgba_scalar(const uint16_t *source, int output_width, const int32_t 
 // by sample, and one multiply-add weighs both taps of each sample. Premultiplied
 // samples reach 65025, past a signed 16-bit multiply-add, so they are taken as
 // v - 32768 (the top bit flipped): each sum is then short by 32768 times its weights,
-// which a multiply-add of the flipped bit alone with the same weights measures and the
-// end takes back. The sums are the scalar loop's exactly.
+// whose sum the resampler makes exactly 2^14 for every output (ResampleWeights; its
+// tests check it), so the end adds back 2^29. The sums are the scalar loop's exactly.
 __attribute__((target("avx2"))) static inline __m128i rgba_avx2_sums(const uint16_t *pixel, const int16_t *w, int taps) {
     const __m256i interleave = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15, 0, 1, 8, 9, 2, 3,
                                                 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
     const __m256i flip = _mm256_set1_epi16((short)0x8000);
     const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     __m256i sum = _mm256_setzero_si256();
-    __m256i shortfall = _mm256_setzero_si256();
     for (int k = 0; k < taps; k += 4) {
         __m256i samples = _mm256_loadu_si256((const __m256i *)(const void *)(pixel + k * 4));
         samples = _mm256_xor_si256(_mm256_shuffle_epi8(samples, interleave), flip);
         __m256i weight = _mm256_permutevar8x32_epi32(
             _mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(const void *)(w + k))), spread);
         sum = _mm256_add_epi32(sum, _mm256_madd_epi16(samples, weight));
-        shortfall = _mm256_add_epi32(shortfall, _mm256_madd_epi16(flip, weight));
     }
-    sum = _mm256_sub_epi32(sum, shortfall);
-    return _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    __m128i total = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    return _mm_add_epi32(total, _mm_set1_epi32(32768 << WI_RESAMPLE_WEIGHT_BITS));
 }
 
 // Two outputs a step, their samples packed and stored together.
@@ -104,13 +112,6 @@ __attribute__((target("avx2"))) static void rgba_avx2(const uint16_t *source, in
     }
 }
 #endif
-
-int wi_resample_rgba_tap_multiple(void) {
-#if defined(WI_AVX2_DISPATCH)
-    if (__builtin_cpu_supports("avx2")) return 4;
-#endif
-    return 1;
-}
 
 void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output) {
@@ -361,13 +362,6 @@ __attribute__((target("avx2"))) static int gray_avx2(const uint8_t *source, int 
     return x;
 }
 #endif
-
-int wi_resample_gray_tap_multiple(void) {
-#if defined(WI_AVX2_DISPATCH)
-    if (__builtin_cpu_supports("avx2")) return 8;
-#endif
-    return 1;
-}
 
 void wi_resample_row_gray(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output) {

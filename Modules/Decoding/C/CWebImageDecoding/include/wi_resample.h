@@ -18,17 +18,26 @@
 /// Fraction bits of the weights: 1.0 is 16384.
 enum { WI_RESAMPLE_WEIGHT_BITS = 14 };
 
+/// How a horizontal pass reads its pixels.
+typedef enum {
+    WI_RESAMPLE_GRAY = 0,         ///< one 8-bit sample: wi_resample_row_gray
+    WI_RESAMPLE_RGBA = 1,         ///< premultiplied 16-bit RGBA: wi_resample_row_rgba
+    WI_RESAMPLE_OPAQUE_RGBA = 2,  ///< RGBA with alpha 255: wi_resample_row_rgbx
+} wi_resample_layout;
+
+/// What a horizontal window should be padded to a multiple of (with zero weights) for
+/// the layout's vector loop to take it: gray 8 and premultiplied RGBA 4 where those
+/// loops run (AVX2), else 1; opaque RGBA 4.
+int wi_resample_tap_multiple(wi_resample_layout layout);
+
 /// `pixels` RGBA pixels as (r*a, g*a, b*a, a*255).
 void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *output);
 
-/// What the premultiplied RGBA pass's window should be padded to a multiple of: 4 where
-/// it runs four taps per step (AVX2), else 1.
-int wi_resample_rgba_tap_multiple(void);
-
 /// Horizontal pass over premultiplied RGBA: output pixel x, each of its four samples,
 /// is the sum over k < `taps` of weights[x * taps + k] times the sample of source pixel
-/// starts[x] + k, divided by 2^16 and rounded. Windows of a multiple of
-/// `wi_resample_rgba_tap_multiple()` taps take the vector loop.
+/// starts[x] + k, divided by 2^16 and rounded. Each output's weights sum to 2^14 (as
+/// the resampler makes them). Windows of a multiple of
+/// `wi_resample_tap_multiple(WI_RESAMPLE_RGBA)` taps take the vector loop.
 void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output);
 
@@ -50,12 +59,8 @@ void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t
 /// Whether all `pixels` RGBA pixels have alpha 255.
 int wi_resample_is_opaque(const uint8_t *source, size_t pixels);
 
-/// What the gray pass's window should be padded to a multiple of: 8 where it runs
-/// eight taps per multiply-add (AVX2), else 1.
-int wi_resample_gray_tap_multiple(void);
-
 /// Horizontal pass over gray: as above on one 8-bit sample, divided by 2^8. Windows of
-/// a multiple of `wi_resample_gray_tap_multiple()` taps take the vector loop.
+/// a multiple of `wi_resample_tap_multiple(WI_RESAMPLE_GRAY)` taps take the vector loop.
 void wi_resample_row_gray(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, int16_t *output);
 
