@@ -24,29 +24,8 @@ enum ResizeCases {
         let fit = DecodeOptions(maxPixelSize: 256)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-resize-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // Alpha from 0 to 255 (a vignette): the premultiplied path, where the opaque
-        // photo above takes the opaque one.
-        let translucentPixels = try SyntheticImage.translucent(width: 400, height: 300)
-        let translucent = DecodedImage(format: .png, frames: [ImageFrame(bitmap: translucentPixels)])
-        let rawPath = folder.appendingPathComponent("photo.rgba").path
-        let translucentPath = folder.appendingPathComponent("translucent.rgba").path
         let jpegPath = folder.appendingPathComponent("photo.jpg").path
-        try Data(pixels.packedBytes).write(to: URL(fileURLWithPath: rawPath))
-        try Data(translucentPixels.packedBytes).write(to: URL(fileURLWithPath: translucentPath))
         try jpeg.write(to: URL(fileURLWithPath: jpegPath))
-        let resizePeer = PythonPeer(
-            setup: """
-                from PIL import Image
-                source = Image.frombytes("RGBA", (400, 300), open("\(rawPath)", "rb").read())
-                def run(): source.resize((256, 192), Image.LANCZOS)
-                """, missing: "Resize: the Pillow row is left out")
-        // Pillow resizes RGBA premultiplied too (through its RGBa mode).
-        let translucentPeer = PythonPeer(
-            setup: """
-                from PIL import Image
-                source = Image.frombytes("RGBA", (400, 300), open("\(translucentPath)", "rb").read())
-                def run(): source.resize((256, 192), Image.LANCZOS)
-                """, missing: "Resize translucent: the Pillow row is left out")
         let thumbnailPeer = PythonPeer(
             setup: """
                 import io
@@ -62,26 +41,43 @@ enum ResizeCases {
         guard ours.size == PixelSize(width: 256, height: 192) else {
             throw Baseline.Failure(description: "Resize: ours is \(ours.size)")
         }
-        var resizeContenders = [
-            Contender(name: "ours (ResizeTransformer)") { for _ in 0..<batch { consume(try resize.transform(source)) } }
-        ]
-        if let resizePeer { resizeContenders.append(Contender(name: "Pillow resize LANCZOS") { try resizePeer.run(batch) }) }
-        var translucentContenders = [
-            Contender(name: "ours (ResizeTransformer)") { for _ in 0..<batch { consume(try resize.transform(translucent)) } }
-        ]
-        if let translucentPeer {
-            translucentContenders.append(Contender(name: "Pillow resize LANCZOS") { try translucentPeer.run(batch) })
-        }
+        let photoContenders = try Self.resizeContenders(pixels, name: "photo", folder: folder, resize: resize)
+        // Alpha from 0 to 255 (a vignette): the premultiplied path, where the opaque
+        // photo above takes the opaque one.
+        let translucentContenders = try Self.resizeContenders(
+            try SyntheticImage.translucent(width: 400, height: 300), name: "translucent", folder: folder, resize: resize)
         var fitContenders = [
             Contender(name: "ours (maxPixelSize 256)") { for _ in 0..<batch { consume(try JPEGDecoder().decode(jpeg, options: fit)) } },
             Contender(name: "tjDecompress2 1/4 alone") { for _ in 0..<batch { try Baseline.jpeg(jpeg, scaleDenominator: 4) } },
         ]
         if let thumbnailPeer { fitContenders.append(Contender(name: "Pillow draft + thumbnail") { try thumbnailPeer.run(batch) }) }
         return [
-            BenchmarkCase(name: names[0], contenders: resizeContenders, imagesPerRun: batch),
+            BenchmarkCase(name: names[0], contenders: photoContenders, imagesPerRun: batch),
             BenchmarkCase(name: names[1], contenders: fitContenders, imagesPerRun: batch),
             BenchmarkCase(name: names[2], contenders: translucentContenders, imagesPerRun: batch),
         ]
+    }
+
+    /// Ours and Pillow's `resize(LANCZOS)` (in a Python process, given the same pixels in
+    /// a file) resizing `pixels` to 256x192; Pillow resizes RGBA premultiplied, as ours
+    /// does where alpha is not 255 throughout (its RGBa mode).
+    static func resizeContenders(_ pixels: ImageBitmap, name: String, folder: URL, resize: ResizeTransformer) throws
+        -> [Contender]
+    {
+        let source = DecodedImage(format: .png, frames: [ImageFrame(bitmap: pixels)])
+        let path = folder.appendingPathComponent("\(name).rgba").path
+        try Data(pixels.packedBytes).write(to: URL(fileURLWithPath: path))
+        var contenders = [
+            Contender(name: "ours (ResizeTransformer)") { for _ in 0..<batch { consume(try resize.transform(source)) } }
+        ]
+        let peer = PythonPeer(
+            setup: """
+                from PIL import Image
+                source = Image.frombytes("RGBA", (\(pixels.width), \(pixels.height)), open("\(path)", "rb").read())
+                def run(): source.resize((256, 192), Image.LANCZOS)
+                """, missing: "Resize (\(name)): the Pillow row is left out")
+        if let peer { contenders.append(Contender(name: "Pillow resize LANCZOS") { try peer.run(batch) }) }
+        return contenders
     }
 
     /// PSNR (dB, over R, G and B) of ours and of Pillow's `draft` + `thumbnail` against
