@@ -135,27 +135,43 @@ void wi_resample_column_bytes(const int16_t *const *rows, const int32_t *pairs, 
 // c/255. In float: one division a pixel, where three integer ones would cost more than
 // the filtering.
 #if defined(WI_AVX2_DISPATCH)
-// Two pixels a vector, the same float operations in the same order as the loop below
+// Eight pixels a step, the same float operations in the same order as the loop below
 // (no fused multiply-add in either), so the bytes are the same: each lane's sum times
 // 255 / alpha (alpha times its own scale in the alpha lane), plus one half, clamped
-// and truncated.
+// and truncated. The eight alphas are gathered into one vector for one division
+// (a division is the slowest step; one for every two pixels took 55 of a translucent
+// resize's 250 us), and each pixel's quotient is spread back over its lanes.
+__attribute__((target("avx2"))) static inline void write_two(__m256 values, __m256 colour_scale, __m256 alpha_scales,
+                                                             uint8_t *output) {
+    const __m256 alpha_lanes = _mm256_castsi256_ps(_mm256_setr_epi32(0, 0, 0, -1, 0, 0, 0, -1));
+    __m256 scale = _mm256_blendv_ps(colour_scale, alpha_scales, alpha_lanes);
+    __m256 scaled = _mm256_add_ps(_mm256_mul_ps(values, scale), _mm256_set1_ps(0.5f));
+    __m256 clamped = _mm256_min_ps(_mm256_max_ps(scaled, _mm256_setzero_ps()), _mm256_set1_ps(255.0f));
+    __m256i bytes = _mm256_cvttps_epi32(clamped);
+    __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
+    _mm_storel_epi64((__m128i *)(void *)output, _mm_packus_epi16(words, words));
+}
+
 __attribute__((target("avx2"))) static size_t divide_by_alpha_avx2(const int32_t *sums, size_t pixels,
                                                                     uint8_t *output, float alpha_scale) {
-    const __m256 half = _mm256_set1_ps(0.5f);
-    const __m256 zero = _mm256_setzero_ps();
-    const __m256 most = _mm256_set1_ps(255.0f);
-    const __m256 alpha_lanes = _mm256_castsi256_ps(_mm256_setr_epi32(0, 0, 0, -1, 0, 0, 0, -1));
     const __m256 alpha_scales = _mm256_set1_ps(alpha_scale);
     size_t p = 0;
-    for (; p + 2 <= pixels; p += 2) {
-        __m256 values = _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(const void *)(sums + p * 4)));
-        __m256 alpha = _mm256_shuffle_ps(values, values, 0xFF);
-        __m256 colour_scale = _mm256_and_ps(_mm256_div_ps(most, alpha), _mm256_cmp_ps(alpha, zero, _CMP_GT_OQ));
-        __m256 scale = _mm256_blendv_ps(colour_scale, alpha_scales, alpha_lanes);
-        __m256 scaled = _mm256_add_ps(_mm256_mul_ps(values, scale), half);
-        __m256i bytes = _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(scaled, zero), most));
-        __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
-        _mm_storel_epi64((__m128i *)(void *)(output + p * 4), _mm_packus_epi16(words, words));
+    for (; p + 8 <= pixels; p += 8) {
+        // Pixels p and p + 1 in v[0] (one a 128-bit lane), p + 2 and p + 3 in v[1], ...
+        __m256 v[4];
+        for (int i = 0; i < 4; i++) {
+            v[i] = _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(const void *)(sums + (p + 2 * (size_t)i) * 4)));
+        }
+        // Per lane: (a0 a0 a2 a2 | a1 a1 a3 a3), then (a0 a2 a4 a6 | a1 a3 a5 a7).
+        __m256 low = _mm256_shuffle_ps(v[0], v[1], 0xFF);
+        __m256 high = _mm256_shuffle_ps(v[2], v[3], 0xFF);
+        __m256 alpha = _mm256_shuffle_ps(low, high, 0x88);
+        __m256 quotient = _mm256_and_ps(_mm256_div_ps(_mm256_set1_ps(255.0f), alpha),
+                                        _mm256_cmp_ps(alpha, _mm256_setzero_ps(), _CMP_GT_OQ));
+        write_two(v[0], _mm256_shuffle_ps(quotient, quotient, 0x00), alpha_scales, output + p * 4);
+        write_two(v[1], _mm256_shuffle_ps(quotient, quotient, 0x55), alpha_scales, output + p * 4 + 8);
+        write_two(v[2], _mm256_shuffle_ps(quotient, quotient, 0xAA), alpha_scales, output + p * 4 + 16);
+        write_two(v[3], _mm256_shuffle_ps(quotient, quotient, 0xFF), alpha_scales, output + p * 4 + 24);
     }
     return p;
 }
