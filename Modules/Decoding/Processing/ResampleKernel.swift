@@ -30,7 +30,7 @@ final class ResampleKernel: @unchecked Sendable {
     let columnStarts: UnsafePointer<Int32>
     /// `columnTaps` weights per output column, 2^14 fixed point.
     let columnWeights: UnsafePointer<Int16>
-    /// The horizontal weights as the opaque AVX2 loop loads them; nil elsewhere.
+    /// The horizontal weights as the RGBA layouts' AVX2 loops load them; nil elsewhere.
     let columnPlan: UnsafePointer<Int32>?
     /// First source row of each output row's window.
     let rowStarts: UnsafePointer<Int32>
@@ -48,11 +48,12 @@ final class ResampleKernel: @unchecked Sendable {
         rowTaps = rows.taps
         windowCount = (rows.taps + 1) / 2 * 2
         let columnWeights = Self.copy(columns.weights)
-        let planSize = layout == .opaqueRGBA ? wi_resample_rgbx_plan_size(Int32(target.width), Int32(columns.taps)) : 0
+        let loop = Self.loop(layout)
+        let planSize = wi_resample_plan_size(loop, Int32(target.width), Int32(columns.taps))
         var plan: UnsafeMutablePointer<Int32>?
         if planSize > 0 {
             plan = .allocate(capacity: planSize)
-            wi_resample_rgbx_plan(columnWeights, Int32(target.width), Int32(columns.taps), plan)
+            wi_resample_plan(loop, columnWeights, Int32(target.width), Int32(columns.taps), plan)
         }
         let rowWeights = Self.copy(rows.weights)
         defer { rowWeights.deallocate() }
@@ -78,13 +79,16 @@ final class ResampleKernel: @unchecked Sendable {
     /// What the layout's horizontal loop reads its taps in: its windows are padded to a
     /// multiple of it, so that the vector loops need no tail.
     static func tapMultiple(_ layout: ResampleLayout) -> Int {
-        let loop: wi_resample_layout =
-            switch layout {
-            case .gray: WI_RESAMPLE_GRAY
-            case .rgba: WI_RESAMPLE_RGBA
-            case .opaqueRGBA: WI_RESAMPLE_OPAQUE_RGBA
-            }
-        return Int(wi_resample_tap_multiple(loop))
+        Int(wi_resample_tap_multiple(loop(layout)))
+    }
+
+    /// The C loops' name for the layout.
+    private static func loop(_ layout: ResampleLayout) -> wi_resample_layout {
+        switch layout {
+        case .gray: WI_RESAMPLE_GRAY
+        case .rgba: WI_RESAMPLE_RGBA
+        case .opaqueRGBA: WI_RESAMPLE_OPAQUE_RGBA
+        }
     }
 
     private static func copy<Element>(_ array: [Element]) -> UnsafeMutablePointer<Element> {

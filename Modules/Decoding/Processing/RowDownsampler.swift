@@ -22,8 +22,8 @@ package final class RowDownsampler {
     package let targetSize: PixelSize
     private let layout: ResampleLayout
     private let kernel: ResampleKernel
-    /// One source row premultiplied by alpha, 16 bits a sample (RGBA only).
-    private let premultiplied: UnsafeMutablePointer<UInt16>?
+    /// One source row premultiplied by alpha, 16 bits a sample less 32768 (RGBA only).
+    private let premultiplied: UnsafeMutablePointer<Int16>?
     /// The last `kernel.rowTaps` source rows filtered horizontally; source row r is in
     /// slot r % `kernel.rowTaps`.
     private let ring: UnsafeMutablePointer<Int16>
@@ -82,7 +82,7 @@ package final class RowDownsampler {
         switch layout {
         case .rgba:
             wi_resample_premultiply(input, sourceSize.width, premultiplied)
-            wi_resample_row_rgba(premultiplied, width, kernel.columnStarts, kernel.columnWeights, taps, filtered)
+            wi_resample_row_rgba(premultiplied, width, kernel.columnStarts, kernel.columnWeights, taps, kernel.columnPlan, filtered)
         case .opaqueRGBA:
             wi_resample_row_rgbx(input, width, kernel.columnStarts, kernel.columnWeights, taps, kernel.columnPlan, filtered)
         case .gray:

@@ -4,21 +4,32 @@
 
 #include "wi_resample_simd.h"
 
+// Premultiplied samples are stored less 32768 (their top bit flipped), as signed 16-bit
+// values: they reach 65025, past what a signed 16-bit multiply-add takes. Each
+// horizontal sum then falls short by 32768 times its weights, whose sum the resampler
+// makes exactly 2^14 for every output (ResampleWeights; its tests check it), so every
+// sum starts from 2^29 (and one half, for rounding). Flipping once per source sample
+// here, rather than in every window that reads it, saves the AVX2 loop an instruction
+// a step.
+enum { RGBA_START = (32768 << WI_RESAMPLE_WEIGHT_BITS) + (1 << 15) };
+
 #if defined(WI_AVX2_DISPATCH)
 // Four pixels a step: their bytes widened to 16 bits, times a vector of each pixel's
 // alpha in its colour lanes and 255 in its alpha lane (a byte shuffle copies the alpha
 // word; 16-bit products are exact, 65025 at most): a 400-pixel row in a third of the
 // time the compiler's version of the loop below takes.
 __attribute__((target("avx2"))) static size_t premultiply_avx2(const uint8_t *source, size_t pixels,
-                                                               uint16_t *output) {
+                                                               int16_t *output) {
     const __m256i spread = _mm256_setr_epi8(6, 7, 6, 7, 6, 7, -1, -1, 14, 15, 14, 15, 14, 15, -1, -1, 6, 7, 6, 7, 6, 7,
                                             -1, -1, 14, 15, 14, 15, 14, 15, -1, -1);
     const __m256i opaque = _mm256_setr_epi16(0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255);
+    const __m256i flip = _mm256_set1_epi16((short)0x8000);
     size_t i = 0;
     for (; i + 4 <= pixels; i += 4) {
         __m256i samples = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(source + i * 4)));
         __m256i factors = _mm256_or_si256(_mm256_shuffle_epi8(samples, spread), opaque);
-        _mm256_storeu_si256((__m256i *)(void *)(output + i * 4), _mm256_mullo_epi16(samples, factors));
+        __m256i products = _mm256_xor_si256(_mm256_mullo_epi16(samples, factors), flip);
+        _mm256_storeu_si256((__m256i *)(void *)(output + i * 4), products);
     }
     return i;
 }
@@ -34,18 +45,20 @@ int wi_resample_tap_multiple(wi_resample_layout layout) {
     return 1;
 }
 
+static inline int16_t flipped(uint32_t value) { return (int16_t)(value - 32768); }
+
 WI_VECTOR_CLONES
-static void premultiply_scalar(const uint8_t *source, size_t pixels, uint16_t *output) {
+static void premultiply_scalar(const uint8_t *source, size_t pixels, int16_t *output) {
     for (size_t i = 0; i < pixels; i++) {
         uint32_t alpha = source[i * 4 + 3];
-        output[i * 4] = (uint16_t)(source[i * 4] * alpha);
-        output[i * 4 + 1] = (uint16_t)(source[i * 4 + 1] * alpha);
-        output[i * 4 + 2] = (uint16_t)(source[i * 4 + 2] * alpha);
-        output[i * 4 + 3] = (uint16_t)(alpha * 255);
+        output[i * 4] = flipped(source[i * 4] * alpha);
+        output[i * 4 + 1] = flipped(source[i * 4 + 1] * alpha);
+        output[i * 4 + 2] = flipped(source[i * 4 + 2] * alpha);
+        output[i * 4 + 3] = flipped(alpha * 255);
     }
 }
 
-void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *output) {
+void wi_resample_premultiply(const uint8_t *source, size_t pixels, int16_t *output) {
     size_t i = 0;
 #if defined(WI_AVX2_DISPATCH)
     if (__builtin_cpu_supports("avx2")) i = premultiply_avx2(source, pixels, output);
@@ -54,12 +67,12 @@ void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *out
 }
 
 WI_VECTOR_CLONES
-static void rgba_scalar(const uint16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
+static void rgba_scalar(const int16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                         int taps, int16_t *output) {
     for (int x = 0; x < output_width; x++) {
-        const uint16_t *pixel = source + (size_t)starts[x] * 4;
+        const int16_t *pixel = source + (size_t)starts[x] * 4;
         const int16_t *w = weights + (size_t)x * taps;
-        int32_t sum[4] = { 1 << 15, 1 << 15, 1 << 15, 1 << 15 };
+        int32_t sum[4] = { RGBA_START, RGBA_START, RGBA_START, RGBA_START };
         for (int k = 0; k < taps; k++) {
             for (int c = 0; c < 4; c++) sum[c] += w[k] * (int32_t)pixel[k * 4 + c];
         }
@@ -70,56 +83,60 @@ static void rgba_scalar(const uint16_t *source, int output_width, const int32_t 
 #if defined(WI_AVX2_DISPATCH)
 // Four taps per step: a 32-byte load holds taps k and k + 1 in the low lane and k + 2
 // and k + 3 in the high one, a byte shuffle interleaves each lane's two pixels sample
-// by sample, and one multiply-add weighs both taps of each sample. Premultiplied
-// samples reach 65025, past a signed 16-bit multiply-add, so they are taken as
-// v - 32768 (the top bit flipped): each sum is then short by 32768 times its weights,
-// whose sum the resampler makes exactly 2^14 for every output (ResampleWeights; its
-// tests check it), so the end adds back 2^29. The sums are the scalar loop's exactly.
-__attribute__((target("avx2"))) static inline __m128i rgba_avx2_sums(const uint16_t *pixel, const int16_t *w, int taps) {
+// by sample, and one multiply-add with the plan's weights (w[k], w[k+1] four times in
+// the low lane, w[k+2], w[k+3] in the high one) weighs both taps of each sample. The
+// sums are the scalar loop's exactly.
+__attribute__((target("avx2"))) static inline __m128i rgba_avx2_sums(const int16_t *pixel, const __m256i *w,
+                                                                     int groups) {
     const __m256i interleave = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15, 0, 1, 8, 9, 2, 3,
                                                 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
-    const __m256i flip = _mm256_set1_epi16((short)0x8000);
-    const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     __m256i sum = _mm256_setzero_si256();
-    for (int k = 0; k < taps; k += 4) {
-        __m256i samples = _mm256_loadu_si256((const __m256i *)(const void *)(pixel + k * 4));
-        samples = _mm256_xor_si256(_mm256_shuffle_epi8(samples, interleave), flip);
-        __m256i weight = _mm256_permutevar8x32_epi32(
-            _mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(const void *)(w + k))), spread);
-        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(samples, weight));
+    for (int g = 0; g < groups; g++) {
+        __m256i samples = _mm256_loadu_si256((const __m256i *)(const void *)(pixel + g * 16));
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_shuffle_epi8(samples, interleave), _mm256_loadu_si256(w + g)));
     }
     __m128i total = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-    return _mm_add_epi32(total, _mm_set1_epi32(32768 << WI_RESAMPLE_WEIGHT_BITS));
+    return _mm_srai_epi32(_mm_add_epi32(total, _mm_set1_epi32(RGBA_START)), 16);
 }
 
-// Two outputs a step, their samples packed and stored together.
-__attribute__((target("avx2"))) static void rgba_avx2(const uint16_t *source, int output_width, const int32_t *starts,
-                                                       const int16_t *weights, int taps, int16_t *output) {
-    const __m128i round = _mm_set1_epi32(1 << 15);
+// Two outputs a step, their samples packed and stored together. `groups` is the taps
+// over four; eight taps (Catmull-Rom below 2x, the last step of most thumbnails) get a
+// copy of the loop the compiler unrolls.
+__attribute__((target("avx2"))) static inline void rgba_avx2_outputs(const int16_t *source, int output_width,
+                                                                     const int32_t *starts, const int32_t *plan,
+                                                                     int groups, int16_t *output) {
+    const __m256i *w = (const __m256i *)(const void *)plan;
     int x = 0;
     for (; x + 2 <= output_width; x += 2) {
-        __m128i first = rgba_avx2_sums(source + (size_t)starts[x] * 4, weights + (size_t)x * (size_t)taps, taps);
-        __m128i second =
-            rgba_avx2_sums(source + (size_t)starts[x + 1] * 4, weights + (size_t)(x + 1) * (size_t)taps, taps);
-        first = _mm_srai_epi32(_mm_add_epi32(first, round), 16);
-        second = _mm_srai_epi32(_mm_add_epi32(second, round), 16);
+        __m128i first = rgba_avx2_sums(source + (size_t)starts[x] * 4, w + (size_t)x * (size_t)groups, groups);
+        __m128i second = rgba_avx2_sums(source + (size_t)starts[x + 1] * 4, w + (size_t)(x + 1) * (size_t)groups, groups);
         _mm_storeu_si128((__m128i *)(void *)(output + (size_t)x * 4), _mm_packs_epi32(first, second));
     }
     if (x < output_width) {
-        __m128i last = rgba_avx2_sums(source + (size_t)starts[x] * 4, weights + (size_t)x * (size_t)taps, taps);
-        last = _mm_srai_epi32(_mm_add_epi32(last, round), 16);
+        __m128i last = rgba_avx2_sums(source + (size_t)starts[x] * 4, w + (size_t)x * (size_t)groups, groups);
         _mm_storel_epi64((__m128i *)(void *)(output + (size_t)x * 4), _mm_packs_epi32(last, last));
+    }
+}
+
+__attribute__((target("avx2"))) static void rgba_avx2(const int16_t *source, int output_width, const int32_t *starts,
+                                                       const int32_t *plan, int taps, int16_t *output) {
+    if (taps == 8) {
+        rgba_avx2_outputs(source, output_width, starts, plan, 2, output);
+    } else {
+        rgba_avx2_outputs(source, output_width, starts, plan, taps / 4, output);
     }
 }
 #endif
 
-void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
-                          int taps, int16_t *output) {
+void wi_resample_row_rgba(const int16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
+                          int taps, const int32_t *plan, int16_t *output) {
 #if defined(WI_AVX2_DISPATCH)
-    if (taps % 4 == 0 && __builtin_cpu_supports("avx2")) {
-        rgba_avx2(source, output_width, starts, weights, taps, output);
+    if (plan) {
+        rgba_avx2(source, output_width, starts, plan, taps, output);
         return;
     }
+#else
+    (void)plan;
 #endif
     rgba_scalar(source, output_width, starts, weights, taps, output);
 }
@@ -212,12 +229,15 @@ __attribute__((target("avx2"))) static int rgbx_avx2_pairs(const uint8_t *source
 #endif
 #endif
 
-size_t wi_resample_rgbx_plan_size(int output_width, int taps) {
+size_t wi_resample_plan_size(wi_resample_layout layout, int output_width, int taps) {
 #if defined(WI_AVX2_DISPATCH)
-    if (taps % 4 == 0 && output_width >= 2 && __builtin_cpu_supports("avx2")) {
-        return (size_t)(output_width / 2) * (size_t)(taps / 4) * 16;
+    if (taps % 4 == 0 && output_width >= 1 && __builtin_cpu_supports("avx2")) {
+        // Both lay out 16 weight pairs for every two outputs and four taps.
+        if (layout == WI_RESAMPLE_OPAQUE_RGBA && output_width >= 2) return (size_t)(output_width / 2) * (size_t)(taps / 4) * 16;
+        if (layout == WI_RESAMPLE_RGBA) return (size_t)output_width * (size_t)(taps / 4) * 8;
     }
 #else
+    (void)layout;
     (void)output_width;
     (void)taps;
 #endif
@@ -228,7 +248,23 @@ static inline int32_t weight_pair(int16_t low, int16_t high) {
     return (int32_t)((uint32_t)(uint16_t)low | ((uint32_t)(uint16_t)high << 16));
 }
 
-void wi_resample_rgbx_plan(const int16_t *weights, int output_width, int taps, int32_t *plan) {
+void wi_resample_plan(wi_resample_layout layout, const int16_t *weights, int output_width, int taps, int32_t *plan) {
+    if (layout == WI_RESAMPLE_RGBA) {
+        // Per output and four taps: (w0, w1) four times, then (w2, w3) four times.
+        for (int x = 0; x < output_width; x++) {
+            for (int g = 0; g < taps / 4; g++) {
+                const int16_t *w = weights + (size_t)x * (size_t)taps + g * 4;
+                int32_t *vector = plan + ((size_t)x * (size_t)(taps / 4) + (size_t)g) * 8;
+                for (int i = 0; i < 4; i++) {
+                    vector[i] = weight_pair(w[0], w[1]);
+                    vector[4 + i] = weight_pair(w[2], w[3]);
+                }
+            }
+        }
+        return;
+    }
+    // Opaque RGBA, per two outputs and four taps: the first two taps of each output
+    // (one a lane), then the last two.
     for (int x = 0; x + 2 <= output_width; x += 2) {
         for (int g = 0; g < taps / 4; g++) {
             int32_t *vectors = plan + ((size_t)(x / 2) * (size_t)(taps / 4) + (size_t)g) * 16;

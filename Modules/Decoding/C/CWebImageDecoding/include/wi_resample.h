@@ -30,29 +30,32 @@ typedef enum {
 /// loops run (AVX2), else 1; opaque RGBA 4.
 int wi_resample_tap_multiple(wi_resample_layout layout);
 
-/// `pixels` RGBA pixels as (r*a, g*a, b*a, a*255).
-void wi_resample_premultiply(const uint8_t *source, size_t pixels, uint16_t *output);
+/// `pixels` RGBA pixels as (r*a, g*a, b*a, a*255), each less 32768 (as the horizontal
+/// pass reads them: the products reach 65025, past a signed 16-bit value).
+void wi_resample_premultiply(const uint8_t *source, size_t pixels, int16_t *output);
 
-/// Horizontal pass over premultiplied RGBA: output pixel x, each of its four samples,
-/// is the sum over k < `taps` of weights[x * taps + k] times the sample of source pixel
-/// starts[x] + k, divided by 2^16 and rounded. Each output's weights sum to 2^14 (as
-/// the resampler makes them). Windows of a multiple of
-/// `wi_resample_tap_multiple(WI_RESAMPLE_RGBA)` taps take the vector loop.
-void wi_resample_row_rgba(const uint16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
-                          int taps, int16_t *output);
+/// How many int32s `wi_resample_plan` writes for these windows: 0 where the layout's
+/// pass reads its weights as they are (gray; no AVX2 here; `taps` not a multiple of
+/// four; one output of opaque RGBA).
+size_t wi_resample_plan_size(wi_resample_layout layout, int output_width, int taps);
 
-/// How many int32s `wi_resample_rgbx_plan` writes for these windows: 0 where the
-/// opaque pass reads its weights as they are (no AVX2 here, `taps` not a multiple of
-/// four, or one output).
-size_t wi_resample_rgbx_plan_size(int output_width, int taps);
+/// The horizontal weights laid out as the layout's AVX2 loop loads them, made once per
+/// resampler: for premultiplied RGBA each output's taps two by two, four times over
+/// (32 bytes for four taps); for opaque RGBA two outputs and four taps to 64 bytes.
+void wi_resample_plan(wi_resample_layout layout, const int16_t *weights, int output_width, int taps, int32_t *plan);
 
-/// The opaque pass's weights laid out as its AVX2 loop loads them (two outputs and
-/// four taps to 64 bytes), made once per resampler.
-void wi_resample_rgbx_plan(const int16_t *weights, int output_width, int taps, int32_t *plan);
+/// Horizontal pass over premultiplied RGBA (from `wi_resample_premultiply`): output
+/// pixel x, each of its four samples, is the sum over k < `taps` of
+/// weights[x * taps + k] times the product of source pixel starts[x] + k, divided by
+/// 2^16 and rounded. Each output's weights sum to 2^14 (as the resampler makes them).
+/// `plan` is from `wi_resample_plan(WI_RESAMPLE_RGBA, ...)`, or NULL where its size is
+/// 0; with a plan the vector loop runs.
+void wi_resample_row_rgba(const int16_t *source, int output_width, const int32_t *starts, const int16_t *weights,
+                          int taps, const int32_t *plan, int16_t *output);
 
 /// Horizontal pass over opaque RGBA, straight from its 8-bit samples (no
 /// premultiplying: alpha is 255 throughout), divided by 2^8 as for gray. `plan` is
-/// the weights from `wi_resample_rgbx_plan`, or NULL where its size is 0.
+/// from `wi_resample_plan(WI_RESAMPLE_OPAQUE_RGBA, ...)`, or NULL where its size is 0.
 void wi_resample_row_rgbx(const uint8_t *source, int output_width, const int32_t *starts, const int16_t *weights,
                           int taps, const int32_t *plan, int16_t *output);
 
