@@ -93,7 +93,8 @@ __attribute__((target("avx2"))) static inline __m128i rgba_avx2_sums(const int16
     __m256i sum = _mm256_setzero_si256();
     for (int g = 0; g < groups; g++) {
         __m256i samples = _mm256_loadu_si256((const __m256i *)(const void *)(pixel + g * 16));
-        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_shuffle_epi8(samples, interleave), _mm256_loadu_si256(w + g)));
+        __m256i pairs = _mm256_shuffle_epi8(samples, interleave);
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, _mm256_loadu_si256(w + g)));
     }
     __m128i total = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
     return _mm_srai_epi32(_mm_add_epi32(total, _mm_set1_epi32(RGBA_START)), 16);
@@ -109,7 +110,8 @@ __attribute__((target("avx2"))) static inline void rgba_avx2_outputs(const int16
     int x = 0;
     for (; x + 2 <= output_width; x += 2) {
         __m128i first = rgba_avx2_sums(source + (size_t)starts[x] * 4, w + (size_t)x * (size_t)groups, groups);
-        __m128i second = rgba_avx2_sums(source + (size_t)starts[x + 1] * 4, w + (size_t)(x + 1) * (size_t)groups, groups);
+        __m128i second =
+            rgba_avx2_sums(source + (size_t)starts[x + 1] * 4, w + (size_t)(x + 1) * (size_t)groups, groups);
         _mm_storeu_si128((__m128i *)(void *)(output + (size_t)x * 4), _mm_packs_epi32(first, second));
     }
     if (x < output_width) {
@@ -231,10 +233,11 @@ __attribute__((target("avx2"))) static int rgbx_avx2_pairs(const uint8_t *source
 
 size_t wi_resample_plan_size(wi_resample_layout layout, int output_width, int taps) {
 #if defined(WI_AVX2_DISPATCH)
-    if (taps % 4 == 0 && output_width >= 1 && __builtin_cpu_supports("avx2")) {
+    if (taps % 4 == 0 && __builtin_cpu_supports("avx2")) {
         // Both lay out 16 weight pairs for every two outputs and four taps.
-        if (layout == WI_RESAMPLE_OPAQUE_RGBA && output_width >= 2) return (size_t)(output_width / 2) * (size_t)(taps / 4) * 16;
-        if (layout == WI_RESAMPLE_RGBA) return (size_t)output_width * (size_t)(taps / 4) * 8;
+        size_t groups = (size_t)(taps / 4);
+        if (layout == WI_RESAMPLE_OPAQUE_RGBA && output_width >= 2) return (size_t)(output_width / 2) * groups * 16;
+        if (layout == WI_RESAMPLE_RGBA && output_width >= 1) return (size_t)output_width * groups * 8;
     }
 #else
     (void)layout;

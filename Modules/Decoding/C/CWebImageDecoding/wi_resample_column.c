@@ -160,7 +160,8 @@ __attribute__((target("avx2"))) static size_t divide_by_alpha_avx2(const int32_t
         // Pixels p and p + 1 in v[0] (one a 128-bit lane), p + 2 and p + 3 in v[1], ...
         __m256 v[4];
         for (int i = 0; i < 4; i++) {
-            v[i] = _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(const void *)(sums + (p + 2 * (size_t)i) * 4)));
+            const int32_t *pair = sums + (p + 2 * (size_t)i) * 4;
+            v[i] = _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(const void *)pair));
         }
         // Per lane: (a0 a0 a2 a2 | a1 a1 a3 a3), then (a0 a2 a4 a6 | a1 a3 a5 a7).
         __m256 low = _mm256_shuffle_ps(v[0], v[1], 0xFF);
