@@ -139,6 +139,13 @@ public final class ImageDownloader: ImageDownloading {
 
     public func resume() { queue.resume() }
 
+    /// Adds a hold on starting downloads (``DownloadQueue/holdStarts()``); those running
+    /// go on.
+    public func holdStarts() { queue.holdStarts() }
+
+    /// Releases one hold taken with ``holdStarts()``.
+    public func releaseStarts() { queue.releaseStarts() }
+
     /// The key under which `request` would share a transfer.
     public static func key(for request: DownloadRequest) -> DownloadKey {
         DownloadKey(

@@ -25,6 +25,8 @@ public final class DownloadQueue: Sendable {
         var runningCount = 0
         var maximumConcurrent: Int
         var isSuspended = false
+        /// Holds on starting taken by `holdStarts()` and not yet released.
+        var startHolds = 0
         var isStarting = false
         var nextSequence: UInt64 = 0
         var running: [UInt64: QueuedOperation] = [:]
@@ -116,6 +118,26 @@ public final class DownloadQueue: Sendable {
 
     public var isSuspended: Bool { state.withLock { $0.isSuspended } }
 
+    /// Adds a hold on starting operations: while any hold is taken, none starts (the
+    /// running ones go on). Holds are counted and apart from ``suspend()``: a consumer
+    /// that is behind (the manager, while loads wait for its memory budget) holds the
+    /// queue without touching the application's own suspension.
+    public func holdStarts() { state.withLock { $0.startHolds += 1 } }
+
+    /// Releases one hold taken with ``holdStarts()``; the last one starts the waiting
+    /// operations. A release without a hold does nothing.
+    public func releaseStarts() {
+        let released = state.withLock { state -> Bool in
+            guard state.startHolds > 0 else { return false }
+            state.startHolds -= 1
+            return state.startHolds == 0
+        }
+        if released { startWaiting() }
+    }
+
+    /// Whether a hold on starting is taken (see ``holdStarts()``).
+    public var isHoldingStarts: Bool { state.withLock { $0.startHolds > 0 } }
+
     /// Cancels every waiting and running operation.
     public func cancelAll() {
         let operations = state.withLock { state in
@@ -193,7 +215,7 @@ public final class DownloadQueue: Sendable {
         while true {
             let next = state.withLock { state -> QueuedOperation? in
                 guard !state.isStarting else { return nil }
-                guard !state.isSuspended, state.runningCount < state.maximumConcurrent else { return nil }
+                guard !state.isSuspended, state.startHolds == 0, state.runningCount < state.maximumConcurrent else { return nil }
                 while let entry = state.heap.pop() {
                     guard var record = state.records[entry.operation.id], record.state == .pending,
                         record.generation == entry.generation

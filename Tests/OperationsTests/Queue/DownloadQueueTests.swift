@@ -123,6 +123,42 @@ struct DownloadQueueTests {
         queue.resume()
         #expect(log.order == ["a", "b"])
     }
+
+    @Test("holds on starting are counted: nothing starts until the last is released; running ones go on")
+    func countedHolds() {
+        let queue = DownloadQueue(maximumConcurrentOperations: 2)
+        let log = StartLog()
+        queue.add(work: log.work("a"))
+        queue.holdStarts()
+        queue.holdStarts()
+        #expect(queue.isHoldingStarts)
+        queue.add(work: log.work("b"))
+        log.finish("a")
+        queue.releaseStarts()
+        #expect(log.order == ["a"], "one hold is still taken")
+        #expect(queue.pendingCount == 1)
+        queue.releaseStarts()
+        #expect(!queue.isHoldingStarts)
+        #expect(log.order == ["a", "b"])
+        queue.releaseStarts()
+        #expect(!queue.isHoldingStarts, "a release without a hold takes none away from the next")
+    }
+
+    @Test("holds and the application's suspension are apart: either one keeps operations waiting")
+    func holdsApartFromSuspension() {
+        let queue = DownloadQueue(maximumConcurrentOperations: 1)
+        let log = StartLog()
+        queue.suspend()
+        queue.holdStarts()
+        queue.add(work: log.work("a"))
+        queue.releaseStarts()
+        #expect(log.order.isEmpty, "still suspended")
+        queue.holdStarts()
+        queue.resume()
+        #expect(log.order.isEmpty, "still held")
+        queue.releaseStarts()
+        #expect(log.order == ["a"])
+    }
 }
 
 @Suite("QueuedOperation: the state machine")
