@@ -34,6 +34,8 @@ public final class MemoryBudget: Sendable {
     private typealias Machine = MemoryBudgetStateMachine<CheckedContinuation<Bool, Never>>
 
     private let state: Locked<Machine>
+    /// Told when the budget gains its first waiter or loses its last one.
+    private let waitersObservers = MonitorList<@Sendable () -> Void>()
 
     /// Called after a request was queued to wait, outside the lock: the tests' signal that
     /// a waiter is in place, so they need no sleeps.
@@ -58,6 +60,27 @@ public final class MemoryBudget: Sendable {
 
     /// How many requests are waiting for bytes, for metrics.
     public var waiting: Int { state.withLock { $0.waiting } }
+
+    /// Calls `changed` (on the thread that made the change, after the budget's lock is let
+    /// go) whenever the budget goes from no waiter to one or from some to none: the
+    /// manager's signal to hold its downloads back while decodes wait. Read ``waiting``
+    /// in `changed` for the state now: two changes close together may call it in either
+    /// order, but the last call reads the last state. Remove the registration to stop.
+    package func observeWaiters(_ changed: @escaping @Sendable () -> Void) -> EventMonitorRegistration {
+        waitersObservers.add(changed, delivery: .immediate)
+    }
+
+    /// Runs `change` on the state and tells the observers when it made the first waiter
+    /// or removed the last.
+    private func changingWaiters<R: Sendable>(_ change: @Sendable (inout Machine) -> R) -> R {
+        let (result, flipped) = state.withLock { machine -> (R, Bool) in
+            let before = machine.waiting > 0
+            let result = change(&machine)
+            return (result, (machine.waiting > 0) != before)
+        }
+        if flipped { waitersObservers.emit { $0() } }
+        return result
+    }
 
     /// Reserves `bytes`, waiting until they fit (see the type's discussion for the order).
     ///
@@ -90,7 +113,7 @@ public final class MemoryBudget: Sendable {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                     // Checked under the lock: a cancellation handler that ran before this found
                     // nothing queued, but the task's flag was set before it ran, so it is seen.
-                    let action = self.state.withLock {
+                    let action = self.changingWaiters {
                         $0.reserve(bytes, priority: priority, id: id, waiter: continuation, isCancelled: Task.isCancelled)
                     }
                     switch action {
@@ -100,7 +123,7 @@ public final class MemoryBudget: Sendable {
                     }
                 }
             } onCancel: {
-                let action = self.state.withLock { $0.cancel(id) }
+                let action = self.changingWaiters { $0.cancel(id) }
                 if case .fail(let cancelled, let grants) = action {
                     cancelled.resume(returning: false)
                     Self.resume(grants)
@@ -112,7 +135,7 @@ public final class MemoryBudget: Sendable {
             // A task whose priority is escalated while it waits (a higher-priority caller
             // now waits for its result) moves up among the waiters.
             granted = await withTaskPriorityEscalationHandler(operation: wait) { _, escalated in
-                Self.resume(self.state.withLock { $0.raise(id, to: DownloadPriority(taskPriority: escalated)) })
+                Self.resume(self.changingWaiters { $0.raise(id, to: DownloadPriority(taskPriority: escalated)) })
             }
         } else {
             granted = await wait()
@@ -125,7 +148,7 @@ public final class MemoryBudget: Sendable {
 
     /// Gives back `bytes` of a reservation and admits the waiters that fit now.
     fileprivate func giveBack(_ bytes: Int) {
-        let grants = state.withLock { $0.release(bytes) }
+        let grants = changingWaiters { $0.release(bytes) }
         Self.resume(grants)
     }
 

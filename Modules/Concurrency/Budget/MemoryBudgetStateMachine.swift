@@ -151,3 +151,7 @@ struct MemoryBudgetStateMachine<Waiter> {
         return grants
     }
 }
+
+// The budget hands these out of its lock; they are values of the waiters it resumes.
+extension MemoryBudgetStateMachine.Grant: Sendable where Waiter: Sendable {}
+extension MemoryBudgetStateMachine.CancelAction: Sendable where Waiter: Sendable {}

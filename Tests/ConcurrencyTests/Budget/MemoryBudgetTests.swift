@@ -145,6 +145,37 @@ struct MemoryBudgetTests {
         #expect(budget.inUse == 0)
     }
 
+    @Test("its waiters' observers hear of the first waiter and of the last one leaving, by grant or cancel, and no more once removed")
+    func waitersObserved() async throws {
+        var observed = ObservedBudget(capacity: 10)
+        let budget = observed.budget
+        let seen = Locked<[Int]>([])
+        let registration = budget.observeWaiters { seen.withLock { $0.append(budget.waiting) } }
+        let holder = try await budget.reserve(6)
+        #expect(seen.withLock { $0 }.isEmpty, "a grant at once changes no waiter")
+        let big = Task { try await budget.reserve(10) }
+        await observed.nextQueued()
+        let small = Task { try await budget.reserve(4) }
+        await observed.nextQueued()
+        #expect(seen.withLock { $0 } == [1], "the first waiter only")
+        big.cancel()
+        _ = try? await big.value
+        let smallReservation = try await small.value
+        #expect(seen.withLock { $0 } == [1, 0], "the cancel let the last waiter in")
+        smallReservation.release()
+        let next = Task { try await budget.reserve(10) }
+        await observed.nextQueued()
+        holder.release()
+        let nextReservation = try await next.value
+        #expect(seen.withLock { $0 } == [1, 0, 1, 0], "queued, then granted by a release")
+        registration.remove()
+        let last = Task { try await budget.reserve(1) }
+        await observed.nextQueued()
+        nextReservation.release()
+        try await last.value.release()
+        #expect(seen.withLock { $0 } == [1, 0, 1, 0])
+    }
+
     @Test("a task already cancelled gets CancellationError, even with bytes free, and reserves nothing")
     func alreadyCancelled() async {
         let budget = MemoryBudget(capacity: 10)
