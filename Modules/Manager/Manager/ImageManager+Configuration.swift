@@ -52,6 +52,16 @@ extension ImageManager {
         /// 64 MiB. `nil`: no bound. A decoded image kept in the memory cache or by the
         /// caller is no longer counted: the memory cache has its own limit.
         public var memoryBudget: MemoryBudget? = .shared
+        /// While loads wait for ``memoryBudget``, the downloader starts no new download
+        /// (those running finish; when no load waits any more, the queue goes on in its
+        /// own order). A waiting load keeps its body in memory, so without this a burst of
+        /// large images downloads every body while the decodes go a few at a time, and the
+        /// bodies come on top of the budget. It applies to the manager's own downloader
+        /// when it can hold its starts (`DownloadStartHolding`, as WebImageOperations'
+        /// `ImageDownloader` can), not to a request's own `ImageLoadContext.downloader`;
+        /// loads that skip decoding wait with the rest. A budget shared with other users
+        /// holds the downloads while any of its users wait. Default: on.
+        public var holdsDownloadsWhileDecodesWait = true
         /// A cache tier shared by a fleet of servers (`SharedCache` from
         /// WebImageSharedCache, on Redis), read after the disk cache and before the
         /// network. A load that misses its disk cache looks here; a hit usable under the

@@ -49,6 +49,7 @@ public final class ImageManager: Sendable {
     private let monitors = MonitorList<any ImageLoadEventMonitor>()
     private let loadIDs = Atomic<UInt64>(1)
     private let queueSuspension: NetworkQueueSuspension?
+    private let backpressure: BudgetBackpressure?
     /// The load runs under way, for pause and resume (see ImageLoadToken).
     private let runs = ImageLoadRuns()
     /// The `stale-while-revalidate` refreshes under way.
@@ -74,6 +75,8 @@ public final class ImageManager: Sendable {
         self.failedURLs = FailedURLSet(retryInterval: configuration.failedURLRetryInterval)
         self.writes = DiskWriteBehind(storeFailed: configuration.cacheStoreFailureHandler ?? { _, _ in })
         self.queueSuspension = NetworkQueueSuspension(recovery: configuration.networkRecovery, downloader: downloader)
+        self.backpressure = BudgetBackpressure(
+            budget: configuration.memoryBudget, enabled: configuration.holdsDownloadsWhileDecodesWait, downloader: downloader)
         for monitor in configuration.eventMonitors { monitors.add(monitor, delivery: monitor.delivery) }
     }
 

@@ -73,4 +73,74 @@ struct OwnedWorkTests {
             held.release()
         }
     }
+
+    @Test("while a load waits for the budget, the next download does not start; it does once no load waits")
+    func downloadsHeldWhileDecodesWait() async throws {
+        try await withFixture { fixture in
+            let queued = AsyncStream<Void>.makeStream()
+            let budget = MemoryBudget(capacity: 1 << 20, onQueued: { queued.continuation.yield() })
+            let held = try await budget.reserve(1 << 20)
+            let manager = fixture.manager { $0.manager.memoryBudget = budget }
+            let queue = try #require((manager.downloader as? ImageDownloader)?.queue)
+            let first = LoadLog()
+            let firstToken = manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg")), handler: first.handler)
+            await queued.stream.wait { budget.waiting == 1 }
+            #expect(queue.isHoldingStarts, "held from the moment a load waits")
+            let second = LoadLog()
+            let secondToken = manager.loadImage(with: ImageRequest(url: fixture.url("badge.png")), handler: second.handler)
+            #expect(await eventually(within: .seconds(10)) { queue.pendingCount == 1 }, "the second download waits in the queue")
+            #expect(fixture.hits("badge.png") == 0, "and the server never heard of it")
+            held.release()
+            let results = (await first.result(), await second.result())
+            withExtendedLifetime((firstToken, secondToken)) {}
+            #expect((try? results.0.get())?.image != nil, "\(results.0)")
+            #expect((try? results.1.get())?.image != nil, "\(results.1)")
+            #expect(fixture.hits("badge.png") == 1)
+            #expect(!queue.isHoldingStarts && budget.inUse == 0 && budget.waiting == 0)
+        }
+    }
+
+    @Test("with holdsDownloadsWhileDecodesWait off, downloads go on while a load waits for the budget")
+    func downloadsGoOnWhenNotHeld() async throws {
+        try await withFixture { fixture in
+            let queued = AsyncStream<Void>.makeStream()
+            let budget = MemoryBudget(capacity: 1 << 20, onQueued: { queued.continuation.yield() })
+            let held = try await budget.reserve(1 << 20)
+            let manager = fixture.manager {
+                $0.manager.memoryBudget = budget
+                $0.manager.holdsDownloadsWhileDecodesWait = false
+            }
+            let queue = try #require((manager.downloader as? ImageDownloader)?.queue)
+            let first = LoadLog()
+            let firstToken = manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg")), handler: first.handler)
+            await queued.stream.wait { budget.waiting == 1 }
+            let second = LoadLog()
+            let secondToken = manager.loadImage(with: ImageRequest(url: fixture.url("badge.png")), handler: second.handler)
+            await queued.stream.wait { budget.waiting == 2 }
+            #expect(!queue.isHoldingStarts)
+            #expect(fixture.hits("badge.png") == 1, "downloaded, now waiting for the budget too")
+            held.release()
+            let results = (await first.result(), await second.result())
+            withExtendedLifetime((firstToken, secondToken)) {}
+            #expect((try? results.0.get())?.image != nil && (try? results.1.get())?.image != nil)
+        }
+    }
+
+    @Test("a manager made while its budget has waiters holds its downloader at once, and lets go when it goes")
+    func holdEndsWithTheManager() async throws {
+        let queued = AsyncStream<Void>.makeStream()
+        let budget = MemoryBudget(capacity: 10, onQueued: { queued.continuation.yield() })
+        let held = try await budget.reserve(10)
+        let waiter = Task { try await budget.reserve(1) }
+        await queued.stream.wait { budget.waiting == 1 }
+        var configuration = WebImageConfiguration(cacheDirectory: nil)
+        configuration.manager.memoryBudget = budget
+        var manager: ImageManager? = ImageManager(configuration: configuration)
+        let queue = try #require((manager?.downloader as? ImageDownloader)?.queue)
+        #expect(queue.isHoldingStarts)
+        manager = nil
+        #expect(!queue.isHoldingStarts, "a downloader shared with others is not left held")
+        held.release()
+        try await waiter.value.release()
+    }
 }
