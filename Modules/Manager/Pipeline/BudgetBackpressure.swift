@@ -16,12 +16,23 @@ import WebImageCore
 /// It lives as long as its manager, and releases its hold when it goes, so a downloader
 /// shared with other managers is never left held.
 final class BudgetBackpressure: Sendable {
-    /// Applies the budget's state to the downloader: read and applied under one lock, so
-    /// that the last of several changes close together leaves the hold as the budget is.
+    /// Applies the budget's state to the downloader. One thread applies at a time, outside
+    /// the lock, and reads the budget again after each change it made: a thread that finds
+    /// another applying marks the state as changed and leaves. So the last change leaves
+    /// the hold as the budget is, and starting the queue's downloads (which may run a
+    /// failed download's handlers on this thread, and they may release budget bytes and
+    /// come back here) never happens under the lock.
     private final class Switch: Sendable {
+        private struct State {
+            var holding = false
+            var applying = false
+            var changed = false
+            var ended = false
+        }
+
         let budget: MemoryBudget
         let downloader: any DownloadStartHolding
-        let holding = Locked<Bool>(false)
+        private let state = Locked(State())
 
         init(budget: MemoryBudget, downloader: any DownloadStartHolding) {
             self.budget = budget
@@ -29,19 +40,39 @@ final class BudgetBackpressure: Sendable {
         }
 
         func update() {
-            holding.withLock { holding in
-                let wanted = budget.waiting > 0
-                guard wanted != holding else { return }
-                holding = wanted
-                if wanted { downloader.holdStarts() } else { downloader.releaseStarts() }
+            let applies = state.withLock { state -> Bool in
+                guard !state.applying else {
+                    state.changed = true
+                    return false
+                }
+                state.applying = true
+                return true
+            }
+            guard applies else { return }
+            while true {
+                let change = state.withLock { state -> Bool? in
+                    state.changed = false
+                    let wanted = !state.ended && budget.waiting > 0
+                    guard wanted != state.holding else { return nil }
+                    state.holding = wanted
+                    return wanted
+                }
+                if let change {
+                    if change { downloader.holdStarts() } else { downloader.releaseStarts() }
+                }
+                let again = state.withLock { state -> Bool in
+                    if state.changed { return true }
+                    state.applying = false
+                    return false
+                }
+                guard again else { return }
             }
         }
 
+        /// Releases the hold for good (the manager is going away).
         func end() {
-            holding.withLock { holding in
-                if holding { downloader.releaseStarts() }
-                holding = false
-            }
+            state.withLock { $0.ended = true }
+            update()
         }
     }
 
@@ -49,8 +80,8 @@ final class BudgetBackpressure: Sendable {
     private let observation: EventMonitorRegistration
 
     /// `nil` without a budget, with the option off, or when the downloader cannot hold its
-    /// starts.
-    init?(budget: MemoryBudget?, enabled: Bool, downloader: any ImageDownloading) {
+    /// starts (is not `DownloadStartHolding`).
+    init?(budget: MemoryBudget?, enabled: Bool, downloader: any Sendable) {
         guard enabled, let budget, let holder = downloader as? any DownloadStartHolding else { return nil }
         let control = Switch(budget: budget, downloader: holder)
         self.control = control
