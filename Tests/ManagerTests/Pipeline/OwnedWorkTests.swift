@@ -20,6 +20,27 @@ private final class ThreadProbe: ImageTransforming {
     }
 }
 
+/// A memory budget the test has spent whole, with the signal of each request queued on
+/// it, so that a test waits for its waiters instead of sleeping.
+private struct SpentBudget {
+    let budget: MemoryBudget
+    /// The test's own reservation of the whole capacity.
+    let held: MemoryReservation
+    private let queued: AsyncStream<Void>
+
+    init(capacity: Int = 1 << 20) async throws {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        budget = MemoryBudget(capacity: capacity, onQueued: { continuation.yield() })
+        held = try await budget.reserve(capacity)
+        queued = stream
+    }
+
+    /// Returns once `count` requests wait for the budget.
+    func waitForWaiters(_ count: Int) async {
+        await queued.wait { budget.waiting == count }
+    }
+}
+
 @Suite("Manager: work on its own executor, within a memory budget", .timeLimit(.minutes(1)))
 struct OwnedWorkTests {
     @Test("a load decodes and transforms on the manager's executor; with none, off it")
@@ -39,13 +60,12 @@ struct OwnedWorkTests {
     @Test("a load whose decode does not fit waits for the budget, then completes and gives its bytes back")
     func waitsForTheBudget() async throws {
         try await withFixture { fixture in
-            let queued = AsyncStream<Void>.makeStream()
-            let budget = MemoryBudget(capacity: 1 << 20, onQueued: { queued.continuation.yield() })
-            let held = try await budget.reserve(1 << 20)
+            let spent = try await SpentBudget()
+            let (budget, held) = (spent.budget, spent.held)
             let manager = fixture.manager { $0.manager.memoryBudget = budget }
             let log = LoadLog()
             let token = manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg")), handler: log.handler)
-            await queued.stream.wait { budget.waiting == 1 }
+            await spent.waitForWaiters(1)
             #expect(log.completions == 0, "nothing decoded while the budget is spent")
             held.release()
             let result = await log.result()
@@ -58,13 +78,12 @@ struct OwnedWorkTests {
     @Test("a load cancelled while it waits for the budget ends cancelled and leaves the budget as it was")
     func cancelledWhileWaiting() async throws {
         try await withFixture { fixture in
-            let queued = AsyncStream<Void>.makeStream()
-            let budget = MemoryBudget(capacity: 1 << 20, onQueued: { queued.continuation.yield() })
-            let held = try await budget.reserve(1 << 20)
+            let spent = try await SpentBudget()
+            let (budget, held) = (spent.budget, spent.held)
             let manager = fixture.manager { $0.manager.memoryBudget = budget }
             let log = LoadLog()
             let token = manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg")), handler: log.handler)
-            await queued.stream.wait { budget.waiting == 1 }
+            await spent.waitForWaiters(1)
             token.cancel()
             let result = await log.result()
             #expect(result.error?.isCancelled == true, "\(result)")
@@ -77,14 +96,13 @@ struct OwnedWorkTests {
     @Test("while a load waits for the budget, the next download does not start; it does once no load waits")
     func downloadsHeldWhileDecodesWait() async throws {
         try await withFixture { fixture in
-            let queued = AsyncStream<Void>.makeStream()
-            let budget = MemoryBudget(capacity: 1 << 20, onQueued: { queued.continuation.yield() })
-            let held = try await budget.reserve(1 << 20)
+            let spent = try await SpentBudget()
+            let (budget, held) = (spent.budget, spent.held)
             let manager = fixture.manager { $0.manager.memoryBudget = budget }
-            let queue = try #require((manager.downloader as? ImageDownloader)?.queue)
+            let queue = try downloadQueue(of: manager)
             let first = LoadLog()
             let firstToken = manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg")), handler: first.handler)
-            await queued.stream.wait { budget.waiting == 1 }
+            await spent.waitForWaiters(1)
             #expect(queue.isHoldingStarts, "held from the moment a load waits")
             let second = LoadLog()
             let secondToken = manager.loadImage(with: ImageRequest(url: fixture.url("badge.png")), handler: second.handler)
@@ -103,20 +121,19 @@ struct OwnedWorkTests {
     @Test("with holdsDownloadsWhileDecodesWait off, downloads go on while a load waits for the budget")
     func downloadsGoOnWhenNotHeld() async throws {
         try await withFixture { fixture in
-            let queued = AsyncStream<Void>.makeStream()
-            let budget = MemoryBudget(capacity: 1 << 20, onQueued: { queued.continuation.yield() })
-            let held = try await budget.reserve(1 << 20)
+            let spent = try await SpentBudget()
+            let (budget, held) = (spent.budget, spent.held)
             let manager = fixture.manager {
                 $0.manager.memoryBudget = budget
                 $0.manager.holdsDownloadsWhileDecodesWait = false
             }
-            let queue = try #require((manager.downloader as? ImageDownloader)?.queue)
+            let queue = try downloadQueue(of: manager)
             let first = LoadLog()
             let firstToken = manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg")), handler: first.handler)
-            await queued.stream.wait { budget.waiting == 1 }
+            await spent.waitForWaiters(1)
             let second = LoadLog()
             let secondToken = manager.loadImage(with: ImageRequest(url: fixture.url("badge.png")), handler: second.handler)
-            await queued.stream.wait { budget.waiting == 2 }
+            await spent.waitForWaiters(2)
             #expect(!queue.isHoldingStarts)
             #expect(fixture.hits("badge.png") == 1, "downloaded, now waiting for the budget too")
             held.release()
@@ -128,19 +145,23 @@ struct OwnedWorkTests {
 
     @Test("a manager made while its budget has waiters holds its downloader at once, and lets go when it goes")
     func holdEndsWithTheManager() async throws {
-        let queued = AsyncStream<Void>.makeStream()
-        let budget = MemoryBudget(capacity: 10, onQueued: { queued.continuation.yield() })
-        let held = try await budget.reserve(10)
+        let spent = try await SpentBudget(capacity: 10)
+        let (budget, held) = (spent.budget, spent.held)
         let waiter = Task { try await budget.reserve(1) }
-        await queued.stream.wait { budget.waiting == 1 }
+        await spent.waitForWaiters(1)
         var configuration = WebImageConfiguration(cacheDirectory: nil)
         configuration.manager.memoryBudget = budget
         var manager: ImageManager? = ImageManager(configuration: configuration)
-        let queue = try #require((manager?.downloader as? ImageDownloader)?.queue)
+        let queue = try downloadQueue(of: manager)
         #expect(queue.isHoldingStarts)
         manager = nil
         #expect(!queue.isHoldingStarts, "a downloader shared with others is not left held")
         held.release()
         try await waiter.value.release()
+    }
+
+    /// The queue of the manager's own downloader (the real `ImageDownloader`).
+    private func downloadQueue(of manager: ImageManager?) throws -> DownloadQueue {
+        try #require((manager?.downloader as? ImageDownloader)?.queue)
     }
 }
