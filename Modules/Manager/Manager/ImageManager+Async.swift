@@ -20,11 +20,14 @@ extension ImageManager {
         private func joinRun(_ request: ImageRequest) async throws(ImageLoadError) -> ImageResponse
     {
         let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<ImageResponse, ImageLoadError>) -> Void) in
-            subscribe(request, delivery: .immediate) { event in
+            subscribe(request, delivery: .immediate, keepsBudgetReservation: true) { event in
                 if case .completed(let result) = event { resume(result) }
             }
         }
-        return try result.get()
+        // The decode's budget bytes go back with `result`, once this task has resumed (and
+        // every other load of the run has its result): not as the run ends, which let the
+        // next decode start writing while this caller had yet to take (and drop) the image.
+        return try result.get().handedOver
     }
 
     /// The decoded image for `request` (``ImageLoadOptions/returnDataWithoutDecoding`` is

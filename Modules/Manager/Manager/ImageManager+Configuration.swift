@@ -45,12 +45,15 @@ extension ImageManager {
         public var executor: (any TaskExecutor)? = WorkerPool.shared
         /// Bounds the bytes of pixels being decoded and transformed at once: a load
         /// reserves its decode's estimated peak (`ImageDecoding.estimatedMemory`, from
-        /// the headers) before decoding and gives it back once transformed; loads over
-        /// the budget wait, highest priority first and then in order, and may be
-        /// cancelled while they wait. Default: `MemoryBudget.shared`, a quarter of the
-        /// memory the process may use (the cgroup limit, else physical memory), at least
-        /// 64 MiB. `nil`: no bound. A decoded image kept in the memory cache or by the
-        /// caller is no longer counted: the memory cache has its own limit.
+        /// the headers) before decoding, and gives it back once every load sharing the
+        /// run has the image: an async caller as its call returns, a handler when it has
+        /// returned (on its delivery's queue, for a queued delivery). Loads over the
+        /// budget wait, highest priority first and then in order, and may be cancelled
+        /// while they wait. Default: `MemoryBudget.shared`, a quarter of the memory the
+        /// process may use (the cgroup limit, else physical memory), at least 64 MiB.
+        /// `nil`: no bound. A decoded image the memory cache or the caller keeps after
+        /// that is no longer counted (a response the caller keeps holds none of the
+        /// budget): the memory cache has its own limit.
         public var memoryBudget: MemoryBudget? = .shared
         /// While loads wait for ``memoryBudget``, the downloader starts no new download
         /// (those running finish; when no load waits any more, the queue goes on in its

@@ -217,8 +217,11 @@ public final class ImageManager: Sendable {
     }
 
     /// Joins the run for `request`'s key, starting it when this is the first load.
+    /// `handler` gets the result ``ImageResponse/handedOver`` unless it is the manager's own
+    /// and `keepsBudgetReservation` (the async API, which hands it over as it resumes).
     func subscribe(
-        _ request: ImageRequest, delivery: CallbackDelivery, handler: @escaping @Sendable (ImageLoadEvent) -> Void
+        _ request: ImageRequest, delivery: CallbackDelivery, keepsBudgetReservation: Bool = false,
+        handler: @escaping @Sendable (ImageLoadEvent) -> Void
     ) -> ImageLoadToken {
         let individual = request.context.isIndividual ? individualLoads.add(1, ordering: .relaxed).oldValue : 0
         let key = ImageLoadKey(request: request, individual: individual)
@@ -229,8 +232,13 @@ public final class ImageManager: Sendable {
         // The end is reported from the subscriber's own completion, so a cancelled load
         // is reported as cancelled even while the run it shared goes on.
         let reportingHandler: @Sendable (ImageLoadEvent) -> Void = { event in
-            if case .completed(let result) = event { events.ended(result) }
-            handler(event)
+            guard case .completed(let result) = event else { return handler(event) }
+            events.ended(result)
+            // The budget's bytes stay reserved while the handler runs, by `event`, which
+            // the optimiser may otherwise release as soon as the copy is made.
+            withExtendedLifetime(event) {
+                handler(keepsBudgetReservation ? event : .completed(result.map(\.handedOver)))
+            }
         }
         let subscription = registry.add(
             to: key, delivery: delivery, whenAbandoned: { candidate.abandon() }, handler: reportingHandler)

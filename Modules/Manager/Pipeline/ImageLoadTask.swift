@@ -278,27 +278,27 @@ final class ImageLoadTask: Sendable {
         if download.isNotModified, let stored = stale {
             let metadata = caching.refreshed(
                 stored.metadata, by: download.response, of: request, requestedAt: requestedAt, receivedAt: receivedAt)
-            let image = decodes ? try await stages.decodeAndTransform(stored.data, for: request) : nil
+            let decoded = decodes ? try await stages.decodeAndTransform(stored.data, for: request) : nil
             try stopIfCancelled()
-            if let image { storeInMemory(image, metadata: metadata) }
+            if let image = decoded?.image { storeInMemory(image, metadata: metadata) }
             await storeOnDisk(stored.data, metadata: metadata)
             if fromShared { await storeShared(stored.data, metadata: metadata) }
             return ImageResponse(
-                image: image, data: stored.data, source: .revalidated, request: request,
+                decoded, data: stored.data, source: .revalidated, request: request,
                 httpResponse: download.response, metrics: download.metrics)
         }
 
         // A body that does not decode fails here, before anything is stored.
-        let image = decodes ? try await stages.decodeAndTransform(download.data, for: request, response: download.response) : nil
+        let decoded = decodes ? try await stages.decodeAndTransform(download.data, for: request, response: download.response) : nil
         try stopIfCancelled()
         let metadata = caching.metadata(for: download.response, of: request, requestedAt: requestedAt, receivedAt: receivedAt)
-        if let image { storeInMemory(image, metadata: metadata) }
+        if let image = decoded?.image { storeInMemory(image, metadata: metadata) }
         if caching.mayStore(download.response, for: request) {
             await storeOnDisk(download.data, metadata: metadata)
             await storeShared(download.data, metadata: metadata)
         }
         return ImageResponse(
-            image: image, data: download.data, source: .network, request: request,
+            decoded, data: download.data, source: .network, request: request,
             httpResponse: download.response, metrics: download.metrics)
     }
 
@@ -308,10 +308,10 @@ final class ImageLoadTask: Sendable {
         guard !request.options.contains(.returnDataWithoutDecoding) else {
             return ImageResponse(image: nil, data: stored.data, source: source, request: request)
         }
-        let image = try await stages.decodeAndTransform(stored.data, for: request)
+        let decoded = try await stages.decodeAndTransform(stored.data, for: request)
         try stopIfCancelled()
-        storeInMemory(image, metadata: stored.metadata)
-        return ImageResponse(image: image, data: stored.data, source: source, request: request)
+        storeInMemory(decoded.image, metadata: stored.metadata)
+        return ImageResponse(decoded, data: stored.data, source: source, request: request)
     }
 
     /// Downloads through the downloader, passing progress and partial images on to the

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageConcurrency
 import WebImageCore
 
 /// A finished load: the image, where it came from, and what the network said.
@@ -15,6 +16,9 @@ public struct ImageResponse: Sendable {
     public var httpResponse: TransportResponse?
     /// Timings and byte counts of the transfer, like URLSessionTaskMetrics.
     public var metrics: TransferMetrics?
+    /// The memory budget's bytes for the decode, held while the response is on its way
+    /// to the load's callers; never part of what a caller gets (``handedOver``).
+    var budgetReservation: MemoryReservation?
 
     public init(
         image: DecodedImage?, data: Data?, source: ImageSource, request: ImageRequest,
@@ -26,5 +30,26 @@ public struct ImageResponse: Sendable {
         self.request = request
         self.httpResponse = httpResponse
         self.metrics = metrics
+    }
+}
+
+extension ImageResponse {
+    /// A response for a run's decoded image, carrying its budget reservation.
+    init(
+        _ decoded: BudgetedImage?, data: Data?, source: ImageSource, request: ImageRequest,
+        httpResponse: TransportResponse? = nil, metrics: TransferMetrics? = nil
+    ) {
+        self.init(
+            image: decoded?.image, data: data, source: source, request: request, httpResponse: httpResponse, metrics: metrics)
+        budgetReservation = decoded?.reservation
+    }
+
+    /// The response as a caller gets it: without the budget reservation, so that a caller
+    /// keeping the response never keeps the budget's bytes. They are given back when the
+    /// copies the manager passes along are gone.
+    var handedOver: ImageResponse {
+        var response = self
+        response.budgetReservation = nil
+        return response
     }
 }

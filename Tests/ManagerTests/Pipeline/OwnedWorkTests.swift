@@ -71,7 +71,8 @@ struct OwnedWorkTests {
             let result = await log.result()
             withExtendedLifetime(token) {}
             #expect((try? result.get())?.image != nil, "\(result)")
-            #expect(budget.inUse == 0 && budget.waiting == 0)
+            // Given back once the handler has returned, on the run's thread.
+            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 && budget.waiting == 0 })
         }
     }
 
@@ -114,7 +115,7 @@ struct OwnedWorkTests {
             #expect((try? results.0.get())?.image != nil, "\(results.0)")
             #expect((try? results.1.get())?.image != nil, "\(results.1)")
             #expect(fixture.hits("badge.png") == 1)
-            #expect(!queue.isHoldingStarts && budget.inUse == 0 && budget.waiting == 0)
+            #expect(await eventually(within: .seconds(10)) { !queue.isHoldingStarts && budget.inUse == 0 && budget.waiting == 0 })
         }
     }
 
@@ -140,6 +141,66 @@ struct OwnedWorkTests {
             let results = (await first.result(), await second.result())
             withExtendedLifetime((firstToken, secondToken)) {}
             #expect((try? results.0.get())?.image != nil && (try? results.1.get())?.image != nil)
+        }
+    }
+
+    @Test("a decode's budget bytes stay reserved while the load's handler runs, and not in the response it keeps")
+    func reservedUntilTheHandlerReturns() async throws {
+        try await withFixture { fixture in
+            let budget = MemoryBudget(capacity: 1 << 30)
+            let manager = fixture.manager { $0.manager.memoryBudget = budget }
+            let log = LoadLog()
+            let inUseInHandler = Atomic<Int>(-1)
+            let kept = Locked<ImageResponse?>(nil)
+            let token = manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg"))) { event in
+                if case .completed(let result) = event {
+                    inUseInHandler.store(budget.inUse, ordering: .relaxed)
+                    kept.withLock { $0 = try? result.get() }
+                }
+                log.handler(event)
+            }
+            _ = await log.result()
+            withExtendedLifetime(token) {}
+            #expect(inUseInHandler.load(ordering: .relaxed) > 0, "the caller gets the image before the next decode may start")
+            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 }, "given back once the handler returned")
+            #expect(kept.withLock { $0?.image } != nil)
+        }
+    }
+
+    @Test("an async load gives its decode's budget bytes back as it returns, though the caller keeps the response")
+    func asyncCallerKeepsNoReservation() async throws {
+        try await withFixture { fixture in
+            let budget = MemoryBudget(capacity: 1 << 30)
+            let manager = fixture.manager { $0.manager.memoryBudget = budget }
+            let response = try await manager.response(for: ImageRequest(url: fixture.url("photo.jpg")))
+            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 })
+            #expect(response.image != nil)
+        }
+    }
+
+    @Test("loads sharing a run hold its budget bytes until the last of them has its result")
+    func reservedUntilEveryLoadHasItsResult() async throws {
+        try await withFixture { fixture in
+            let spent = try await SpentBudget()
+            let (budget, held) = (spent.budget, spent.held)
+            let manager = fixture.manager { $0.manager.memoryBudget = budget }
+            let request = ImageRequest(url: fixture.url("photo.jpg"))
+            let awaited = Task { try await manager.image(for: request) }
+            await spent.waitForWaiters(1)
+            // Joins the run waiting for the budget; its result waits in its queue until
+            // the test lets it run.
+            let queue = DispatchQueue(label: "held-delivery")
+            queue.suspend()
+            let queued = LoadLog()
+            let token = manager.loadImage(with: request, delivery: .queue(queue), handler: queued.handler)
+            #expect(manager.activeLoadCount == 1, "one run for both loads")
+            held.release()
+            _ = try await awaited.value
+            #expect(budget.inUse > 0, "the queued load has yet to get the image")
+            queue.resume()
+            #expect((try? await queued.result().get())?.image != nil)
+            withExtendedLifetime(token) {}
+            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 })
         }
     }
 
