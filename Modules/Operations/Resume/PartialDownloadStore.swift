@@ -53,8 +53,12 @@ public final class PartialDownloadStore: Sendable {
     /// File names with a write still queued, and how many.
     private let pendingWrites = Mutex<[String: Int]>([:])
 
+    /// The directory's path, made once: a URL's path costs more than the lookup.
+    private let directoryPath: String
+
     public init(_ configuration: Configuration) {
         self.configuration = configuration
+        self.directoryPath = configuration.directory.path
     }
 
     /// A store in `directory` with the default limits.
@@ -102,15 +106,25 @@ public final class PartialDownloadStore: Sendable {
     /// Reads and removes the file of `identity`, if it is a live one.
     private func read(_ identity: PartialDownloadIdentity) -> PartialDownload? {
         let path = path(of: identity.fileName)
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        // Every download asks, and nearly all find nothing: one `stat`, where Foundation's
+        // attributes made and threw an error for each missing file.
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
         defer { remove(path) }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? Int.max
-        let modified = attributes[.modificationDate] as? Date ?? .distantPast
         // A file larger than the bound cannot be one the store wrote: never read it whole.
-        guard !isExpired(modified), size <= configuration.maximumSize + (64 << 10),
+        guard !isExpired(Self.modificationDate(info)), Int(info.st_size) <= configuration.maximumSize + (64 << 10),
             let file = FileManager.default.contents(atPath: path)
         else { return nil }
         return PartialFileFormat.decode(file, expecting: identity)
+    }
+
+    private static func modificationDate(_ info: stat) -> Date {
+        #if canImport(Darwin)
+            let time = info.st_mtimespec
+        #else
+            let time = info.st_mtim
+        #endif
+        return Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1_000_000_000)
     }
 
     /// Writes `partial` behind the caller's back (never on the transport's thread), then
@@ -141,7 +155,7 @@ public final class PartialDownloadStore: Sendable {
     private var now: Date { configuration.clock?() ?? Date() }
 
     private func path(of name: String) -> String {
-        configuration.directory.appendingPathComponent(name, isDirectory: false).path
+        directoryPath + "/" + name
     }
 
     private func isExpired(_ modified: Date) -> Bool {
@@ -186,7 +200,7 @@ public final class PartialDownloadStore: Sendable {
     /// The partial files, with their sizes and dates; other files are left alone.
     private func entries() -> [Entry] {
         let manager = FileManager.default
-        let directory = configuration.directory.path
+        let directory = directoryPath
         guard let names = try? manager.contentsOfDirectory(atPath: directory) else { return [] }
         return names.compactMap { name in
             guard Self.isPartialFileName(name) else { return nil }
@@ -201,7 +215,7 @@ public final class PartialDownloadStore: Sendable {
     /// Temporary files an earlier process left behind (it died while writing), after an hour.
     private func removeStrayTemporaryFiles() {
         let manager = FileManager.default
-        let directory = configuration.directory.path
+        let directory = directoryPath
         for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(".tmp-") {
             let path = directory + "/" + name
             let modified = (try? manager.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? .distantPast
