@@ -18,7 +18,11 @@ struct LoadEventReporter: Sendable {
     func ended(_ result: Result<ImageResponse, ImageLoadError>) {
         guard isActive else { return }
         switch result {
-        case .success(let response): monitors.emit { [load] in $0.load(load, didAnswerFrom: response.source) }
+        case .success(let response):
+            // The source alone: a monitor on a queue must not keep the response (and the
+            // memory budget's bytes it may carry) until it runs.
+            let source = response.source
+            monitors.emit { [load] in $0.load(load, didAnswerFrom: source) }
         case .failure(.cancelled): monitors.emit { [load] in $0.loadDidCancel(load) }
         case .failure(let error): monitors.emit { [load] in $0.load(load, didFail: error) }
         }

@@ -178,6 +178,21 @@ struct OwnedWorkTests {
         }
     }
 
+    @Test("a load monitor whose queue has yet to run keeps none of the budget's bytes")
+    func monitorKeepsNoReservation() async throws {
+        try await withFixture { fixture in
+            let budget = MemoryBudget(capacity: 1 << 30)
+            let manager = fixture.manager { $0.manager.memoryBudget = budget }
+            let queue = DispatchQueue(label: "held-monitor")
+            queue.suspend()
+            let registration = manager.addEventMonitor(ImageLoadRecorder { _ in }, delivery: .queue(queue))
+            _ = try await manager.image(for: ImageRequest(url: fixture.url("photo.jpg")))
+            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 })
+            queue.resume()
+            registration.remove()
+        }
+    }
+
     @Test("loads sharing a run hold its budget bytes until the last of them has its result")
     func reservedUntilEveryLoadHasItsResult() async throws {
         try await withFixture { fixture in
