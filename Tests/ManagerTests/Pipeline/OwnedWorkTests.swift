@@ -185,11 +185,11 @@ struct OwnedWorkTests {
             let manager = fixture.manager { $0.manager.memoryBudget = budget }
             let queue = DispatchQueue(label: "held-monitor")
             queue.suspend()
+            defer { queue.resume() }  // on every way out: a suspended queue must not be freed
             let registration = manager.addEventMonitor(ImageLoadRecorder { _ in }, delivery: .queue(queue))
+            defer { registration.remove() }
             _ = try await manager.image(for: ImageRequest(url: fixture.url("photo.jpg")))
             #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 })
-            queue.resume()
-            registration.remove()
         }
     }
 
@@ -206,6 +206,8 @@ struct OwnedWorkTests {
             // the test lets it run.
             let queue = DispatchQueue(label: "held-delivery")
             queue.suspend()
+            var resumed = false
+            defer { if !resumed { queue.resume() } }  // a suspended queue must not be freed
             let queued = LoadLog()
             let token = manager.loadImage(with: request, delivery: .queue(queue), handler: queued.handler)
             #expect(manager.activeLoadCount == 1, "one run for both loads")
@@ -213,6 +215,7 @@ struct OwnedWorkTests {
             _ = try await awaited.value
             #expect(budget.inUse > 0, "the queued load has yet to get the image")
             queue.resume()
+            resumed = true
             #expect((try? await queued.result().get())?.image != nil)
             withExtendedLifetime(token) {}
             #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 })
