@@ -38,22 +38,19 @@ struct LoadStages: Sendable {
     func decodeAndTransform(
         _ data: Data, for request: ImageRequest, response: TransportResponse? = nil
     ) async throws(ImageLoadError) -> BudgetedImage {
+        // A decode or transform that throws gives the bytes back as `reservation` goes
+        // (a reservation releases itself when it is freed).
         let reservation = try await reserveMemory(decoding: data, for: request)
-        do throws(ImageLoadError) {
-            let started = events.isActive ? ContinuousClock.now : nil
-            let image: DecodedImage
-            do {
-                image = try decoders.decodeImage(data, options: request.decodeOptions)
-            } catch {
-                throw .decoding(error, response: response, bytes: data.count)
-            }
-            if let started { events.decoded(image, duration: ContinuousClock.now - started) }
-            try stopIfCancelled()
-            return BudgetedImage(image: try transform(image, for: request), reservation: reservation)
+        let started = events.isActive ? ContinuousClock.now : nil
+        let image: DecodedImage
+        do {
+            image = try decoders.decodeImage(data, options: request.decodeOptions)
         } catch {
-            reservation?.release()
-            throw error
+            throw .decoding(error, response: response, bytes: data.count)
         }
+        if let started { events.decoded(image, duration: ContinuousClock.now - started) }
+        try stopIfCancelled()
+        return BudgetedImage(image: try transform(image, for: request), reservation: reservation)
     }
 
     /// Waits for the memory budget to hold the decode's estimated peak; `nil` without a
