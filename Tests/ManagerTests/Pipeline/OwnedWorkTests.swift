@@ -41,6 +41,24 @@ private struct SpentBudget {
     }
 }
 
+/// A dispatch queue held suspended until ``resume()``, and resumed when it goes if the
+/// test did not (a suspended queue must not be freed), so that a failing test cannot crash.
+private final class HeldQueue: Sendable {
+    let queue: DispatchQueue
+    private let isHeld = Atomic<Bool>(true)
+
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+        queue.suspend()
+    }
+
+    func resume() {
+        if isHeld.exchange(false, ordering: .relaxed) { queue.resume() }
+    }
+
+    deinit { resume() }
+}
+
 @Suite("Manager: work on its own executor, within a memory budget", .timeLimit(.minutes(1)))
 struct OwnedWorkTests {
     @Test("a load decodes and transforms on the manager's executor; with none, off it")
@@ -183,10 +201,9 @@ struct OwnedWorkTests {
         try await withFixture { fixture in
             let budget = MemoryBudget(capacity: 1 << 30)
             let manager = fixture.manager { $0.manager.memoryBudget = budget }
-            let queue = DispatchQueue(label: "held-monitor")
-            queue.suspend()
-            defer { queue.resume() }  // on every way out: a suspended queue must not be freed
-            let registration = manager.addEventMonitor(ImageLoadRecorder { _ in }, delivery: .queue(queue))
+            let held = HeldQueue(label: "held-monitor")
+            defer { held.resume() }  // held to the end of the test
+            let registration = manager.addEventMonitor(ImageLoadRecorder { _ in }, delivery: .queue(held.queue))
             defer { registration.remove() }
             _ = try await manager.image(for: ImageRequest(url: fixture.url("photo.jpg")))
             #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 })
@@ -204,18 +221,14 @@ struct OwnedWorkTests {
             await spent.waitForWaiters(1)
             // Joins the run waiting for the budget; its result waits in its queue until
             // the test lets it run.
-            let queue = DispatchQueue(label: "held-delivery")
-            queue.suspend()
-            var resumed = false
-            defer { if !resumed { queue.resume() } }  // a suspended queue must not be freed
+            let delivery = HeldQueue(label: "held-delivery")
             let queued = LoadLog()
-            let token = manager.loadImage(with: request, delivery: .queue(queue), handler: queued.handler)
+            let token = manager.loadImage(with: request, delivery: .queue(delivery.queue), handler: queued.handler)
             #expect(manager.activeLoadCount == 1, "one run for both loads")
             held.release()
             _ = try await awaited.value
             #expect(budget.inUse > 0, "the queued load has yet to get the image")
-            queue.resume()
-            resumed = true
+            delivery.resume()
             #expect((try? await queued.result().get())?.image != nil)
             withExtendedLifetime(token) {}
             #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 })
