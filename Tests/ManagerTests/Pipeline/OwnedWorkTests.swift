@@ -20,6 +20,14 @@ private final class ThreadProbe: ImageTransforming {
     }
 }
 
+/// A transformer that always fails, as a resize refusing its input would.
+private struct FailingTransformer: ImageTransforming {
+    var identifier: String { "always-fails" }
+    func transform(_ image: DecodedImage) throws(ImageDecodingError) -> DecodedImage {
+        throw ImageDecodingError(.invalidState, "refused by the test")
+    }
+}
+
 /// A memory budget the test has spent whole, with the signal of each request queued on
 /// it, so that a test waits for its waiters instead of sleeping.
 private struct SpentBudget {
@@ -109,6 +117,34 @@ struct OwnedWorkTests {
             #expect(budget.waiting == 0)
             #expect(budget.inUse == 1 << 20, "only the test's own reservation")
             held.release()
+        }
+    }
+
+    @Test(
+        "a load whose decode or transform fails after it got its budget bytes ends with that error and gives them back",
+        arguments: ["decode", "transform"])
+    func failureGivesTheBytesBack(failingStage: String) async throws {
+        try await withFixture { fixture in
+            let spent = try await SpentBudget()
+            let (budget, held) = (spent.budget, spent.held)
+            let manager = fixture.manager { $0.manager.memoryBudget = budget }
+            // truncated.jpg has a whole header, so its pixels are counted before the
+            // decode fails; photo.jpg decodes, and the transformer then throws.
+            let request =
+                failingStage == "decode"
+                ? ImageRequest(url: fixture.url("truncated.jpg"))
+                : ImageRequest(url: fixture.url("photo.jpg"), context: .init(transformers: [FailingTransformer()]))
+            let log = LoadLog()
+            let token = manager.loadImage(with: request, handler: log.handler)
+            await spent.waitForWaiters(1)
+            held.release()
+            let result = await log.result()
+            withExtendedLifetime(token) {}
+            switch (failingStage, result.error) {
+            case ("decode", .decoding?), ("transform", .transform?): break
+            default: Issue.record("expected the \(failingStage) to fail: \(result)")
+            }
+            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 && budget.waiting == 0 })
         }
     }
 

@@ -16,10 +16,13 @@ enum Pictures {
     static let avifPhoto = try! AVIFEncoder(quality: 70, speed: 10).encode(SyntheticImage.photo(width: 64, height: 40), orientation: .right)
     /// A JPEG header followed by noise: sniffs as JPEG, does not decode.
     static let corrupt = DamagedImages.jpegHeaderThenNoise(photo)
+    /// The photo's first two thirds: a whole header, so its size is known, then its
+    /// scan stops; the decode fails as truncated.
+    static let truncated = photo.prefix(photo.count * 2 / 3)
 
     /// Every picture by the file name it is served under.
     static let byName: [String: Data] = [
         "photo.jpg": photo, "progressive.jpg": progressivePhoto, "badge.png": badge, "animation.gif": animation,
-        "corrupt.jpg": corrupt, "animation.webp": webpAnimation, "photo.avif": avifPhoto,
+        "corrupt.jpg": corrupt, "truncated.jpg": truncated, "animation.webp": webpAnimation, "photo.avif": avifPhoto,
     ]
 }
