@@ -73,9 +73,13 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        // Linux keeps 15 characters of a thread name.
-        thread.name = "webimage.curl"
+        // Named from inside: Foundation on Linux passes a name to the system only when
+        // the thread itself sets it (one set before `start()` never arrived, and the
+        // thread kept its creator's name). Linux keeps 15 characters.
+        let thread = Thread { [self] in
+            Thread.current.name = "webimage.curl"
+            run()
+        }
         thread.start()
     }
 

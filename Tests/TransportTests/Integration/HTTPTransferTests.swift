@@ -22,8 +22,9 @@ struct HTTPTransferTests {
             #expect(seen.progress.map(\.received) == seen.progress.map(\.received).sorted())
             #expect(seen.progress.last == TransferProgress(received: 1_000_000, expected: 1_000_000))
             #expect(seen.completions == 1)
-            // Every event on the transport's one thread.
+            // Every event on the transport's one thread, named for top -H, perf and gdb.
             #expect(seen.threads.count == 1)
+            #expect(seen.completionThreadName == "webimage.curl")
         }
     }
 

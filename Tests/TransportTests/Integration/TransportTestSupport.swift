@@ -104,6 +104,8 @@ final class StreamingRecorder: TransferDelegate {
         var completions = 0
         /// The threads events arrived on (pthread identities).
         var threads: Set<UInt> = []
+        /// The name of the thread the completion arrived on, as the system shows it.
+        var completionThreadName: String?
     }
 
     private let state = Locked(Snapshot())
@@ -136,6 +138,8 @@ final class StreamingRecorder: TransferDelegate {
             $0.completedAt = ContinuousClock.now
             $0.completions += 1
             $0.threads.insert(UInt(pthread_self()))
+            $0.completionThreadName = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
         }
         done.continuation.yield()
     }
