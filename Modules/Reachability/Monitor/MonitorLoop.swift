@@ -43,9 +43,7 @@ final class MonitorLoop: @unchecked Sendable {
     deinit { close(wake) }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "WebImageReachability"
-        thread.start()
+        Thread.startNamed("webimage.reach") { [self] in run() }
     }
 
     /// Wakes the thread to end, and waits until it has, unless this is the thread itself

@@ -53,10 +53,7 @@ final class RedisEventLoop: @unchecked Sendable {
                 address: $0, timeouts: timeouts, health: NodeHealth(initialBackoff: backoff.initial, maximumBackoff: backoff.maximum))
         }
         healthSnapshot = Locked(Array(repeating: true, count: nodes.count))
-        let thread = Thread { [self] in run() }
-        // Linux keeps 15 characters of a thread name.
-        thread.name = "webimage.redis"
-        thread.start()
+        Thread.startNamed("webimage.redis") { [self] in run() }
     }
 
     deinit {

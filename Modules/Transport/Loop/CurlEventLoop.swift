@@ -73,14 +73,7 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     func start() {
-        // Named from inside: Foundation on Linux passes a name to the system only when
-        // the thread itself sets it (one set before `start()` never arrived, and the
-        // thread kept its creator's name). Linux keeps 15 characters.
-        let thread = Thread { [self] in
-            Thread.current.name = "webimage.curl"
-            run()
-        }
-        thread.start()
+        Thread.startNamed("webimage.curl") { [self] in run() }
     }
 
     /// Queues a command; `false` when the loop has exited.

@@ -1,0 +1,22 @@
+import Foundation
+import Testing
+
+@testable import WebImageConcurrency
+
+@Suite("Thread.startNamed: a thread the system shows by its name", .timeLimit(.minutes(1)))
+struct NamedThreadTests {
+    /// The name the system gives the calling thread (Linux: /proc/thread-self/comm).
+    private static func systemName() -> String? {
+        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("the thread runs the body under the name, cut to the 15 bytes Linux keeps")
+    func namesTheThread() async {
+        for (given, shown) in [("webimage.test", "webimage.test"), ("webimage.a-much-longer-name", "webimage.a-much")] {
+            let seen = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+                Thread.startNamed(given) { continuation.resume(returning: Self.systemName()) }
+            }
+            #expect(seen == shown, "given \(given)")
+        }
+    }
+}
