@@ -49,70 +49,121 @@ public struct CacheControl: Sendable, Hashable {
 
     /// The directives of every `Cache-Control` field in `headers`.
     public init(_ headers: HTTPHeaderFields) {
-        var seen = Set<String>()
+        // Read as bytes, with no string made per directive: every response a load
+        // stores is read here (HTTP field values are octets; the syntax is ASCII).
+        var seen: UInt16 = 0
         for line in headers.values(for: "Cache-Control") {
-            for directive in Self.directives(in: line) where seen.insert(directive.name).inserted {
-                apply(directive.name, directive.value)
+            var line = line
+            line.withUTF8 { bytes in
+                Self.forEachDirective(in: bytes) { name, value in
+                    guard let directive = Directive(name) else { return }
+                    let bit: UInt16 = 1 << directive.rawValue
+                    guard seen & bit == 0 else { return }
+                    seen |= bit
+                    apply(directive, value)
+                }
             }
         }
     }
 
-    private mutating func apply(_ name: String, _ value: Substring?) {
-        switch name {
-        case "max-age": maxAge = Self.seconds(value) ?? 0
-        case "s-maxage": sharedMaxAge = Self.seconds(value) ?? 0
-        case "no-cache": noCache = true
-        case "no-store": noStore = true
-        case "must-revalidate": mustRevalidate = true
-        case "proxy-revalidate": proxyRevalidate = true
-        case "private": isPrivate = true
-        case "public": isPublic = true
-        case "stale-while-revalidate": staleWhileRevalidate = Self.seconds(value)
-        case "stale-if-error": staleIfError = Self.seconds(value)
-        default: break
+    /// The directives acted on, by their lowercased names.
+    private enum Directive: UInt16, CaseIterable {
+        case maxAge, sharedMaxAge, noCache, noStore, mustRevalidate, proxyRevalidate, isPrivate, isPublic
+        case staleWhileRevalidate, staleIfError
+
+        static let names: [[UInt8]] = allCases.map { directive in
+            switch directive {
+            case .maxAge: Array("max-age".utf8)
+            case .sharedMaxAge: Array("s-maxage".utf8)
+            case .noCache: Array("no-cache".utf8)
+            case .noStore: Array("no-store".utf8)
+            case .mustRevalidate: Array("must-revalidate".utf8)
+            case .proxyRevalidate: Array("proxy-revalidate".utf8)
+            case .isPrivate: Array("private".utf8)
+            case .isPublic: Array("public".utf8)
+            case .staleWhileRevalidate: Array("stale-while-revalidate".utf8)
+            case .staleIfError: Array("stale-if-error".utf8)
+            }
+        }
+
+        /// The directive named `name` (any case), or nil for one not acted on.
+        init?(_ name: UnsafeBufferPointer<UInt8>.SubSequence) {
+            for (index, known) in Self.names.enumerated() where known.count == name.count {
+                if zip(known, name).allSatisfy({ $0 == ($1 | (($1 >= 0x41 && $1 <= 0x5A) ? 0x20 : 0)) }) {
+                    self.init(rawValue: UInt16(index))
+                    return
+                }
+            }
+            return nil
+        }
+    }
+
+    private mutating func apply(_ directive: Directive, _ value: UnsafeBufferPointer<UInt8>.SubSequence?) {
+        switch directive {
+        case .maxAge: maxAge = Self.seconds(value) ?? 0
+        case .sharedMaxAge: sharedMaxAge = Self.seconds(value) ?? 0
+        case .noCache: noCache = true
+        case .noStore: noStore = true
+        case .mustRevalidate: mustRevalidate = true
+        case .proxyRevalidate: proxyRevalidate = true
+        case .isPrivate: isPrivate = true
+        case .isPublic: isPublic = true
+        case .staleWhileRevalidate: staleWhileRevalidate = Self.seconds(value)
+        case .staleIfError: staleIfError = Self.seconds(value)
         }
     }
 
     /// Delta-seconds: digits only (RFC 9111 §1.2.2), capped at 2^31; nil when not a number.
     static func seconds(_ value: Substring?) -> Int? {
-        guard let value, !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        guard var value else { return nil }
+        return value.withUTF8 { seconds($0[...]) }
+    }
+
+    private static func seconds(_ value: UnsafeBufferPointer<UInt8>.SubSequence?) -> Int? {
+        guard let value, !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return nil
         }
         // Past ten digits the value is above 2^31 whatever it is: no need to read it all.
-        guard value.utf8.count <= 10, let number = Int(value) else { return maximumSeconds }
-        return min(number, maximumSeconds)
+        guard value.count <= 10 else { return maximumSeconds }
+        return min(value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }, maximumSeconds)
     }
 
-    /// `name[=value]` pairs of one field line, split at commas outside quotes; names
-    /// lowercased, quotes taken off values.
-    static func directives(in line: String) -> [(name: String, value: Substring?)] {
-        var result: [(name: String, value: Substring?)] = []
+    /// Calls `body` with each `name[=value]` of one field line, split at commas outside
+    /// quotes, both trimmed of whitespace, quotes taken off the value. One pass.
+    private static func forEachDirective(
+        in line: UnsafeBufferPointer<UInt8>,
+        _ body: (_ name: UnsafeBufferPointer<UInt8>.SubSequence, _ value: UnsafeBufferPointer<UInt8>.SubSequence?) -> Void
+    ) {
+        func finish(_ part: UnsafeBufferPointer<UInt8>.SubSequence) {
+            let part = trimmed(part)
+            guard !part.isEmpty else { return }
+            guard let equals = part.firstIndex(of: UInt8(ascii: "=")) else { return body(part, nil) }
+            var value = trimmed(part[(equals + 1)...])
+            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
+                value = value.dropFirst().dropLast()
+            }
+            body(trimmed(part[..<equals]), value)
+        }
         var start = line.startIndex
         var inQuotes = false
-        var index = line.startIndex
-        func finish(_ end: String.Index) {
-            let part = line[start..<end].trimmingHTTPWhitespace
-            guard !part.isEmpty else { return }
-            guard let equals = part.firstIndex(of: "=") else {
-                result.append((part.lowercased(), nil))
-                return
+        for index in line.indices {
+            switch line[index] {
+            case UInt8(ascii: "\""): inQuotes.toggle()
+            case UInt8(ascii: ","):
+                guard !inQuotes else { continue }
+                finish(line[start..<index])
+                start = index + 1
+            default: continue
             }
-            let name = part[..<equals].trimmingHTTPWhitespace.lowercased()
-            var value = part[part.index(after: equals)...].trimmingHTTPWhitespace
-            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-            result.append((name, value))
         }
-        while index < line.endIndex {
-            let character = line[index]
-            if character == "\"" {
-                inQuotes.toggle()
-            } else if character == ",", !inQuotes {
-                finish(index)
-                start = line.index(after: index)
-            }
-            index = line.index(after: index)
-        }
-        finish(line.endIndex)
-        return result
+        finish(line[start...])
+    }
+
+    /// `bytes` without the spaces and tabs at either end.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> UnsafeBufferPointer<UInt8>.SubSequence {
+        let isWhitespace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isWhitespace($0) }), let last = bytes.lastIndex(where: { !isWhitespace($0) })
+        else { return bytes[bytes.startIndex..<bytes.startIndex] }
+        return bytes[first...last]
     }
 }

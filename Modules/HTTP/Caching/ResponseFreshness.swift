@@ -50,7 +50,7 @@ public struct ResponseFreshness: Sendable, Hashable {
         }
 
         let apparentAge = max(0, received.timeIntervalSince(date))
-        let ageValue = headers["Age"].flatMap { CacheControl.seconds(Substring($0.trimmingCharacters(in: .whitespaces))) } ?? 0
+        let ageValue = headers["Age"].flatMap { CacheControl.seconds($0.trimmingHTTPWhitespace) } ?? 0
         let responseDelay = max(0, received.timeIntervalSince(metadata.requestedAt))
         self.lifetime = lifetime
         self.isHeuristic = heuristic

@@ -16,6 +16,16 @@ struct CacheControlTests {
         #expect(!control.noStore && !control.mustRevalidate && control.sharedMaxAge == nil)
     }
 
+    @Test("spaces and tabs around names, values and equals signs; empty parts; names that only start like a directive")
+    func looseSyntax() {
+        let control = CacheControl(["Cache-Control": "  MAX-AGE = 30 ,, ,\tno-store\t, no-cachex, s-maxage2=9, Public"])
+        #expect(control.maxAge == 30)
+        #expect(control.noStore && control.isPublic)
+        #expect(!control.noCache && control.sharedMaxAge == nil)
+        #expect(CacheControl(["Cache-Control": "max-age=\"5"]).maxAge == 0, "an unclosed quote is not a number")
+        #expect(CacheControl(["Cache-Control": "max-age=2147483647"]).maxAge == 2_147_483_647)
+    }
+
     @Test("the first of a repeated directive wins")
     func firstWins() {
         #expect(CacheControl(["Cache-Control": "max-age=10, max-age=1000"]).maxAge == 10)
