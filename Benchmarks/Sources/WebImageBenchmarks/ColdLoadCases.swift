@@ -83,10 +83,11 @@ enum ColdLoadCases {
         for index in contenders.indices where cpuMeasured.contains(where: contenders[index].name.hasPrefix) {
             let (name, run) = (contenders[index].name, contenders[index].run)
             contenders[index].run = {
-                let before = MemoryProbe.processCPUSeconds()
+                let before = ThreadCPU.Snapshot.now()
                 try run()
-                let spent = MemoryProbe.processCPUSeconds() - before
-                cpuSeconds.withLock { $0[name, default: []].append(spent) }
+                let after = ThreadCPU.Snapshot.now()
+                cpuSeconds.withLock { $0[name, default: []].append(after.process - before.process) }
+                cpuByRole.withLock { $0[name, default: []].append(after.spent(since: before)) }
             }
         }
         // Before every run, whoever's turn it is: the last manager's disk writes (off its
@@ -120,6 +121,8 @@ enum ColdLoadCases {
     ]
     /// CPU seconds of each run, by contender.
     static let cpuSeconds = Mutex<[String: [Double]]>([:])
+    /// The same, by the threads' roles.
+    static let cpuByRole = Mutex<[String: [[ThreadCPU.Role: Double]]]>([:])
 
     /// Every URL through `image(for:)`, all started at once (a task group on the
     /// cooperative pool, as an app's views would ask), waiting for the last image.
@@ -233,6 +236,22 @@ enum ColdLoadCases {
             }, prepare: { kept = [] })
     }
 
+    /// Where each measured contender's CPU went, by the threads' roles: for each role, the
+    /// median of the contender's runs, in milliseconds.
+    static func printCPUByRole() {
+        let byRole = cpuByRole.withLock { $0 }
+        let roles = ThreadCPU.Role.allCases
+        print("  CPU by thread, ms (median of the runs):")
+        print("    \(Report.pad("", 44))" + roles.map { Report.pad($0.rawValue, 18, right: true) }.joined())
+        for prefix in cpuMeasured {
+            guard let (name, runs) = byRole.first(where: { $0.key.hasPrefix(prefix) }) else { continue }
+            let cells = roles.map { role in
+                Report.pad(String(format: "%.0f", 1000 * CaseResult.median(runs.map { $0[role] ?? 0 })), 18, right: true)
+            }
+            print("    \(Report.pad(String(name.prefix(44)), 44))" + cells.joined())
+        }
+    }
+
     /// Images per second of each contender, and the goals' ratios.
     static func printSummary(_ results: [CaseResult]) {
         guard let result = results.first(where: { $0.name == name }) else { return }
@@ -273,6 +292,7 @@ enum ColdLoadCases {
             {
                 print(String(format: "  ours without a disk cache used %.3f s of CPU", memoryOnlyCPU))
             }
+            printCPUByRole()
             if let keepingCPU = cpu[keepingName].map(CaseResult.median) {
                 let keepingFloor = (downloadCPU + keepingCPU) / Double(cores)
                 print(
