@@ -22,6 +22,10 @@ struct ImageFormatSniffingTests {
     func recognises(bytes: [UInt8], format: ImageFormat) {
         #expect(ImageFormat.sniff(bytes) == format)
         #expect(ImageFormat.sniff(Data(bytes)) == format)
+        // Slices that start past 0, and bytes that are not contiguous.
+        #expect(ImageFormat.sniff(([7, 7] + bytes)[2...]) == format)
+        #expect(ImageFormat.sniff(Data([7, 7] + bytes).dropFirst(2)) == format)
+        #expect(ImageFormat.sniff(bytes.lazy.map { $0 }) == format)
     }
 
     @Test(
@@ -32,6 +36,7 @@ struct ImageFormatSniffingTests {
         ] as [[UInt8]])
     func unknown(bytes: [UInt8]) {
         #expect(ImageFormat.sniff(bytes) == nil)
+        #expect(ImageFormat.sniff(bytes.lazy.map { $0 }) == nil)
     }
 
     @Test("formats compare by identifier and carry their media type")
