@@ -10,9 +10,11 @@ struct NamedThreadTests {
         (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test("the thread runs the body under the name, cut to the 15 bytes Linux keeps")
+    @Test("the thread runs the body under the name, cut to the whole characters that fit the 15 bytes Linux keeps")
     func namesTheThread() async {
-        for (given, shown) in [("webimage.test", "webimage.test"), ("webimage.a-much-longer-name", "webimage.a-much")] {
+        for (given, shown) in [
+            ("webimage.test", "webimage.test"), ("webimage.a-much-longer-name", "webimage.a-much"), ("webimage.abcdeö", "webimage.abcde"),
+        ] {
             let seen = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
                 Thread.startNamed(given) { continuation.resume(returning: Self.systemName()) }
             }
