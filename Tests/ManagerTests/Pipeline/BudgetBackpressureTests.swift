@@ -31,10 +31,17 @@ struct BudgetBackpressureTests {
         let holder = CountingHolder()
         let backpressure = BudgetBackpressure(budget: budget, enabled: true, downloader: holder)
         #expect(backpressure != nil)
-        let waiter = Task { try await budget.reserve(10) }
+        // The waiter asks only once the hold's action is in place: asking sooner, it
+        // could be queued and the hold taken with no action, and then it waits forever.
+        let (go, letGo) = AsyncStream<Void>.makeStream()
+        let waiter = Task {
+            for await _ in go { break }
+            return try await budget.reserve(10)
+        }
         // Taking the hold cancels the waiter, whose leaving comes back into the switch
         // on this very thread: it must neither deadlock nor leave the hold taken.
         holder.onHold.withLock { $0 = { waiter.cancel() } }
+        letGo.yield()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         #expect(budget.waiting == 0)
         #expect(holder.holds.load(ordering: .relaxed) == 0, "released once the waiter left")
