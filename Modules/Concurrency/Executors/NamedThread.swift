@@ -5,15 +5,24 @@ import Foundation
 #endif
 
 extension Thread {
-    /// Starts a thread that runs `body` under `name`, as the system shows it (`top -H`,
-    /// `perf`, `gdb`, `/proc/<pid>/task/<tid>/comm`), cut to the whole characters that fit
-    /// in the 15 bytes Linux keeps.
-    ///
-    /// The thread names itself, through `/proc/thread-self/comm`: Foundation on Linux passes a
-    /// name set before `start()` to no one, and one set from the thread only once
-    /// `start()` has returned in the starting thread; until then the thread shows its
-    /// creator's name.
+    /// Starts a thread that runs `body` under `name` (see ``nameCurrent(_:)``).
     package static func startNamed(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread {
+            Thread.nameCurrent(name)
+            body()
+        }
+        thread.start()
+    }
+
+    /// Names the calling thread as the system shows it (`top -H`, `perf`, `gdb`,
+    /// `/proc/<pid>/task/<tid>/comm`), cut to the whole characters that fit in the 15
+    /// bytes Linux keeps, and as Foundation's `Thread.current.name` shows it.
+    ///
+    /// The name goes to the system through `/proc/thread-self/comm`: Foundation on Linux
+    /// passes a name set before `start()` to no one, and one set from the thread only
+    /// once `start()` has returned in the starting thread; until then the thread shows
+    /// its creator's name.
+    package static func nameCurrent(_ name: String) {
         // Whole characters only: the system refuses a name over 15 bytes, and a cut
         // through a character would not be UTF-8.
         var shown = ""
@@ -21,21 +30,15 @@ extension Thread {
             guard shown.utf8.count + character.utf8.count <= 15 else { break }
             shown.append(character)
         }
-        let systemName = shown
-        let thread = Thread {
-            #if os(Linux)
-                // Straight to the system (what `pthread_setname_np` does, which Swift's
-                // Glibc does not export): Foundation's own setter passes the name on only
-                // once `start()` has stored the thread's handle, which this thread can beat.
-                let file = open("/proc/thread-self/comm", O_WRONLY)
-                if file >= 0 {
-                    _ = systemName.utf8CString.withUnsafeBufferPointer { write(file, $0.baseAddress, $0.count - 1) }
-                    close(file)
-                }
-            #endif
-            Thread.current.name = systemName
-            body()
-        }
-        thread.start()
+        #if os(Linux)
+            // Straight to the system (what `pthread_setname_np` does, which Swift's Glibc
+            // does not export).
+            let file = open("/proc/thread-self/comm", O_WRONLY)
+            if file >= 0 {
+                _ = shown.utf8CString.withUnsafeBufferPointer { write(file, $0.baseAddress, $0.count - 1) }
+                close(file)
+            }
+        #endif
+        Thread.current.name = shown
     }
 }

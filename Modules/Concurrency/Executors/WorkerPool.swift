@@ -47,8 +47,8 @@ public final class WorkerPool: TaskExecutor, Sendable {
     // joined by a shutdown.
     private let threads = Locked<(all: [pthread_t], unjoined: [pthread_t])>(([], []))
 
-    /// Starts `width` threads, named `name-1`, `name-2`, ... (Linux shows the first 15
-    /// characters), and returns once they are running.
+    /// Starts `width` threads, named `name-1`, `name-2`, ... (Linux shows the whole
+    /// characters that fit in 15 bytes), and returns once they are running.
     ///
     /// - Parameters:
     ///   - width: How many jobs run at once; at least 1. The default is the cores this
@@ -150,7 +150,7 @@ private final class WorkerContext: Sendable {
     }
 
     func run() {
-        Thread.current.name = String(name.prefix(15))
+        Thread.nameCurrent(name)
         running.signal()
         while let job = queue.pop() {
             job.runSynchronously(on: executor)
