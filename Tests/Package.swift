@@ -56,7 +56,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageConcurrencyTests",
-            dependencies: [library("WebImageCore"), library("WebImageConcurrency")],
+            dependencies: [library("WebImageCore"), library("WebImageConcurrency"), "WebImageTestSupport"],
             path: "ConcurrencyTests",
             swiftSettings: strictSettings
         ),

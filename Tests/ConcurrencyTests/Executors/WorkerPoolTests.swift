@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import WebImageTestSupport
 
 @testable import WebImageConcurrency
 
@@ -44,18 +45,6 @@ private final class Log: Sendable {
     func append(_ name: String) { entries.withLock { $0.append(name) } }
 }
 
-/// The names of this process's threads, from /proc (Linux).
-private func threadNames() -> [String] {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
-        .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-}
-
-/// The name of the calling thread, from /proc (Linux).
-private func currentThreadName() -> String? {
-    (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
 @Suite("WorkerPool: a task executor on threads of its own", .timeLimit(.minutes(1)))
 struct WorkerPoolTests {
     @Test("work that prefers the pool runs on the pool's named threads, also after an await")
@@ -68,14 +57,14 @@ struct WorkerPoolTests {
             let before = pool.isCurrentThreadInPool
             await Task.yield()
             let after = pool.isCurrentThreadInPool
-            return (before, after, currentThreadName())
+            return (before, after, ThreadNames.current())
         }
         #expect(before && after)
         #expect(name?.hasPrefix("wp-threads-") == true)
 
         let inTask = await Task(executorPreference: pool) { pool.isCurrentThreadInPool }.value
         #expect(inTask)
-        #expect(threadNames().filter { $0.hasPrefix("wp-threads-") }.count == 2)
+        #expect(ThreadNames.all().filter { $0.hasPrefix("wp-threads-") }.count == 2)
     }
 
     @Test("never more jobs at once than the pool is wide")
@@ -150,7 +139,7 @@ struct WorkerPoolTests {
         gate.open(for: 1)
         pool.shutdown()
         #expect(log.names == ["queued 1", "queued 2", "queued 3"], "the queue was drained before the threads ended")
-        #expect(!threadNames().contains { $0.hasPrefix("wp-shutdown-") }, "the threads were joined")
+        #expect(!ThreadNames.all().contains { $0.hasPrefix("wp-shutdown-") }, "the threads were joined")
         pool.shutdown()  // a second call does nothing
 
         let later = await Task(executorPreference: pool) { pool.isCurrentThreadInPool }.value
@@ -163,10 +152,10 @@ struct WorkerPoolTests {
     func deinitShutsDown() {
         do {
             let pool = WorkerPool(width: 2, name: "wp-deinit")
-            #expect(threadNames().filter { $0.hasPrefix("wp-deinit-") }.count == 2)
+            #expect(ThreadNames.all().filter { $0.hasPrefix("wp-deinit-") }.count == 2)
             _ = pool
         }
-        #expect(!threadNames().contains { $0.hasPrefix("wp-deinit-") })
+        #expect(!ThreadNames.all().contains { $0.hasPrefix("wp-deinit-") })
     }
 
     @Test("the default width is the cores this process may use")

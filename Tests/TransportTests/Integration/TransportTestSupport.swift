@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WebImageTestServer
+import WebImageTestSupport
 import WebImageTransport
 
 @testable import WebImageConcurrency
@@ -138,8 +139,7 @@ final class StreamingRecorder: TransferDelegate {
             $0.completedAt = ContinuousClock.now
             $0.completions += 1
             $0.threads.insert(UInt(pthread_self()))
-            $0.completionThreadName = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            $0.completionThreadName = ThreadNames.current()
         }
         done.continuation.yield()
     }
