@@ -56,8 +56,8 @@ public struct CacheControl: Sendable, Hashable {
             var line = line
             line.withUTF8 { bytes in
                 Self.forEachDirective(in: bytes) { name, value in
-                    guard let directive = Directive(name) else { return }
-                    let bit: UInt16 = 1 << directive.rawValue
+                    guard let (directive, index) = Directive.named(name) else { return }
+                    let bit: UInt16 = 1 << index
                     guard seen & bit == 0 else { return }
                     seen |= bit
                     apply(directive, value)
@@ -67,31 +67,27 @@ public struct CacheControl: Sendable, Hashable {
     }
 
     /// The directives acted on, by their lowercased names.
-    private enum Directive: UInt16, CaseIterable {
-        case maxAge, sharedMaxAge, noCache, noStore, mustRevalidate, proxyRevalidate, isPrivate, isPublic
-        case staleWhileRevalidate, staleIfError
+    private enum Directive: String, CaseIterable {
+        case maxAge = "max-age"
+        case sharedMaxAge = "s-maxage"
+        case noCache = "no-cache"
+        case noStore = "no-store"
+        case mustRevalidate = "must-revalidate"
+        case proxyRevalidate = "proxy-revalidate"
+        case isPrivate = "private"
+        case isPublic = "public"
+        case staleWhileRevalidate = "stale-while-revalidate"
+        case staleIfError = "stale-if-error"
 
-        static let names: [[UInt8]] = allCases.map { directive in
-            switch directive {
-            case .maxAge: Array("max-age".utf8)
-            case .sharedMaxAge: Array("s-maxage".utf8)
-            case .noCache: Array("no-cache".utf8)
-            case .noStore: Array("no-store".utf8)
-            case .mustRevalidate: Array("must-revalidate".utf8)
-            case .proxyRevalidate: Array("proxy-revalidate".utf8)
-            case .isPrivate: Array("private".utf8)
-            case .isPublic: Array("public".utf8)
-            case .staleWhileRevalidate: Array("stale-while-revalidate".utf8)
-            case .staleIfError: Array("stale-if-error".utf8)
-            }
-        }
+        /// Each one's name as bytes, in `allCases` order.
+        static let names = allCases.map { Array($0.rawValue.utf8) }
 
-        /// The directive named `name` (any case), or nil for one not acted on.
-        init?(_ name: UnsafeBufferPointer<UInt8>.SubSequence) {
-            for (index, known) in Self.names.enumerated() where known.count == name.count {
+        /// The directive named `name` (any case) and its place in `allCases`, or nil for
+        /// one not acted on.
+        static func named(_ name: UnsafeBufferPointer<UInt8>.SubSequence) -> (directive: Directive, index: Int)? {
+            for (index, known) in names.enumerated() where known.count == name.count {
                 if zip(known, name).allSatisfy({ $0 == ($1 | (($1 >= 0x41 && $1 <= 0x5A) ? 0x20 : 0)) }) {
-                    self.init(rawValue: UInt16(index))
-                    return
+                    return (allCases[index], index)
                 }
             }
             return nil
