@@ -55,6 +55,9 @@ enum ColdLoadCases {
             Contender(name: "C loop (libcurl multi + TurboJPEG, 1 thread)") {
                 try cLoop(urls, expectedBytes: expectedBytes)
             },
+            cPipeline(urls, expectedBytes: expectedBytes, images: .dropped),
+            cPipeline(urls, expectedBytes: expectedBytes, images: .kept),
+            cPipeline(urls, expectedBytes: expectedBytes, images: .keptPrefaulted),
             Contender(
                 name: "download alone (ImageDownloader)",
                 run: {
@@ -102,6 +105,7 @@ enum ColdLoadCases {
                 try fresh.retire()
                 try memoryOnly.retire()
                 try onThePool.retire()
+                releaseCKept()
                 try own()
                 // Every run starts with the memory the last one freed given back to the
                 // system, so that whichever contender follows a run that held 250 MiB of
@@ -114,10 +118,11 @@ enum ColdLoadCases {
         ]
     }
 
-    /// The contenders whose CPU time is measured: the two halves alone.
+    /// The contenders whose CPU time is measured: the two halves alone, and what is set
+    /// beside them.
     static let cpuMeasured = [
         "ours (ImageManager", "download alone", "decode alone (JPEGDecoder, 1 thread)", "ours without a disk cache",
-        keepingName,
+        keepingName, CPipelineImages.dropped.name, CPipelineImages.kept.name, CPipelineImages.keptPrefaulted.name,
     ]
     /// CPU seconds of each run, by contender.
     static let cpuSeconds = Mutex<[String: [Double]]>([:])
@@ -190,6 +195,67 @@ enum ColdLoadCases {
         guard decoded == urls.count, Int(bytes) == expectedBytes else {
             throw Baseline.Failure(description: "C loop: \(decoded) of \(urls.count) decoded, \(bytes) of \(expectedBytes) bytes")
         }
+    }
+
+    /// What the C pipeline does with each image once decoded.
+    enum CPipelineImages: CaseIterable {
+        /// Frees it at once, as decode alone does: the issue's floor's own terms.
+        case dropped
+        /// Keeps it to the end of the run, as the manager's memory cache does.
+        case kept
+        /// Keeps it, its pages mapped in one call before the decode (as the manager's
+        /// pixel storage does for a still image).
+        case keptPrefaulted
+
+        var name: String {
+            switch self {
+            case .dropped: "C pipeline (1 libcurl + \(decoders) TurboJPEG threads)"
+            case .kept: "C pipeline keeping its images"
+            case .keptPrefaulted: "C pipeline keeping, pages prefaulted"
+            }
+        }
+    }
+
+    /// The pixels the last run of a keeping C pipeline held, freed before the next run
+    /// (untimed).
+    nonisolated(unsafe) static var cKept: [UnsafeMutableRawPointer?] = []
+
+    /// The C pipeline's decoding threads: as many as the manager's workers (the cores the
+    /// process may use).
+    static let decoders = ProcessResources.current.usableCores
+
+    /// `bl_fetch_decode_pipelined`: the manager's shape (one thread transferring, as many
+    /// decoding as the manager has workers, the server beside them) with nothing but the
+    /// C libraries and a handover in it. Beside the issue's floor it shows what overlapping the two halves reaches on
+    /// this machine in bare C, and what keeping the images adds to it.
+    static func cPipeline(_ urls: [URL], expectedBytes: Int, images: CPipelineImages) -> Contender {
+        Contender(
+            name: images.name,
+            run: {
+                var bytes: Int64 = 0
+                let decoded = withCStrings(urls) { strings, count in
+                    guard images != .dropped else {
+                        return bl_fetch_decode_pipelined(strings, count, Int32(connections), Int32(decoders), nil, 0, &bytes)
+                    }
+                    return cKept.withUnsafeMutableBufferPointer {
+                        bl_fetch_decode_pipelined(
+                            strings, count, Int32(connections), Int32(decoders), $0.baseAddress,
+                            images == .keptPrefaulted ? 1 : 0, &bytes)
+                    }
+                }
+                guard decoded == urls.count, Int(bytes) == expectedBytes else {
+                    throw Baseline.Failure(
+                        description: "C pipeline: \(decoded) of \(urls.count) decoded, \(bytes) of \(expectedBytes) bytes")
+                }
+            },
+            prepare: {
+                if cKept.count != urls.count { cKept = Array(repeating: nil, count: urls.count) }
+            })
+    }
+
+    /// Frees what a keeping C pipeline held, before every run of any contender.
+    static func releaseCKept() {
+        cKept.withUnsafeMutableBufferPointer { bl_free_kept($0.baseAddress, Int32($0.count)) }
     }
 
     /// The same bytes decoded with no network: on one thread (as the "1000 JPEGs
@@ -300,6 +366,13 @@ enum ColdLoadCases {
                         format: "  decode alone keeping its images used %.3f s of CPU (%.3f s more: the kernel's page faults);"
                             + " with it the floor is %.3f s, and ours time / that floor: %.2f",
                         keepingCPU, keepingCPU - decodeCPU, keepingFloor, ours / keepingFloor))
+                for images in CPipelineImages.allCases {
+                    guard let time = medians[images.name] else { continue }
+                    print(
+                        String(
+                            format: "  %@: time / the issue's floor %.2f, / the floor keeping the images %.2f; ours time / its %.2f",
+                            images.name, time / floor, time / keepingFloor, ours / time))
+                }
             }
         }
         print("")

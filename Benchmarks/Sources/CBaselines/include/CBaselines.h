@@ -49,6 +49,20 @@ int bl_curl_fetch_windowed(const char *const *urls, int count, int max_host_conn
 /// arrived with status 200.
 int bl_fetch_decode_all(const char *const *urls, int count, int max_host_connections, long long *bytes);
 
+/// A cold load in the manager's shape, in bare C: the calling thread runs the multi loop
+/// above and hands each complete body (status 200) through a mutex-guarded list to
+/// `decoders` threads (1 to 64), which decode it as `bl_fetch_decode_all` does.
+/// With `kept` (room for `count` pointers), each image's pixels stay in `kept[i]` for
+/// `bl_free_kept`, as a memory cache would hold them; without it they are freed at once.
+/// With `prefault` as well, each kept image's pages are mapped in one call before the
+/// decode writes them (MADV_POPULATE_WRITE), as the manager's pixel storage does.
+/// Returns the images decoded, or -1 if it could not start.
+int bl_fetch_decode_pipelined(const char *const *urls, int count, int max_host_connections, int decoders,
+                              void **kept, int prefault, long long *bytes);
+
+/// Frees the pixels `bl_fetch_decode_pipelined` kept, and empties their slots.
+void bl_free_kept(void **kept, int count);
+
 /// WebPDecodeRGBAInto into an `allocate`d buffer; with `scaled_width` and
 /// `scaled_height` above 0, WebPDecode with libwebp's scaling to that size instead.
 int bl_webp_decode(const uint8_t *data, size_t size, int scaled_width, int scaled_height,
