@@ -45,6 +45,7 @@ enum ColdLoadCases {
         let fresh = try FreshManager(name: "cold", expectedEntries: urls.count)
         let memoryOnly = try FreshManager(name: "cold-memory", expectedEntries: urls.count, usesDisk: false)
         let onThePool = try FreshManager(name: "cold-pool", expectedEntries: urls.count, usesOwnExecutor: false)
+        let viaCallbacks = try FreshManager(name: "cold-callbacks", expectedEntries: urls.count)
         let downloader = FreshDownloader()
         var contenders = [
             Contender(
@@ -55,6 +56,14 @@ enum ColdLoadCases {
             Contender(name: "C loop (libcurl multi + TurboJPEG, 1 thread)") {
                 try cLoop(urls, expectedBytes: expectedBytes)
             },
+            // The same loads through the callback API, each result handled on the thread
+            // that made it: the pipeline without the caller's side of async/await (each
+            // caller's task resumed, and the task group's parent woken for its result).
+            Contender(
+                name: CallbackLoads.name,
+                run: {
+                    try CallbackLoads.run(viaCallbacks.manager, urls)
+                }, prepare: { try viaCallbacks.renew() }),
             cPipeline(urls, expectedBytes: expectedBytes, images: .dropped),
             cPipeline(urls, expectedBytes: expectedBytes, images: .kept),
             cPipeline(urls, expectedBytes: expectedBytes, images: .keptPrefaulted),
@@ -105,6 +114,7 @@ enum ColdLoadCases {
                 try fresh.retire()
                 try memoryOnly.retire()
                 try onThePool.retire()
+                try viaCallbacks.retire()
                 releaseCKept()
                 try own()
                 // Every run starts with the memory the last one freed given back to the
@@ -121,7 +131,7 @@ enum ColdLoadCases {
     /// The contenders whose CPU time is measured: the two halves alone, and what is set
     /// beside them.
     static let cpuMeasured = [
-        "ours (ImageManager", "download alone", "decode alone (JPEGDecoder, 1 thread)", "ours without a disk cache",
+        "ours (ImageManager", CallbackLoads.name, "download alone", "decode alone (JPEGDecoder, 1 thread)", "ours without a disk cache",
         keepingName, CPipelineImages.dropped.name, CPipelineImages.kept.name, CPipelineImages.keptPrefaulted.name,
     ]
     /// CPU seconds of each run, by contender.
@@ -148,6 +158,39 @@ enum ColdLoadCases {
         }
         guard loaded == urls.count else {
             throw Baseline.Failure(description: "manager: \(loaded) of \(urls.count) images loaded at 256x256")
+        }
+    }
+
+    /// Every URL through `loadImage(with:delivery: .immediate)`, all at once, the last
+    /// result signalling the waiting thread.
+    enum CallbackLoads {
+        static let name = "ours, callbacks (loadImage, .immediate)"
+
+        static func run(_ manager: ImageManager?, _ urls: [URL]) throws {
+            guard let manager else { throw Baseline.Failure(description: "manager: none prepared") }
+            let remaining = Atomic<Int>(urls.count)
+            let right = Atomic<Int>(0)
+            let done = DispatchSemaphore(value: 0)
+            var tokens: [ImageLoadToken] = []
+            tokens.reserveCapacity(urls.count)
+            for url in urls {
+                tokens.append(
+                    manager.loadImage(with: ImageRequest(url: url), delivery: .immediate) { event in
+                        guard case .completed(let result) = event else { return }
+                        if case .success(let response) = result, let image = response.image,
+                            image.size.width == 256, image.size.height == 256
+                        {
+                            right.add(1, ordering: .relaxed)
+                        }
+                        if remaining.subtract(1, ordering: .relaxed).newValue == 0 { done.signal() }
+                    })
+            }
+            done.wait()
+            withExtendedLifetime(tokens) {}
+            let loaded = right.load(ordering: .relaxed)
+            guard loaded == urls.count else {
+                throw Baseline.Failure(description: "manager: \(loaded) of \(urls.count) images loaded at 256x256")
+            }
         }
     }
 
