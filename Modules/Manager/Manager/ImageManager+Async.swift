@@ -20,7 +20,7 @@ extension ImageManager {
         private func joinRun(_ request: ImageRequest) async throws(ImageLoadError) -> ImageResponse
     {
         let result = await withCancellableContinuation { (resume: @escaping @Sendable (Result<ImageResponse, ImageLoadError>) -> Void) in
-            subscribe(request, delivery: .immediate, keepsBudgetReservation: true) { event in
+            subscribe(request, delivery: .immediate, takesProgress: false, keepsBudgetReservation: true) { event in
                 if case .completed(let result) = event { resume(result) }
             }
         }

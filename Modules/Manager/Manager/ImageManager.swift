@@ -130,12 +130,21 @@ public final class ImageManager: Sendable {
         with request: ImageRequest, delivery: CallbackDelivery = .immediate,
         handler: @escaping @Sendable (ImageLoadEvent) -> Void
     ) -> ImageLoadToken {
+        loadImage(with: request, delivery: delivery, takesProgress: true, handler: handler)
+    }
+
+    /// ``loadImage(with:delivery:handler:)`` for a caller that says whether `handler`
+    /// takes progress events (see `subscribe`).
+    func loadImage(
+        with request: ImageRequest, delivery: CallbackDelivery, takesProgress: Bool,
+        handler: @escaping @Sendable (ImageLoadEvent) -> Void
+    ) -> ImageLoadToken {
         let request = request.keyed(by: configuration.cacheKeyFilter)
         if let early = earlyResult(for: request) {
             delivery.run { handler(.completed(early)) }
             return ImageLoadToken(key: nil, onCancel: nil)
         }
-        return subscribe(request, delivery: delivery, handler: handler)
+        return subscribe(request, delivery: delivery, takesProgress: takesProgress, handler: handler)
     }
 
     /// The decoded image for `request` if the memory cache holds it: no I/O, no decode,
@@ -219,8 +228,13 @@ public final class ImageManager: Sendable {
     /// Joins the run for `request`'s key, starting it when this is the first load.
     /// `handler` gets the result ``ImageResponse/handedOver`` unless it is the manager's own
     /// and `keepsBudgetReservation` (the async API, which hands it over as it resumes).
+    ///
+    /// A run publishes its download's progress only once a load that `takesProgress`
+    /// joined it: the async API and the prefetcher do not, and their loads then cost the
+    /// transport's thread no lookup and no post per chunk of the body. A load that joins
+    /// a run under way gets its progress from the next chunk on, as it would anyway.
     func subscribe(
-        _ request: ImageRequest, delivery: CallbackDelivery, keepsBudgetReservation: Bool = false,
+        _ request: ImageRequest, delivery: CallbackDelivery, takesProgress: Bool, keepsBudgetReservation: Bool = false,
         handler: @escaping @Sendable (ImageLoadEvent) -> Void
     ) -> ImageLoadToken {
         let individual = request.context.isIndividual ? individualLoads.add(1, ordering: .relaxed).oldValue : 0
@@ -244,7 +258,7 @@ public final class ImageManager: Sendable {
             to: key, delivery: delivery, whenAbandoned: { candidate.abandon() }, handler: reportingHandler)
         // The run this load's pauses count for (see ImageLoadToken.pause()).
         let joined: ImageLoadTask? = subscription.isFirst ? runs.register(candidate) : runs[key]
-        joined?.loadJoined(subscription.token)
+        joined?.loadJoined(subscription.token, takesProgress: takesProgress)
         if subscription.isFirst {
             candidate.start(generation: subscription.generation)
         } else {

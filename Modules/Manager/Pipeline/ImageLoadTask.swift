@@ -26,6 +26,10 @@ final class ImageLoadTask: Sendable {
     private let task = Locked<Task<Void, Never>?>(nil)
     private let abandoned = Atomic<Bool>(false)
     private let generation = Atomic<UInt64>(0)
+    /// A load that takes progress events joined: until one does, the download's progress
+    /// is not published (see `ImageManager.subscribe`). Never cleared: a run whose
+    /// progress-taking load left publishes to the others, as before.
+    private let publishesProgress = Atomic<Bool>(false)
     /// The last load to leave asked to keep the download's bytes (see ``abandon()``).
     private let leaverKeepsResumableData = Atomic<Bool>(false)
     private let runs: ImageLoadRuns?
@@ -132,7 +136,8 @@ final class ImageLoadTask: Sendable {
     // MARK: Pausing
 
     /// Load `token` joined the run (the first one included).
-    func loadJoined(_ token: SubscriptionToken) {
+    func loadJoined(_ token: SubscriptionToken, takesProgress: Bool) {
+        if takesProgress { publishesProgress.store(true, ordering: .relaxed) }
         changePause { $0.join(token.id) }
     }
 
@@ -337,6 +342,7 @@ final class ImageLoadTask: Sendable {
             return stages.downloader.download(downloadRequest, delivery: .immediate, tokenReady: tokenReady) { [self] event in
                 switch event {
                 case .progress(let received, let expected):
+                    guard publishesProgress.load(ordering: .relaxed) else { return }
                     registry.publishProgress(
                         received: received, expected: expected, for: key, generation: generation.load(ordering: .relaxed))
                 case .partial(let partial):

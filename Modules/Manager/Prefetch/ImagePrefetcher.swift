@@ -84,7 +84,7 @@ public final class ImagePrefetcher: Sendable {
     private func pump() {
         while let (batch, index) = nextLoad() {
             let request = ImageRequest(url: batch.urls[index], options: options, context: context)
-            let token = manager.loadImage(with: request, delivery: .queue(queue)) { [self] event in
+            let token = manager.loadImage(with: request, delivery: .queue(queue), takesProgress: false) { [self] event in
                 guard case .completed(let result) = event else { return }
                 state.withLock { $0.running -= 1 }
                 batch.ended(index, result)

@@ -28,6 +28,27 @@ struct CoalescingTests {
         withExtendedLifetime(tokens) {}
     }
 
+    @Test("a load with a progress handler that joins an async load's run gets the download's progress from then on")
+    func progressForALoadThatJoins() async throws {
+        let fixture = ScriptedFixture()
+        let manager = fixture.manager()
+        let request = ImageRequest(url: fixture.url("photo.jpg"))
+        // The async API takes no progress: the run publishes none until a load that does joins.
+        let first = Task { await outcome { () async throws(ImageLoadError) in try await manager.response(for: request) } }
+        let download = try await fixture.downloader.download(at: 0)
+        download.progress(received: 500, expected: Int64(Pictures.photo.count))
+        let log = LoadLog()
+        let token = manager.loadImage(with: request, handler: log.handler)
+        download.progress(received: 1000, expected: Int64(Pictures.photo.count))
+        download.reply(.body(Pictures.photo))
+
+        #expect(try await log.result().get().source == .network)
+        #expect(log.progress == [1000])
+        #expect(try await first.value.get().source == .network)
+        #expect(fixture.downloader.downloads.count == 1)
+        withExtendedLifetime(token) {}
+    }
+
     @Test("a thumbnail and the full image of one URL ask for one download key (the downloader shares it) and decode apart")
     func variantsShareTheDownloadKey() async throws {
         let fixture = ScriptedFixture()
