@@ -46,6 +46,7 @@ enum ColdLoadCases {
         let memoryOnly = try FreshManager(name: "cold-memory", expectedEntries: urls.count, usesDisk: false)
         let onThePool = try FreshManager(name: "cold-pool", expectedEntries: urls.count, usesOwnExecutor: false)
         let viaCallbacks = try FreshManager(name: "cold-callbacks", expectedEntries: urls.count)
+        let keepingNothing = try FreshManager(name: "cold-nothing", expectedEntries: urls.count, usesDisk: false, keepsImages: false)
         let downloader = FreshDownloader()
         var contenders = [
             Contender(
@@ -82,6 +83,14 @@ enum ColdLoadCases {
                 run: {
                     try throughManager(memoryOnly.manager, urls)
                 }, prepare: { try memoryOnly.renew() }),
+            // The pipeline on the floor's own terms: download and decode, nothing kept (no
+            // disk cache, a memory cache that holds nothing), so each image's memory is
+            // freed when its caller drops it and reused, as decode alone reuses it.
+            Contender(
+                name: keepingNothingName,
+                run: {
+                    try throughManager(keepingNothing.manager, urls)
+                }, prepare: { try keepingNothing.renew() }),
             // What the manager's own executor (issue 21) costs or saves a cold load: the
             // same loads with `executor = nil`, on Swift's cooperative pool.
             Contender(
@@ -115,6 +124,7 @@ enum ColdLoadCases {
                 try memoryOnly.retire()
                 try onThePool.retire()
                 try viaCallbacks.retire()
+                try keepingNothing.retire()
                 releaseCKept()
                 try own()
                 // Every run starts with the memory the last one freed given back to the
@@ -131,9 +141,10 @@ enum ColdLoadCases {
     /// The contenders whose CPU time is measured: the two halves alone, and what is set
     /// beside them.
     static let cpuMeasured = [
-        "ours (ImageManager", CallbackLoads.name, "download alone", "decode alone (JPEGDecoder, 1 thread)", "ours without a disk cache",
+        "ours (ImageManager", CallbackLoads.name, keepingNothingName, "download alone", "decode alone (JPEGDecoder, 1 thread)", "ours without a disk cache",
         keepingName, CPipelineImages.dropped.name, CPipelineImages.kept.name, CPipelineImages.keptPrefaulted.name,
     ]
+    static let keepingNothingName = "ours keeping nothing (no disk, memory 0)"
     /// CPU seconds of each run, by contender.
     static let cpuSeconds = Mutex<[String: [Double]]>([:])
     /// The same, by the threads' roles.
@@ -391,6 +402,9 @@ enum ColdLoadCases {
                     format: "  CPU: download alone %.3f s, decode alone %.3f s; on %d cores the pipeline cannot beat %.3f s",
                     downloadCPU, decodeCPU, cores, floor))
             print("  ours time / that floor: \(String(format: "%.2f", ours / floor)) (goal <= 1.15)")
+            if let nothing = medians[keepingNothingName] {
+                print("  ours keeping nothing, time / that floor: \(String(format: "%.2f", nothing / floor))")
+            }
             if let oursCPU = cpu.first(where: { $0.key.hasPrefix("ours (ImageManager") }).map({ CaseResult.median($0.value) }) {
                 print(
                     String(

@@ -20,6 +20,9 @@ final class FreshManager {
     let expectedEntries: Int
     /// False: managers with no disk cache (to show what the disk costs a cold load).
     let usesDisk: Bool
+    /// False: a memory cache that keeps nothing (`countLimit` 0), so each image is freed
+    /// once its caller drops it: the pipeline on the issue-21 floor's own terms.
+    let keepsImages: Bool
     /// False: loads on Swift's cooperative pool (`executor = nil`) instead of the
     /// manager's default executor.
     let usesOwnExecutor: Bool
@@ -29,8 +32,11 @@ final class FreshManager {
     /// Set by the first instance for the `atexit` callback, which cannot capture.
     nonisolated(unsafe) static var roots: [String] = []
 
-    init(name: String, expectedEntries: Int, usesDisk: Bool = true, usesOwnExecutor: Bool = true) throws {
+    init(name: String, expectedEntries: Int, usesDisk: Bool = true, keepsImages: Bool = true, usesOwnExecutor: Bool = true)
+        throws
+    {
         self.usesOwnExecutor = usesOwnExecutor
+        self.keepsImages = keepsImages
         root = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(name)-\(getpid())")
         self.expectedEntries = expectedEntries
         self.usesDisk = usesDisk
@@ -50,6 +56,7 @@ final class FreshManager {
         var configuration = WebImageConfiguration()
         configuration.cacheDirectory = usesDisk ? next : nil
         if !usesOwnExecutor { configuration.manager.executor = nil }
+        if !keepsImages { configuration.memoryCache.countLimit = 0 }
         manager = ImageManager(configuration: configuration)
     }
 
