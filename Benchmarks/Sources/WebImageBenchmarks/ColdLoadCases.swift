@@ -141,8 +141,9 @@ enum ColdLoadCases {
     /// The contenders whose CPU time is measured: the two halves alone, and what is set
     /// beside them.
     static let cpuMeasured = [
-        "ours (ImageManager", CallbackLoads.name, keepingNothingName, "download alone", "decode alone (JPEGDecoder, 1 thread)", "ours without a disk cache",
-        keepingName, CPipelineImages.dropped.name, CPipelineImages.kept.name, CPipelineImages.keptPrefaulted.name,
+        "ours (ImageManager", CallbackLoads.name, keepingNothingName, "download alone",
+        "decode alone (JPEGDecoder, 1 thread)", "ours without a disk cache", keepingName,
+        CPipelineImages.dropped.name, CPipelineImages.kept.name, CPipelineImages.keptPrefaulted.name,
     ]
     static let keepingNothingName = "ours keeping nothing (no disk, memory 0)"
     /// CPU seconds of each run, by contender.
@@ -280,8 +281,9 @@ enum ColdLoadCases {
 
     /// `bl_fetch_decode_pipelined`: the manager's shape (one thread transferring, as many
     /// decoding as the manager has workers, the server beside them) with nothing but the
-    /// C libraries and a handover in it. Beside the floor it shows what overlapping the two halves reaches on
-    /// this machine in bare C, and what keeping the images adds to it.
+    /// C libraries and a handover in it. Beside the floor it shows what
+    /// overlapping the two halves reaches on this machine in bare C, and what keeping the
+    /// images adds to it.
     static func cPipeline(_ urls: [URL], expectedBytes: Int, images: CPipelineImages) -> Contender {
         Contender(
             name: images.name,

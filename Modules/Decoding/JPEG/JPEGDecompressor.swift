@@ -43,11 +43,11 @@ final class JPEGDecompressor {
 
     /// Copies the next bytes of the file.
     func append(_ data: Data) throws(ImageDecodingError) {
-        let (misnamed, ok) = data.withUnsafeBytes { raw in
+        let (notJPEG, ok) = data.withUnsafeBytes { raw in
             guard !lacksSignature(raw) else { return (true, Int32(0)) }
             return (false, raw.isEmpty ? Int32(1) : wi_jpeg_append(handle, raw.baseAddress, raw.count))
         }
-        if misnamed { throw Self.noSignature }
+        if notJPEG { throw Self.noSignature }
         if ok == 0 { throw currentError() }
     }
 
