@@ -79,15 +79,16 @@ public struct CacheControl: Sendable, Hashable {
         case staleWhileRevalidate = "stale-while-revalidate"
         case staleIfError = "stale-if-error"
 
-        /// Each one's name as bytes, in `allCases` order.
-        static let names = allCases.map { Array($0.rawValue.utf8) }
+        /// Each one with its name as bytes, in `allCases` order: one table, made once,
+        /// for the lookup that every directive of every stored response goes through.
+        static let table = allCases.map { ($0, Array($0.rawValue.utf8)) }
 
         /// The directive named `name` (any case) and its place in `allCases`, or nil for
         /// one not acted on.
         static func named(_ name: UnsafeBufferPointer<UInt8>.SubSequence) -> (directive: Directive, index: Int)? {
-            for (index, known) in names.enumerated() where known.count == name.count {
+            for (index, (directive, known)) in table.enumerated() where known.count == name.count {
                 if zip(known, name).allSatisfy({ $0 == ($1 | (($1 >= 0x41 && $1 <= 0x5A) ? 0x20 : 0)) }) {
-                    return (allCases[index], index)
+                    return (directive, index)
                 }
             }
             return nil
