@@ -163,18 +163,17 @@ enum CoalescingCases {
         let round = Atomic<Int>(0)
         func run(subscribers: Int) throws {
             let url = server.url("/slow-first-byte?ms=100&round=\(round.add(1, ordering: .relaxed).newValue)")
-            let remaining = Atomic<Int>(subscribers)
-            let done = DispatchSemaphore(value: 0)
+            let countdown = Countdown(subscribers)
             let failures = Atomic<Int>(0)
             server.resetRecords()
             for _ in 0..<subscribers {
                 downloader.download(DownloadRequest(url: url)) { event in
                     guard case .completed(let result) = event else { return }
                     if case .failure = result { failures.add(1, ordering: .relaxed) }
-                    if remaining.subtract(1, ordering: .relaxed).newValue == 0 { done.signal() }
+                    countdown.finish()
                 }
             }
-            done.wait()
+            countdown.wait()
             let transfers = server.requests.count
             guard failures.load(ordering: .relaxed) == 0, transfers == 1 else {
                 throw Baseline.Failure(description: "coalescing: \(failures.load(ordering: .relaxed)) failures, \(transfers) transfers")

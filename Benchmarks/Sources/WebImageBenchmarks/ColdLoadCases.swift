@@ -61,9 +61,9 @@ enum ColdLoadCases {
             // that made it: the pipeline without the caller's side of async/await (each
             // caller's task resumed, and the task group's parent woken for its result).
             Contender(
-                name: CallbackLoads.name,
+                name: callbacksName,
                 run: {
-                    try CallbackLoads.run(viaCallbacks.manager, urls)
+                    try throughCallbacks(viaCallbacks.manager, urls)
                 }, prepare: { try viaCallbacks.renew() }),
             cPipeline(urls, expectedBytes: expectedBytes, images: .dropped),
             cPipeline(urls, expectedBytes: expectedBytes, images: .kept),
@@ -141,7 +141,7 @@ enum ColdLoadCases {
     /// The contenders whose CPU time is measured: the two halves alone, and what is set
     /// beside them.
     static let cpuMeasured = [
-        "ours (ImageManager", CallbackLoads.name, keepingNothingName, "download alone",
+        "ours (ImageManager", callbacksName, keepingNothingName, "download alone",
         "decode alone (JPEGDecoder, 1 thread)", "ours without a disk cache", keepingName,
         CPipelineImages.dropped.name, CPipelineImages.kept.name, CPipelineImages.keptPrefaulted.name,
     ]
@@ -158,51 +158,46 @@ enum ColdLoadCases {
         let loaded = try LoopbackBench.blocking {
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 for url in urls {
-                    group.addTask {
-                        let image = try await manager.image(for: url)
-                        return image.size.width == 256 && image.size.height == 256
-                    }
+                    group.addTask { isExpected(try await manager.image(for: url)) }
                 }
                 var count = 0
                 for try await right in group where right { count += 1 }
                 return count
             }
         }
-        guard loaded == urls.count else {
-            throw Baseline.Failure(description: "manager: \(loaded) of \(urls.count) images loaded at 256x256")
-        }
+        try check(loaded: loaded, of: urls.count)
     }
 
-    /// Every URL through `loadImage(with:delivery: .immediate)`, all at once, the last
-    /// result signalling the waiting thread.
-    enum CallbackLoads {
-        static let name = "ours, callbacks (loadImage, .immediate)"
+    static let callbacksName = "ours, callbacks (loadImage, .immediate)"
 
-        static func run(_ manager: ImageManager?, _ urls: [URL]) throws {
-            guard let manager else { throw Baseline.Failure(description: "manager: none prepared") }
-            let remaining = Atomic<Int>(urls.count)
-            let right = Atomic<Int>(0)
-            let done = DispatchSemaphore(value: 0)
-            var tokens: [ImageLoadToken] = []
-            tokens.reserveCapacity(urls.count)
-            for url in urls {
-                tokens.append(
-                    manager.loadImage(with: ImageRequest(url: url), delivery: .immediate) { event in
-                        guard case .completed(let result) = event else { return }
-                        if case .success(let response) = result, let image = response.image,
-                            image.size.width == 256, image.size.height == 256
-                        {
-                            right.add(1, ordering: .relaxed)
-                        }
-                        if remaining.subtract(1, ordering: .relaxed).newValue == 0 { done.signal() }
-                    })
+    /// Every URL through `loadImage(with:delivery: .immediate)`, all at once, the
+    /// benchmark's thread waiting for the last result.
+    static func throughCallbacks(_ manager: ImageManager?, _ urls: [URL]) throws {
+        guard let manager else { throw Baseline.Failure(description: "manager: none prepared") }
+        let countdown = Countdown(urls.count)
+        let right = Atomic<Int>(0)
+        let tokens = urls.map { url in
+            manager.loadImage(with: ImageRequest(url: url), delivery: .immediate) { event in
+                guard case .completed(let result) = event else { return }
+                if case .success(let response) = result, let image = response.image, isExpected(image) {
+                    right.add(1, ordering: .relaxed)
+                }
+                countdown.finish()
             }
-            done.wait()
-            withExtendedLifetime(tokens) {}
-            let loaded = right.load(ordering: .relaxed)
-            guard loaded == urls.count else {
-                throw Baseline.Failure(description: "manager: \(loaded) of \(urls.count) images loaded at 256x256")
-            }
+        }
+        countdown.wait()
+        withExtendedLifetime(tokens) {}
+        try check(loaded: right.load(ordering: .relaxed), of: urls.count)
+    }
+
+    /// Every image of the case is a 256x256 JPEG.
+    static func isExpected(_ image: DecodedImage) -> Bool {
+        image.size.width == 256 && image.size.height == 256
+    }
+
+    static func check(loaded: Int, of count: Int) throws {
+        guard loaded == count else {
+            throw Baseline.Failure(description: "manager: \(loaded) of \(count) images loaded at 256x256")
         }
     }
 
@@ -225,10 +220,9 @@ enum ColdLoadCases {
     /// Every body through the downloader the manager is built on, bytes counted and
     /// dropped, nothing decoded.
     static func downloadAlone(_ downloader: ImageDownloader, _ urls: [URL], _ expectedBytes: Int) throws {
-        let remaining = Atomic<Int>(urls.count)
+        let countdown = Countdown(urls.count)
         let bytes = Atomic<Int>(0)
         let failures = Atomic<Int>(0)
-        let done = DispatchSemaphore(value: 0)
         for url in urls {
             downloader.download(DownloadRequest(url: url)) { event in
                 guard case .completed(let result) = event else { return }
@@ -236,10 +230,10 @@ enum ColdLoadCases {
                 case .success(let download): bytes.add(download.data.count, ordering: .relaxed)
                 case .failure: failures.add(1, ordering: .relaxed)
                 }
-                if remaining.subtract(1, ordering: .relaxed).newValue == 0 { done.signal() }
+                countdown.finish()
             }
         }
-        done.wait()
+        countdown.wait()
         try TransportCases.check(bytes.load(ordering: .relaxed), expectedBytes, failures: failures.load(ordering: .relaxed))
     }
 
