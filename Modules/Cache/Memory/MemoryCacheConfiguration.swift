@@ -9,7 +9,8 @@ import WebImageConcurrency
 /// ```
 ///
 /// The cache is split into shards by the key's hash, and **each limit is split evenly
-/// across the shards** (so LRU order is kept per shard, an approximation of global LRU).
+/// across the shards** (so the eviction order is kept per shard, an approximation of one
+/// order over the whole cache).
 /// A value costlier than one shard's share (`costLimit / shardCount`) is not stored; the
 /// automatic shard count keeps that share at least 64 MiB, enough for a 4000x3000 RGBA
 /// photo (48 MB).
@@ -24,7 +25,8 @@ public struct MemoryCacheConfiguration: Sendable, Hashable {
     public var timeToLive: Duration?
     /// How many independent shards, each behind its own lock, the cache is split into;
     /// rounded up to a power of two, at most 64. `nil` (the default): automatic, see
-    /// ``automaticShardCount(costLimit:)``. Use 1 for exact global LRU order.
+    /// ``automaticShardCount(costLimit:)``. Use 1 for one eviction order over the whole
+    /// cache.
     public var shardCount: Int?
 
     public init(costLimit: Int = Self.defaultCostLimit, countLimit: Int = .max, timeToLive: Duration? = nil, shardCount: Int? = nil) {

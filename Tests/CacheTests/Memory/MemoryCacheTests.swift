@@ -21,7 +21,7 @@ final class Token: Sendable {
     init(_ name: String) { self.name = name }
 }
 
-/// One shard, so that LRU order is global and exact.
+/// One shard, so that the recency list is the whole cache's.
 func singleShardCache(costLimit: Int = .max, countLimit: Int = .max, timeToLive: Duration? = nil, clock: ManualClock = ManualClock())
     -> MemoryCache<String, Int>
 {
@@ -30,11 +30,13 @@ func singleShardCache(costLimit: Int = .max, countLimit: Int = .max, timeToLive:
         clock: { clock.now })
 }
 
+/// The keys in list order from the front: most recently stored (or moved by a second
+/// chance) first.
 func keysByRecency<Value>(_ cache: MemoryCache<String, Value>) -> [String] {
     cache.entriesByShard().flatMap { $0.map(\.key) }
 }
 
-@Suite("MemoryCache: limits and LRU order (one shard)")
+@Suite("MemoryCache: limits and eviction order (one shard)")
 struct MemoryCacheLimitTests {
     @Test("a stored value reads back, and a missing key is a miss")
     func storeAndRead() {
@@ -52,9 +54,10 @@ struct MemoryCacheLimitTests {
         cache.setValue(1, forKey: "a", cost: 10)
         cache.setValue(2, forKey: "b", cost: 10)
         cache.setValue(3, forKey: "c", cost: 10)
-        _ = cache.value(forKey: "a")  // a is now the most recent; b the least
+        _ = cache.value(forKey: "a")  // a was read; b is now the least recently used
         cache.setValue(4, forKey: "d", cost: 10)
-        #expect(keysByRecency(cache) == ["d", "a", "c"])
+        // a, read at the tail, got its second chance: moved to the front.
+        #expect(keysByRecency(cache) == ["a", "d", "c"])
         #expect(cache.value(forKey: "b") == nil)
         #expect(cache.totalCost == 30)
         // A costlier value evicts as many as it needs, oldest first.
@@ -72,7 +75,7 @@ struct MemoryCacheLimitTests {
         #expect(keysByRecency(cache) == ["e", "d", "c"])
         _ = cache.value(forKey: "c")
         cache.setValue(9, forKey: "f", cost: 0)
-        #expect(keysByRecency(cache) == ["f", "c", "e"])
+        #expect(keysByRecency(cache) == ["c", "f", "e"])
         #expect(cache.count == 3)
     }
 
@@ -184,6 +187,43 @@ struct MemoryCacheLimitTests {
         }
         cache.removeAll()
         #expect(cleared == nil)
+    }
+
+    @Test("a hit moves nothing; a value read since it reached the tail gets one second chance")
+    func secondChance() {
+        let cache = singleShardCache(countLimit: 3)
+        for (index, key) in ["a", "b", "c"].enumerated() { cache.setValue(index, forKey: key, cost: 0) }
+        _ = cache.value(forKey: "a")
+        _ = cache.value(forKey: "b")
+        #expect(keysByRecency(cache) == ["c", "b", "a"])
+        // a and b were read, c was not: c goes.
+        cache.setValue(3, forKey: "d", cost: 0)
+        #expect(keysByRecency(cache) == ["b", "a", "d"])
+        // Not read since their second chance: the oldest go first again.
+        cache.setValue(4, forKey: "e", cost: 0)
+        #expect(keysByRecency(cache) == ["e", "b", "a"])
+        cache.setValue(5, forKey: "f", cost: 0)
+        #expect(keysByRecency(cache) == ["f", "e", "b"])
+    }
+
+    @Test("a store never evicts its own value, even when every other value was read")
+    func storeKeepsItsOwnValue() {
+        let cache = singleShardCache(countLimit: 3)
+        for (index, key) in ["a", "b", "c"].enumerated() { cache.setValue(index, forKey: key, cost: 0) }
+        for key in ["a", "b", "c"] { _ = cache.value(forKey: key) }
+        cache.setValue(3, forKey: "d", cost: 0)
+        // Every old value had its second chance; the oldest of them goes, not d.
+        #expect(keysByRecency(cache) == ["d", "c", "b"])
+        #expect(cache.value(forKey: "d") == 3)
+
+        // The same for a value replaced with a larger cost.
+        let costly = singleShardCache(costLimit: 30)
+        for (index, key) in ["a", "b", "c"].enumerated() { costly.setValue(index, forKey: key, cost: 10) }
+        for key in ["a", "b", "c"] { _ = costly.value(forKey: key) }
+        costly.setValue(9, forKey: "c", cost: 20)
+        #expect(keysByRecency(costly) == ["c", "b"])
+        #expect(costly.value(forKey: "c") == 9)
+        #expect(costly.totalCost == 30)
     }
 
     @Test("a count limit of zero stores nothing")
