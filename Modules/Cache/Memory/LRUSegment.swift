@@ -10,12 +10,8 @@
 /// since it got there is moved to the front instead, unmarked (CLOCK's second chance),
 /// so a value read since it reached the tail stays, as under LRU. Among the values that
 /// were read, the list keeps the order they were stored or last moved in, not the order
-/// of the reads.
-///
-/// Why not move each hit to the front, as exact LRU does: that rewrites up to four
-/// links and the list's ends on every hit, lines of memory that other cores hitting the
-/// same shard then have to fetch back. On a 2-core VM two threads hitting one cache got
-/// 0.97x to 1.04x one thread's throughput that way, and 1.28x to 1.55x this way.
+/// of the reads. (Why a hit does not move to the front, as exact LRU does: see
+/// ``MemoryCache``.)
 ///
 /// Freed nodes form a free list and are reused before the arrays grow. Every method takes
 /// the key's hash, computed once by the cache.
@@ -233,7 +229,7 @@ struct LRUSegment<Key: Hashable, Value> {
         var sparing = sparing
         while tail != Self.none, totalCost > cost || index.count > count {
             let slot = tail
-            if slot == sparing, head != slot {
+            if slot == sparing {
                 sparing = Self.none
                 moveToFront(slot)
             } else if used[Int(slot)] {

@@ -116,8 +116,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Memor
     /// Stores `value` with its `cost` (bytes, for images; a negative cost counts as 0),
     /// replacing any value for `key`, at the front of its shard's list; then evicts from
     /// the shard's tail until its limits hold (values used since they reached the tail
-    /// get their second chance, and the stored value is never the one evicted). A value costlier than the shard's share of the cost
-    /// limit is not stored, and the current value for `key` stays.
+    /// get their second chance, and the stored value is never the one evicted). A value
+    /// costlier than the shard's share of the cost limit is not stored, and the current
+    /// value for `key` stays.
     @inlinable
     public func setValue(_ value: Value, forKey key: Key, cost: Int) {
         guard let timeToLive else { return setValue(value, forKey: key, cost: cost, expiresAt: .max) }
