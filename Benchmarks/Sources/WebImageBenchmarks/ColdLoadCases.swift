@@ -138,6 +138,10 @@ enum ColdLoadCases {
         ]
     }
 
+    /// Issue 21's goal: the pipeline's time at most this multiple of the floor, the CPU of
+    /// download alone and of decode alone over the usable cores.
+    static let issueGoal = 1.15
+
     /// The contenders whose CPU time is measured: the two halves alone, and what is set
     /// beside them.
     static let cpuMeasured = [
@@ -397,7 +401,7 @@ enum ColdLoadCases {
                 String(
                     format: "  CPU: download alone %.3f s, decode alone %.3f s; on %d cores the pipeline cannot beat %.3f s",
                     downloadCPU, decodeCPU, cores, floor))
-            print("  ours time / that floor: \(String(format: "%.2f", ours / floor)) (goal <= 1.15)")
+            print("  ours time / that floor: \(String(format: "%.2f", ours / floor)) (goal <= \(issueGoal))")
             if let nothing = medians[keepingNothingName] {
                 print("  ours keeping nothing, time / that floor: \(String(format: "%.2f", nothing / floor))")
             }
@@ -419,17 +423,19 @@ enum ColdLoadCases {
                         format: "  decode alone keeping its images used %.3f s of CPU (%.3f s more: the kernel's page faults);"
                             + " with it the floor is %.3f s, and ours time / that floor: %.2f",
                         keepingCPU, keepingCPU - decodeCPU, keepingFloor, ours / keepingFloor))
-                // The issue's goal read against what keeping costs: no pipeline that keeps
-                // every image can be faster than this floor, whatever else it does.
+                // The issue's goal read against what keeping costs: a pipeline that keeps
+                // every image in fresh pages, as decode alone keeping them does, cannot be
+                // faster than this floor, whatever else it does.
                 let keepingShare = keepingFloor / floor
                 let verdict =
-                    keepingShare > 1.15
-                    ? "is below it" : String(format: "leaves such a pipeline %.2fx for its own work", 1.15 / keepingShare)
+                    keepingShare > issueGoal
+                    ? "is below it"
+                    : String(format: "leaves such a pipeline %.2fx for its own work", issueGoal / keepingShare)
                 print(
                     String(
-                        format: "  that floor is %.2fx the issue's: the least time, here, of any pipeline that keeps its images;"
-                            + " the goal (1.15x) %@",
-                        keepingShare, verdict))
+                        format: "  that floor is %.2fx the issue's: the least time, here, of a pipeline keeping its images"
+                            + " as decode alone keeping them does; the goal (%.2fx) %@",
+                        keepingShare, issueGoal, verdict))
                 for images in CPipelineImages.allCases {
                     guard let time = medians[images.name] else { continue }
                     print(
