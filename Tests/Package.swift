@@ -42,7 +42,10 @@ let package = Package(
     targets: [
         .target(
             name: "WebImageTestSupport",
-            dependencies: [library("WebImageCore"), library("WebImageDecoding"), library("WebImageCache"), tool("WebImageFixtures")],
+            dependencies: [
+                library("WebImageConcurrency"), library("WebImageCore"), library("WebImageDecoding"), library("WebImageCache"),
+                tool("WebImageFixtures"),
+            ],
             path: "Support",
             // Optimised even in debug builds: it hashes every decoded corpus image, and
             // unoptimised SHA-256 would dominate the suite's time.

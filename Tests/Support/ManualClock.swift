@@ -1,18 +1,18 @@
 import Synchronization
 
 @testable import WebImageConcurrency
-@testable import WebImageCore
 
 /// A clock that moves only when the test moves it: a timer (a task waiting on the clock)
-/// fires when ``advance(by:)`` passes its deadline, so waits between attempts take no
-/// real time.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        let offset: Duration
+/// fires when ``advance(by:)`` passes its deadline, so waits take no real time. It
+/// starts at zero.
+public final class ManualClock: Clock, Sendable {
+    public struct Instant: InstantProtocol {
+        /// The time since the clock started.
+        public let offset: Duration
 
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Timer {
@@ -45,16 +45,18 @@ final class ManualClock: Clock, Sendable {
 
     private let state = Locked(State())
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+    public init() {}
+
+    public var now: Instant { state.withLock { $0.now } }
+    public var minimumResolution: Duration { .zero }
 
     /// Every wait asked of the clock so far, in order.
-    var askedDurations: [Duration] { state.withLock { $0.asked } }
+    public var askedDurations: [Duration] { state.withLock { $0.asked } }
 
     /// How many timers wait now.
-    var timerCount: Int { state.withLock { $0.timers.count } }
+    public var timerCount: Int { state.withLock { $0.timers.count } }
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
         let id = state.withLock { state in
             defer { state.nextID += 1 }
@@ -87,7 +89,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Moves the time on by `duration`, waking every timer whose deadline it passes.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let (due, met) = state.withLock { state -> ([Timer], [Watcher]) in
             state.now = state.now.advanced(by: duration)
             let now = state.now
@@ -100,7 +102,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Returns once exactly `count` timers wait.
-    func waitForTimers(_ count: Int) async {
+    public func waitForTimers(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let met = state.withLock { state -> Bool in
                 guard state.timers.count != count else { return true }
