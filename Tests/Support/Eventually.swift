@@ -1,7 +1,8 @@
 /// Waits, polling every 10 ms up to `limit`, until `condition` holds; returns whether it
-/// did. For a state reached with no single event to await (every registry empty after a
-/// fault, a node's backoff over, an entry's expiry). A cancelled task stops waiting at
-/// once and gives the condition's last answer.
+/// did. Only for a state that nothing announces, such as a node's backoff ending on a
+/// client's clock, where only the next command finds out; where the code under test can
+/// say that its state changed, wait on an ``EventSignal`` instead. A cancelled task stops
+/// waiting at once and gives the condition's last answer.
 public func eventually(within limit: Duration, _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + limit
     while ContinuousClock.now < deadline, !Task.isCancelled {

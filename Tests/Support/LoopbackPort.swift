@@ -25,7 +25,8 @@ public enum LoopbackPort {
     }
 
     /// Connects until the server accepts (true), or `running` turns false or ten seconds
-    /// pass (false).
+    /// pass (false). Polled every 20 ms: the servers started this way (redis-server, nginx)
+    /// give no other sign of listening.
     public static func awaitListening(_ port: Int, while running: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline, running() {
