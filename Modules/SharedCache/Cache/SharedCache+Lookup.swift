@@ -24,6 +24,10 @@ extension SharedCache {
         let waitLimit = configuration.leaseDuration * 1.25 + .milliseconds(100)
         var interval = configuration.pollInterval
         let token = UUID().uuidString
+        // Counted among the lease waits from the first time the lease is found taken
+        // until the lookup returns.
+        var isWaiting = false
+        defer { if isWaiting { countLeaseWait(-1) } }
         while true {
             let reply = await client.send(valueOrLeaseCommand(key, token: token), to: node)
             switch reply {
@@ -31,7 +35,11 @@ extension SharedCache {
                 leases.withLock { $0[key] = token }
                 return .miss(leased: true)
             case .success(.integer(0)):
-                break  // held by another member
+                // Held by another member.
+                if !isWaiting {
+                    isWaiting = true
+                    countLeaseWait(1)
+                }
             case .success(.bulk):
                 switch interpret(reply, key: key, node: node) {
                 case .found(let response): return .hit(response)

@@ -39,6 +39,10 @@ public final class SharedCache: SharedDataCaching {
     let client: RedisClient
     /// The leases this process holds, with the token that proves each is its own.
     let leases = Locked<[CacheKey: String]>([:])
+    /// Lookups now waiting for a lease another member holds, and who is told when that
+    /// number changes (see ``observeLeaseWaits(_:)``).
+    private let leaseWaits = Atomic<Int>(0)
+    private let leaseWaitObservers = MonitorList<@Sendable () -> Void>()
 
     /// A tier over `configuration.nodes`. No connection is made until the first command.
     ///
@@ -79,6 +83,25 @@ public final class SharedCache: SharedDataCaching {
     /// The node that holds `key`.
     public func node(for key: CacheKey) -> RedisNodeAddress {
         configuration.nodes[nodeIndex(for: key)]
+    }
+
+    /// How many lookups of this cache wait now for a lease another member holds: they
+    /// found the value absent and the lease taken, and poll until it is stored, released
+    /// or expired.
+    package var leaseWaitCount: Int { leaseWaits.load(ordering: .acquiring) }
+
+    /// Calls `changed` (on the lookup's task) each time ``leaseWaitCount`` changes: a
+    /// test's signal that another member's lookup waits for the lease, which it can then
+    /// store or release, instead of sleeping for a guess of when that happens. Remove the
+    /// registration to stop.
+    package func observeLeaseWaits(_ changed: @escaping @Sendable () -> Void) -> EventMonitorRegistration {
+        leaseWaitObservers.add(changed, delivery: .immediate)
+    }
+
+    /// Counts a lookup in or out of the lease waits, and tells the observers.
+    func countLeaseWait(_ change: Int) {
+        leaseWaits.add(change, ordering: .acquiringAndReleasing)
+        leaseWaitObservers.emit { $0() }
     }
 
     func nodeIndex(for key: CacheKey) -> Int {

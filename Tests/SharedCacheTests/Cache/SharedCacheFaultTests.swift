@@ -45,6 +45,8 @@ struct SharedCacheFaultTests {
             #expect(await cache.client.send(RedisCommand("GET", cache.valueKey("k")), to: 0) == .failure(.nodeDown))
 
             nodes.servers[0].resume()
+            // Polled: the node is tried again once its backoff has passed on the client's
+            // clock, by the next command; nothing announces that moment.
             #expect(
                 await eventually(within: .seconds(30)) {
                     if case .hit = await cache.lookup(forKey: "k", coalescing: false) { return true }
@@ -69,6 +71,8 @@ struct SharedCacheFaultTests {
             }
             try nodes.servers[0].restart()
             // Empty after the restart: stores go there again once its backoff is over.
+            // Polled: the backoff ends on the client's clock, and only a command tries the
+            // node again; nothing announces that moment.
             #expect(
                 await eventually(within: .seconds(20)) {
                     (try? await cache.store(Self.body, metadata: .init(), forKey: onFirst[0])) != nil
@@ -84,6 +88,9 @@ struct SharedCacheFaultTests {
             try await cache.store(Self.body, metadata: .init(), forKey: "k")
             let killer = try nodes.cache()
             _ = await killer.client.send(RedisCommand("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"), to: 0)
+            // Polled: the client learns of the closed connection from its next command,
+            // then backs off for 50 ms on its own clock before reconnecting; nothing
+            // announces either moment.
             #expect(
                 await eventually(within: .seconds(20)) {
                     await cache.response(forKey: "k") != nil

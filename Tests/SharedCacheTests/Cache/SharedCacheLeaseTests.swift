@@ -7,7 +7,7 @@ import WebImageTestSupport
 @testable import WebImageConcurrency
 @testable import WebImageSharedCache
 
-@Suite("Shared cache: fleet-wide leases", .enabled(if: redisInstalled, "\(RedisServer.missingMessage)"))
+@Suite("Shared cache: fleet-wide leases", .enabled(if: redisInstalled, "\(RedisServer.missingMessage)"), .timeLimit(.minutes(1)))
 struct SharedCacheLeaseTests {
     static let body = Data(repeating: 7, count: 2000)
 
@@ -20,7 +20,7 @@ struct SharedCacheLeaseTests {
                 return #expect(Bool(false), "no lease")
             }
             let waiting = Task { await second.lookup(forKey: "u", coalescing: true) }
-            try await Task.sleep(for: .milliseconds(150))
+            await second.waitForLeaseWaits(1)
             try await first.store(Self.body, metadata: .init(), forKey: "u")
             let started = ContinuousClock.now
             guard case .hit(let entry) = await waiting.value else { return #expect(Bool(false), "the waiter did not get the value") }
@@ -54,7 +54,7 @@ struct SharedCacheLeaseTests {
             let second = try nodes.cache()
             guard case .miss(leased: true) = await first.lookup(forKey: "u", coalescing: true) else { return #expect(Bool(false)) }
             let waiting = Task { await second.lookup(forKey: "u", coalescing: true) }
-            try await Task.sleep(for: .milliseconds(100))
+            await second.waitForLeaseWaits(1)
             await first.releaseLease(forKey: "u")
             let started = ContinuousClock.now
             guard case .miss(leased: true) = await waiting.value else { return #expect(Bool(false)) }
@@ -75,5 +75,16 @@ struct SharedCacheLeaseTests {
             guard case .miss(leased: false) = await off.lookup(forKey: "u", coalescing: true) else { return #expect(Bool(false)) }
             #expect(await cache.client.send(RedisCommand("EXISTS", cache.leaseKey("u")), to: 0) == .success(.integer(0)))
         }
+    }
+}
+
+extension SharedCache {
+    /// Returns once `count` lookups of this cache wait for a lease another member holds
+    /// (or once the test's time limit cancels the task).
+    func waitForLeaseWaits(_ count: Int) async {
+        let changed = EventSignal()
+        let registration = observeLeaseWaits(changed.callback)
+        defer { registration.remove() }
+        await changed.wait { leaseWaitCount == count }
     }
 }
