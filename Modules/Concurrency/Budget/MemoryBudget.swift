@@ -36,6 +36,8 @@ public final class MemoryBudget: Sendable {
     private let state: Locked<Machine>
     /// Told when the budget gains its first waiter or loses its last one.
     private let waitersObservers = MonitorList<@Sendable () -> Void>()
+    /// Told after every change of the bytes in use or the waiters.
+    private let changeObservers = MonitorList<@Sendable () -> Void>()
 
     /// Called after a request was queued to wait, outside the lock: the tests' signal that
     /// a waiter is in place, so they need no sleeps.
@@ -70,6 +72,14 @@ public final class MemoryBudget: Sendable {
         waitersObservers.add(changed, delivery: .immediate)
     }
 
+    /// Calls `changed` (on the thread that made the change, after the budget's lock is let
+    /// go) after each reservation, release, queued request and departure of a waiter:
+    /// the signal to read ``inUse`` and ``waiting`` again, so that a test waits for the
+    /// state it needs instead of polling. Remove the registration to stop.
+    package func observeChanges(_ changed: @escaping @Sendable () -> Void) -> EventMonitorRegistration {
+        changeObservers.add(changed, delivery: .immediate)
+    }
+
     /// Runs `change` on the state and tells the observers when it made the first waiter
     /// or removed the last.
     private func changingWaiters<R: Sendable>(_ change: @Sendable (inout Machine) -> R) -> R {
@@ -79,6 +89,7 @@ public final class MemoryBudget: Sendable {
             return (result, (machine.waiting > 0) != before)
         }
         if flipped { waitersObservers.emit { $0() } }
+        changeObservers.emit { $0() }
         return result
     }
 
@@ -105,6 +116,7 @@ public final class MemoryBudget: Sendable {
         // continuation, cancellation handler or escalation handler: a cold load of a
         // small image reserves in well under a microsecond.
         if !Task.isCancelled, state.withLock({ $0.reserveAtOnce(bytes, priority: priority) }) {
+            changeObservers.emit { $0() }
             return MemoryReservation(bytes: bytes, budget: self)
         }
         let id = state.withLock { $0.makeWaiterID() }

@@ -34,6 +34,8 @@ public final class DownloadQueue: Sendable {
 
     private let state: Locked<State>
     private static let ids = Atomic<UInt64>(0)
+    /// Told after every change of the counts or of the holds on starting.
+    private let changeObservers = MonitorList<@Sendable () -> Void>()
 
     /// Waiting operations never run now: they and their work go with the queue, and any
     /// handle still held reads them as cancelled. Running ones end when their work calls
@@ -103,16 +105,21 @@ public final class DownloadQueue: Sendable {
             state.pendingCount += 1
             state.heap.push(.init(priority: priority, sequence: sequence, generation: 0, operation: operation))
         }
+        changed()
         startWaiting()
         return operation
     }
 
     /// Stops starting operations; the running ones go on.
-    public func suspend() { state.withLock { $0.isSuspended = true } }
+    public func suspend() {
+        state.withLock { $0.isSuspended = true }
+        changed()
+    }
 
     /// Starts operations again.
     public func resume() {
         state.withLock { $0.isSuspended = false }
+        changed()
         startWaiting()
     }
 
@@ -122,7 +129,10 @@ public final class DownloadQueue: Sendable {
     /// running ones go on). Holds are counted and apart from ``suspend()``: a consumer
     /// that is behind (the manager, while loads wait for its memory budget) holds the
     /// queue without touching the application's own suspension.
-    public func holdStarts() { state.withLock { $0.startHolds += 1 } }
+    public func holdStarts() {
+        state.withLock { $0.startHolds += 1 }
+        changed()
+    }
 
     /// Releases one hold taken with ``holdStarts()``; the last one starts the waiting
     /// operations. A release without a hold does nothing.
@@ -132,6 +142,7 @@ public final class DownloadQueue: Sendable {
             state.startHolds -= 1
             return state.startHolds == 0
         }
+        changed()
         if released { startWaiting() }
     }
 
@@ -151,6 +162,18 @@ public final class DownloadQueue: Sendable {
 
     /// Operations waiting for a slot.
     public var pendingCount: Int { state.withLock { $0.pendingCount } }
+
+    /// Calls `changed` (on the thread that made the change, after the queue's lock is let
+    /// go) after each change of ``runningCount``, ``pendingCount``, ``isSuspended`` or
+    /// ``isHoldingStarts``: the signal to read them again, so that a test waits for the
+    /// state it needs instead of polling. Remove the registration to stop.
+    package func observeChanges(_ changed: @escaping @Sendable () -> Void) -> EventMonitorRegistration {
+        changeObservers.add(changed, delivery: .immediate)
+    }
+
+    private func changed() {
+        changeObservers.emit { $0() }
+    }
 
     // MARK: Transitions (owned as QueuedOperation documents)
 
@@ -175,8 +198,8 @@ public final class DownloadQueue: Sendable {
 
     /// pending or running -> cancelled. Returns whether it was running.
     func cancel(_ operation: QueuedOperation) -> Bool {
-        state.withLock { state in
-            guard var record = state.records[operation.id] else { return false }
+        let (wasRunning, wasPending) = state.withLock { state -> (Bool, Bool) in
+            guard var record = state.records[operation.id] else { return (false, false) }
             switch record.state {
             case .pending:
                 // Its heap entry goes stale; the record goes now.
@@ -184,15 +207,17 @@ public final class DownloadQueue: Sendable {
                 state.records[operation.id] = nil
                 _ = operation.end(.cancelled)
                 if state.pendingCount == 0 { state.heap.removeAll() }
-                return false
+                return (false, true)
             case .running:
                 record.state = .cancelled
                 state.records[operation.id] = record
-                return true
+                return (true, false)
             case .finished, .cancelled:
-                return false
+                return (false, false)
             }
         }
+        if wasPending { changed() }
+        return wasRunning
     }
 
     /// running (or cancelled while running) -> finished; frees the slot.
@@ -205,7 +230,9 @@ public final class DownloadQueue: Sendable {
             state.runningCount -= 1
             return true
         }
-        if freed { startWaiting() }
+        guard freed else { return }
+        changed()
+        startWaiting()
     }
 
     /// Starts waiting operations while there are free slots. One thread at a time runs
@@ -232,6 +259,7 @@ public final class DownloadQueue: Sendable {
                 return nil
             }
             guard let next else { return }
+            changed()
             next.work(next)
             state.withLock { $0.isStarting = false }
         }

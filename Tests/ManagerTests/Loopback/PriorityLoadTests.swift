@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import WebImage
 import WebImageTestServer
+import WebImageTestSupport
+
+@testable import WebImageOperations
 
 /// A load that joins a run with a higher priority moves the run up: here, its download in
 /// the downloader's queue, against the loopback server.
@@ -32,6 +35,9 @@ struct PriorityLoadTests {
                 }
             }
             let queue = try #require((manager.downloader as? ImageDownloader)?.queue)
+            let queueChanged = EventSignal()
+            let watching = queue.observeChanges(queueChanged.callback)
+            defer { watching.remove() }
             let blocker = LoadLog()
             let low = LoadLog()
             let normal = LoadLog()
@@ -40,13 +46,13 @@ struct PriorityLoadTests {
             // The held download takes the one slot first; runs reach the downloader in
             // their own time, so the other two are asked for only once it has.
             let blocking = manager.loadImage(with: blockerRequest, handler: blocker.handler)
-            while queue.runningCount != 1 { try await Task.sleep(for: .milliseconds(5)) }
+            await queueChanged.wait { queue.runningCount == 1 }
             let waiting = [
                 manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg"), options: [.lowPriority]), handler: low.handler),
                 manager.loadImage(with: ImageRequest(url: fixture.url("badge.png"), options: otherOptions), handler: normal.handler),
             ]
             // Both wait behind the held one; the low photo would go last, or in turn.
-            while queue.pendingCount != 2 { try await Task.sleep(for: .milliseconds(5)) }
+            await queueChanged.wait { queue.pendingCount == 2 }
             let joined = manager.loadImage(
                 with: ImageRequest(url: fixture.url("photo.jpg"), options: joinerOptions), handler: joiner.handler)
             fixture.server.openGate("priority")

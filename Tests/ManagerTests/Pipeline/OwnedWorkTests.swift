@@ -6,6 +6,7 @@ import WebImageTestServer
 import WebImageTestSupport
 
 @testable import WebImageConcurrency
+@testable import WebImageOperations
 
 /// A transformer that notes whether it ran on `pool`'s threads.
 private final class ThreadProbe: ImageTransforming {
@@ -28,24 +29,40 @@ private struct FailingTransformer: ImageTransforming {
     }
 }
 
-/// A memory budget the test has spent whole, with the signal of each request queued on
-/// it, so that a test waits for its waiters instead of sleeping.
+/// A memory budget the test has spent whole, with the signal of each change of it, so
+/// that a test waits for its waiters, or for its bytes to come back, instead of sleeping.
 private struct SpentBudget {
     let budget: MemoryBudget
     /// The test's own reservation of the whole capacity.
     let held: MemoryReservation
-    private let queued: AsyncStream<Void>
+    /// Signalled at each change of the budget's bytes in use or waiters.
+    let changed: EventSignal
 
     init(capacity: Int = 1 << 20) async throws {
-        let (stream, continuation) = AsyncStream<Void>.makeStream()
-        budget = MemoryBudget(capacity: capacity, onQueued: { continuation.yield() })
+        budget = MemoryBudget(capacity: capacity)
+        changed = budget.changeSignal()
         held = try await budget.reserve(capacity)
-        queued = stream
     }
 
     /// Returns once `count` requests wait for the budget.
     func waitForWaiters(_ count: Int) async {
-        await queued.wait { budget.waiting == count }
+        await changed.wait { budget.waiting == count }
+    }
+
+    /// Whether every byte came back and nobody waits, within `limit` (a bound on a wait
+    /// for the last release, which the manager makes just after its handler returned).
+    func becomesIdle(upTo limit: Duration = .seconds(10)) async -> Bool {
+        await changed.wait(upTo: limit) { budget.inUse == 0 && budget.waiting == 0 }
+    }
+}
+
+extension MemoryBudget {
+    /// A signal of each change of the bytes in use or of the waiters, for the budget's
+    /// life.
+    fileprivate func changeSignal() -> EventSignal {
+        let signal = EventSignal()
+        _ = observeChanges(signal.callback)
+        return signal
     }
 }
 
@@ -98,7 +115,7 @@ struct OwnedWorkTests {
             withExtendedLifetime(token) {}
             #expect((try? result.get())?.image != nil, "\(result)")
             // Given back once the handler has returned, on the run's thread.
-            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 && budget.waiting == 0 })
+            #expect(await spent.becomesIdle())
         }
     }
 
@@ -144,7 +161,7 @@ struct OwnedWorkTests {
             case ("decode", .decoding?), ("transform", .transform?): break
             default: Issue.record("expected the \(failingStage) to fail: \(result)")
             }
-            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 && budget.waiting == 0 })
+            #expect(await spent.becomesIdle())
         }
     }
 
@@ -155,13 +172,16 @@ struct OwnedWorkTests {
             let (budget, held) = (spent.budget, spent.held)
             let manager = fixture.manager { $0.manager.memoryBudget = budget }
             let queue = try downloadQueue(of: manager)
+            // The budget's signal hears the queue's changes too.
+            let watching = queue.observeChanges(spent.changed.callback)
+            defer { watching.remove() }
             let first = LoadLog()
             let firstToken = manager.loadImage(with: ImageRequest(url: fixture.url("photo.jpg")), handler: first.handler)
             await spent.waitForWaiters(1)
             #expect(queue.isHoldingStarts, "held from the moment a load waits")
             let second = LoadLog()
             let secondToken = manager.loadImage(with: ImageRequest(url: fixture.url("badge.png")), handler: second.handler)
-            #expect(await eventually(within: .seconds(10)) { queue.pendingCount == 1 }, "the second download waits in the queue")
+            #expect(await spent.changed.wait(upTo: .seconds(10)) { queue.pendingCount == 1 }, "the second download waits in the queue")
             #expect(fixture.hits("badge.png") == 0, "and the server never heard of it")
             held.release()
             let results = (await first.result(), await second.result())
@@ -169,7 +189,7 @@ struct OwnedWorkTests {
             #expect((try? results.0.get())?.image != nil, "\(results.0)")
             #expect((try? results.1.get())?.image != nil, "\(results.1)")
             #expect(fixture.hits("badge.png") == 1)
-            #expect(await eventually(within: .seconds(10)) { !queue.isHoldingStarts && budget.inUse == 0 && budget.waiting == 0 })
+            #expect(await spent.changed.wait(upTo: .seconds(10)) { !queue.isHoldingStarts && budget.inUse == 0 && budget.waiting == 0 })
         }
     }
 
@@ -202,6 +222,7 @@ struct OwnedWorkTests {
     func reservedUntilTheHandlerReturns() async throws {
         try await withFixture { fixture in
             let budget = MemoryBudget(capacity: 1 << 30)
+            let changed = budget.changeSignal()
             let manager = fixture.manager { $0.manager.memoryBudget = budget }
             let log = LoadLog()
             let inUseInHandler = Atomic<Int>(-1)
@@ -216,7 +237,7 @@ struct OwnedWorkTests {
             _ = await log.result()
             withExtendedLifetime(token) {}
             #expect(inUseInHandler.load(ordering: .relaxed) > 0, "the caller gets the image before the next decode may start")
-            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 }, "given back once the handler returned")
+            #expect(await changed.wait(upTo: .seconds(10)) { budget.inUse == 0 }, "given back once the handler returned")
             #expect(kept.withLock { $0?.image } != nil)
         }
     }
@@ -225,9 +246,10 @@ struct OwnedWorkTests {
     func asyncCallerKeepsNoReservation() async throws {
         try await withFixture { fixture in
             let budget = MemoryBudget(capacity: 1 << 30)
+            let changed = budget.changeSignal()
             let manager = fixture.manager { $0.manager.memoryBudget = budget }
             let response = try await manager.response(for: ImageRequest(url: fixture.url("photo.jpg")))
-            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 })
+            #expect(await changed.wait(upTo: .seconds(10)) { budget.inUse == 0 })
             #expect(response.image != nil)
         }
     }
@@ -236,13 +258,14 @@ struct OwnedWorkTests {
     func monitorKeepsNoReservation() async throws {
         try await withFixture { fixture in
             let budget = MemoryBudget(capacity: 1 << 30)
+            let changed = budget.changeSignal()
             let manager = fixture.manager { $0.manager.memoryBudget = budget }
             let held = HeldQueue(label: "held-monitor")
             defer { held.resume() }  // held to the end of the test
             let registration = manager.addEventMonitor(ImageLoadRecorder { _ in }, delivery: .queue(held.queue))
             defer { registration.remove() }
             _ = try await manager.image(for: ImageRequest(url: fixture.url("photo.jpg")))
-            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 })
+            #expect(await changed.wait(upTo: .seconds(10)) { budget.inUse == 0 })
         }
     }
 
@@ -267,7 +290,7 @@ struct OwnedWorkTests {
             delivery.resume()
             #expect((try? await queued.result().get())?.image != nil)
             withExtendedLifetime(token) {}
-            #expect(await eventually(within: .seconds(10)) { budget.inUse == 0 })
+            #expect(await spent.becomesIdle())
         }
     }
 
