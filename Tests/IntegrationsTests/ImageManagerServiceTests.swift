@@ -9,6 +9,7 @@ import WebImageTestServer
 import WebImageTestSupport
 
 @testable import WebImageConcurrency
+@testable import WebImageManager
 
 /// The load under way is held at the memory budget (the test takes all of it), not at the
 /// server: no network timer runs while it waits, however slowly the suite runs the test.
@@ -42,6 +43,10 @@ struct ImageManagerServiceTests {
         try await withManager { server, manager, whole, queued in
             try await testGracefulShutdown { trigger in
                 let service = ImageManagerService(manager: manager, gracePeriod: .seconds(30))
+                // The service shuts the manager down on a task of its own.
+                let shutDownBegan = EventSignal()
+                let watching = manager.observeShutDown(shutDownBegan.callback)
+                defer { watching.remove() }
                 async let ran: Void = service.run()
                 let request = ImageRequest(url: server.url("/files/picture.png"))
                 let log = LoadLog()
@@ -49,7 +54,7 @@ struct ImageManagerServiceTests {
                 // Downloaded, and waiting for the budget to decode.
                 for await _ in queued { break }
                 trigger.triggerGracefulShutdown()
-                while !manager.isShutDown { try await Task.sleep(for: .milliseconds(2)) }
+                await shutDownBegan.wait { manager.isShutDown }
 
                 let refused = LoadLog()
                 manager.loadImage(with: ImageRequest(url: server.url("/files/picture.png?again")), handler: refused.handler)

@@ -7,6 +7,10 @@ import WebImage
 import WebImageConcurrency
 import WebImageMetrics
 import WebImageTestServer
+import WebImageTestSupport
+
+@testable import WebImageManager
+@testable import WebImageOperations
 
 @Suite("WebImageMetrics: counters, timers and gauges")
 struct MetricsLoadMonitorTests {
@@ -54,21 +58,32 @@ struct MetricsLoadMonitorTests {
                 return request
             }
             let manager = ImageManager(configuration: configuration)
+            let queue = try #require((manager.downloader as? ImageDownloader)?.queue)
+            let queueChanged = EventSignal()
+            let watching = queue.observeChanges(queueChanged.callback)
+            defer { watching.remove() }
             let loads = ["first", "second"].map { name in
                 Task { _ = try? await manager.image(for: server.url("/gate/gauges-\(name)?bytes=100&first=10")) }
             }
-            // The pool's one thread is held, and one more job waits behind it.
+            // The pool's one thread is held, and one more job waits behind it: a task's
+            // first job is queued on the executor it prefers as the task is made.
             let held = DispatchSemaphore(value: 0)
-            let holding = Task(executorPreference: pool) { held.wait() }
+            let holdingStarted = AsyncStream<Void>.makeStream()
+            let holding = Task(executorPreference: pool) {
+                holdingStarted.continuation.yield()
+                held.wait()
+            }
+            for await _ in holdingStarted.stream { break }
             let waiting = Task(executorPreference: pool) {}
             let gauges = ImageLoadGauges(manager: manager, memoryBudget: nil, workerPool: pool, factory: metrics)
             func reading(_ label: String) throws -> Double? {
                 gauges.sample()
                 return try metrics.expectGauge(label).lastValue
             }
-            while try reading("webimage_downloads_queued") != 1 || reading("webimage_pool_queue_depth") != 1 {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            // One download holds the one slot at its gate; the other waits for it.
+            await queueChanged.wait { queue.pendingCount == 1 }
+            #expect(try reading("webimage_downloads_queued") == 1)
+            #expect(try reading("webimage_pool_queue_depth") == 1)
             #expect(try reading("webimage_loads_active") == 2)
             #expect(try reading("webimage_downloads_running") == 1)
             held.signal()
@@ -78,9 +93,10 @@ struct MetricsLoadMonitorTests {
             server.openGate("gauges-second")
             for load in loads { await load.value }
             // A load lets go of its slot and its record just after its caller is answered.
-            while try reading("webimage_loads_active") != 0 || reading("webimage_downloads_running") != 0 {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            await manager.whenNoLoadIsUnderWay()
+            await queueChanged.wait { queue.runningCount == 0 }
+            #expect(try reading("webimage_loads_active") == 0)
+            #expect(try reading("webimage_downloads_running") == 0)
             #expect(try reading("webimage_downloads_queued") == 0)
             #expect(try reading("webimage_pool_queue_depth") == 0)
         }

@@ -56,6 +56,8 @@ public final class ImageManager: Sendable {
     private let revalidations = BackgroundRevalidations()
     /// Set by ``shutDown(gracePeriod:)``: new loads fail with ``ImageLoadError/shutDown``.
     private let isShuttingDown = Atomic<Bool>(false)
+    /// Told when ``shutDown(gracePeriod:)`` is first called.
+    private let shutDownObservers = MonitorList<@Sendable () -> Void>()
 
     /// A manager over the given parts; leave a cache out to go without it.
     public init(
@@ -87,7 +89,7 @@ public final class ImageManager: Sendable {
     /// done. Calling it again waits the same way. The caches, downloader and transport
     /// are left as they are: other managers may share them.
     public func shutDown(gracePeriod: Duration = .seconds(10)) async {
-        isShuttingDown.store(true, ordering: .relaxed)
+        if !isShuttingDown.exchange(true, ordering: .relaxed) { shutDownObservers.emit { $0() } }
         let runs = self.runs
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await runs.whenEmpty() }
@@ -106,6 +108,21 @@ public final class ImageManager: Sendable {
     /// Loads under way now, counting each URL and options once however many callers
     /// share it (a gauge's reading).
     public var activeLoadCount: Int { runs.count }
+
+    /// Calls `began` (on the thread of the first ``shutDown(gracePeriod:)`` call, once
+    /// ``isShutDown`` reads true) when the shutdown begins: the signal a test waits for
+    /// before it checks that new loads are refused, where a service starts the shutdown
+    /// on a task of its own. Remove the registration to stop.
+    package func observeShutDown(_ began: @escaping @Sendable () -> Void) -> EventMonitorRegistration {
+        shutDownObservers.add(began, delivery: .immediate)
+    }
+
+    /// Returns once no load is under way (``activeLoadCount`` is 0; at once when none
+    /// is), or once the task is cancelled. A run lets go of its record just after its
+    /// callers got their result: a test that needs the count at 0 awaits this.
+    package func whenNoLoadIsUnderWay() async {
+        await runs.whenEmpty()
+    }
 
     /// Adds a load monitor while the manager runs. It sees the events that happen after
     /// this call returns (a load under way is reported from its next event on), on
