@@ -30,7 +30,8 @@ public final class ImageProxy: Sendable {
     private let presets: [String: ProxyPreset]
     private let outputs: MemoryCache<OutputKey, RenderedOutput>
     private let coalescer = OutputCoalescer<OutputKey, RenderedOutput>()
-    private let queue: ProcessingQueue
+    /// Internal, not private: the tests watch its slots.
+    let queue: ProcessingQueue
     private let counters = NIOLockedValueBox(ProxyStatistics())
 
     /// A proxy whose sources load through a manager made from `configuration` (its own

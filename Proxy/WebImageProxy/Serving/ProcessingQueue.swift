@@ -10,7 +10,9 @@ import WebImageConcurrency
 final class ProcessingQueue: Sendable {
     let width: Int
     let capacity: Int
-    private let slots: MemoryBudget
+    /// Internal, not private: a test waits for a change of ``load`` on the budget's
+    /// change signal (`observeChanges`) rather than polling it.
+    let slots: MemoryBudget
 
     init(width: Int, capacity: Int) {
         precondition(width > 0 && capacity >= 0, "a processing queue needs a width")

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
 import WebImage
-import WebImageProxy
 import WebImageTestServer
 import WebImageTestSupport
+
+@testable import WebImageConcurrency
+@testable import WebImageProxy
 
 /// The proxy as its users meet it: real HTTP requests (libcurl) to the proxy on
 /// Hummingbird, which fetches from a real loopback origin.
@@ -149,7 +151,7 @@ struct ImageProxyServerTests {
         }
     }
 
-    @Test("a full processing queue answers 429 with Retry-After instead of growing")
+    @Test("a full processing queue answers 429 with Retry-After instead of growing", .timeLimit(.minutes(2)))
     func busy() async throws {
         var configuration = ProxyHarness.loopbackConfiguration()
         configuration.concurrency = 1
@@ -159,12 +161,15 @@ struct ImageProxyServerTests {
         configuration.sourceTimeout = .seconds(120)
         try await ProxyHarness.run(configuration: configuration, files: ["photo.jpg": try ProxyImages.photoJPEG(width: 64, height: 48)]) {
             harness in
+            let queueChanged = EventSignal()
+            let watching = harness.proxy.queue.slots.observeChanges(queueChanged.callback)
+            defer { watching.remove() }
             // The first render holds the one slot while its source waits at a gate; the
             // second output waits in the one place of the queue; the third is refused.
             let held = Task { try await harness.get(harness.path("rs:fit:10:10", origin: "/gate/held?bytes=1000&first=10")) }
             await harness.origin.requestsArrived(1)
             let waiting = Task { try await harness.get(harness.path("rs:fit:20:20", origin: "/files/photo.jpg")) }
-            while harness.proxy.queueLoad.waiting < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            await queueChanged.wait { harness.proxy.queueLoad.waiting == 1 }
             let refused = try await harness.get(harness.path("rs:fit:30:30", origin: "/files/photo.jpg"))
             #expect(refused.status == 429)
             #expect(refused.header("Retry-After") == "3")

@@ -1,9 +1,11 @@
 import Synchronization
 import Testing
+import WebImageTestSupport
 
+@testable import WebImageConcurrency
 @testable import WebImageProxy
 
-@Suite("Processing queue")
+@Suite("Processing queue", .timeLimit(.minutes(1)))
 struct ProcessingQueueTests {
     /// Holds a slot until `release` is opened.
     final class Latch: Sendable {
@@ -14,13 +16,17 @@ struct ProcessingQueueTests {
         func open() { continuation.yield() }
     }
 
-    func waitUntil(_ condition: () -> Bool) async throws {
-        while !condition() { try await Task.sleep(for: .milliseconds(1)) }
+    /// A queue, and the signal of each change of its load.
+    func watchedQueue(width: Int, capacity: Int) -> (ProcessingQueue, EventSignal) {
+        let queue = ProcessingQueue(width: width, capacity: capacity)
+        let changed = EventSignal()
+        _ = queue.slots.observeChanges(changed.callback)
+        return (queue, changed)
     }
 
     @Test("width run at once, capacity wait in order, and one more is refused as busy")
     func admission() async throws {
-        let queue = ProcessingQueue(width: 1, capacity: 2)
+        let (queue, changed) = watchedQueue(width: 1, capacity: 2)
         let latch = Latch()
         let order = Order()
         let first = Task {
@@ -29,11 +35,11 @@ struct ProcessingQueueTests {
                 order.append(0)
             }
         }
-        try await waitUntil { queue.load.running == 1 }
+        await changed.wait { queue.load.running == 1 }
         let second = Task { try await queue.run { order.append(1) } }
-        try await waitUntil { queue.load.waiting == 1 }
+        await changed.wait { queue.load.waiting == 1 }
         let third = Task { try await queue.run { order.append(2) } }
-        try await waitUntil { queue.load.waiting == 2 }
+        await changed.wait { queue.load.waiting == 2 }
         await #expect {
             try await queue.run {}
         } throws: { error in
@@ -49,17 +55,17 @@ struct ProcessingQueueTests {
 
     @Test("a waiter that is cancelled leaves the queue, and its place is free again")
     func cancellation() async throws {
-        let queue = ProcessingQueue(width: 1, capacity: 1)
+        let (queue, changed) = watchedQueue(width: 1, capacity: 1)
         let latch = Latch()
         let holder = Task { try await queue.run { await latch.wait() } }
-        try await waitUntil { queue.load.running == 1 }
+        await changed.wait { queue.load.running == 1 }
         let waiter = Task { try await queue.run { Issue.record("a cancelled waiter ran") } }
-        try await waitUntil { queue.load.waiting == 1 }
+        await changed.wait { queue.load.waiting == 1 }
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         #expect(queue.load.waiting == 0)
         let next = Task { try await queue.run { 42 } }
-        try await waitUntil { queue.load.waiting == 1 }
+        await changed.wait { queue.load.waiting == 1 }
         latch.open()
         try await holder.value
         #expect(try await next.value == 42)
