@@ -19,6 +19,8 @@ final class InspectablePipeline: Sendable {
     let disk: DiskCache?
     /// What the manager reported through `cacheStoreFailureHandler`.
     let storeFailures = StoreFailureLog()
+    /// Signalled as each download ends, once the downloader has let go of it.
+    private let downloadEnded = EventSignal()
 
     /// - Parameter change: edits the configuration before anything is built (transport
     ///   trust policy, timeouts, body limit, cache directory).
@@ -33,6 +35,7 @@ final class InspectablePipeline: Sendable {
         loads = parts.loadRegistry
         disk = parts.diskCache
         manager = ImageManager(parts)
+        downloader.addEventMonitor(DownloadEndSignal(ended: downloadEnded), delivery: .immediate)
     }
 
     /// Loads `request` and returns how it ended.
@@ -52,8 +55,10 @@ final class InspectablePipeline: Sendable {
     /// After a fault: no download running or queued, no subscriber left in either
     /// registry, and neither cache holding anything for `request`.
     func expectNothingLeft(after request: ImageRequest, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        // The operation leaves the queue just after its subscribers heard the result.
-        let quiet = await eventually(within: .seconds(10)) {
+        // A download the failed load stopped may end just after the load's caller heard
+        // the result; each end is reported once the downloader let go of the download (its
+        // slot, its record, its subscribers). The limit only bounds a leak's wait.
+        let quiet = await downloadEnded.wait(upTo: .seconds(10)) {
             downloader.activeDownloadCount == 0 && downloader.currentDownloadCount == 0
                 && downloads.keyCount == 0 && loads.keyCount == 0
         }
@@ -65,6 +70,16 @@ final class InspectablePipeline: Sendable {
         if let disk {
             #expect(await disk.response(forKey: request.dataKey) == nil, "nothing on disk", sourceLocation: sourceLocation)
         }
+    }
+}
+
+/// Signals each download's end: the downloader reports it after it freed the download's
+/// slot, forgot its record and completed its subscribers.
+private struct DownloadEndSignal: DownloadEventMonitor {
+    let ended: EventSignal
+
+    func download(_ key: DownloadKey, didFinish result: Result<DownloadResult, DownloadError>, subscribers: Int) {
+        ended.signal()
     }
 }
 
