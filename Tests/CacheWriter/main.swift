@@ -1,6 +1,7 @@
 // webimage-cache-writer: a second process for the disk cache tests.
 //
-//   loop <directory> <namespace>                   stores large entries from four threads until killed
+//   loop <directory> <namespace>                   stores large entries from four threads until killed,
+//                                                  saying "stored <key>" after each
 //   race <directory> <namespace> <tag> <count>     stores keys race-0..<count> with its own values
 //   unwritable <directory> <namespace> <key>       (as nobody when run as root) tries a store, reads <key>
 //   fsize <directory> <namespace> <limit>          under RLIMIT_FSIZE, a small store then a large one
@@ -60,6 +61,8 @@ case "loop":
             } catch {
                 fail("store: \(error)")
             }
+            // The test's signal to kill: the other threads are then mid-write.
+            say("stored \(keys[index])")
             round += 1
         }
     }

@@ -16,10 +16,10 @@ struct DiskCacheProcessTests {
         var leftovers = 0
         for attempt in 0..<6 {
             let (process, output) = try CacheWriter.start(["loop", directory.path, "tests"])
-            // Wait for the writer to start its loop, then let it write for a while.
-            let first = output.availableData
-            #expect(String(decoding: first, as: UTF8.self).hasPrefix("ready"))
-            usleep(UInt32(100_000 + attempt * 45_000))
+            // Killed as the writer reports its (attempt + 1)th whole entry: its other
+            // threads are then mid-write, at a different point in each attempt.
+            let lines = readLines(of: output) { $0.count(where: { $0.hasPrefix("stored ") }) > attempt }
+            #expect(lines.first == "ready")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)
@@ -41,6 +41,19 @@ struct DiskCacheProcessTests {
         let files = filesUnder(directory.path)
         #expect(files.allSatisfy { !$0.contains(".tmp-") }, "left: \(files.filter { $0.contains(".tmp-") }) of \(leftovers)")
         #expect(files.count == present)
+    }
+
+    /// The lines `output` gave until `enough` holds for them, or until it ended (the
+    /// writer died: the test then fails on what it left).
+    private func readLines(of output: FileHandle, until enough: ([String]) -> Bool) -> [String] {
+        var text = ""
+        while true {
+            let lines = text.split(separator: "\n").map(String.init)
+            if enough(lines) { return lines }
+            let data = output.availableData
+            if data.isEmpty { return lines }
+            text += String(decoding: data, as: UTF8.self)
+        }
     }
 
     @Test("two writers storing the same keys at once: every entry is one writer's whole value, also while they write")

@@ -289,7 +289,14 @@ struct MemoryCacheTimeToLiveTests {
     func realClock() async throws {
         let cache = MemoryCache<String, Int>(configuration: .init(timeToLive: .milliseconds(50)))
         cache.setValue(1, forKey: "a", cost: 1)
-        try await Task.sleep(for: .milliseconds(150))
+        // Real time passing is the subject. The entry expires once the cache's own clock
+        // is past the store's reading plus the time to live; read after the store, this
+        // deadline is no earlier. Slept until the clock passes it (that clock moves in
+        // ticks of about a millisecond), not for a margin.
+        let expiry = MonotonicClock.nanoseconds() + 50_000_000
+        while case let left = expiry - MonotonicClock.nanoseconds(), left >= 0 {
+            try await Task.sleep(for: .nanoseconds(max(left + 1, 1_000_000)))
+        }
         #expect(cache.value(forKey: "a") == nil)
         #expect(cache.count == 0)
     }
