@@ -137,15 +137,20 @@ struct CallbackDeliveryTests {
                         box.state.withLock { $0.inside = false }
                     })
             }
+            // The completion comes in the middle of the publishing: once the first
+            // publisher is halfway through.
+            let halfway = AsyncStream<Void>.makeStream()
             await withTaskGroup(of: Void.self) { group in
                 for thread in 0..<threads {
                     group.addTask {
-                        for i in 0..<perThread { registry.publishPartial(thread * perThread + i, for: key) }
+                        for i in 0..<perThread {
+                            registry.publishPartial(thread * perThread + i, for: key)
+                            if thread == 0, i == perThread / 2 { halfway.continuation.yield() }
+                        }
                     }
                 }
                 group.addTask {
-                    // Somewhere in the middle of the publishing.
-                    try? await Task.sleep(nanoseconds: 200_000)
+                    for await _ in halfway.stream { break }
                     registry.finish(key, with: .success(round))
                 }
             }
