@@ -88,12 +88,19 @@ final class ChildDaemon {
     func stop() {
         defer { kill(-pid, SIGKILL) }
         guard isRunning else { return }
+        // A thread of its own blocks in waitpid, so the wait ends at the exit itself.
+        let reaped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [pid] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            reaped.signal()
+        }
         kill(-pid, SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-        guard isRunning else { return }
-        kill(-pid, SIGKILL)
-        while isRunning { usleep(10_000) }
+        if reaped.wait(timeout: .now() + 5) == .timedOut {
+            kill(-pid, SIGKILL)
+            reaped.wait()
+        }
+        exited = true
     }
 
     deinit { stop() }
