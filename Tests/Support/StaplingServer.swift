@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// nginx on 127.0.0.1 at a free port, serving a certificate chain over TLS and stapling
 /// an OCSP response file (`ssl_stapling_file`), or nothing. Started by the test in a
 /// folder of its own (`-p prefix -c conf`, one process, no daemon) and stopped by its
@@ -11,7 +7,7 @@ import Foundation
 public final class StaplingServer: @unchecked Sendable {
     public let port: Int
     private let folder: TemporaryDirectory
-    private let process: Process
+    private let process: SpawnedProcess
 
     /// - Parameters:
     ///   - chain: PEM file: the server certificate, then its issuer (nginx staples only
@@ -32,18 +28,13 @@ public final class StaplingServer: @unchecked Sendable {
                 root: root, port: port, chain: chain.path, key: key.path, stapling: stapling?.path, protocols: protocols,
                 files: files?.path)
             try configuration.write(to: folder.url.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: nginx)
-            process.arguments = ["-p", root, "-c", "\(root)/nginx.conf"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try SpawnedProcess(nginx, ["-p", root, "-c", "\(root)/nginx.conf"])
             if LoopbackPort.awaitListening(port, while: { process.isRunning }) {
                 self.port = port
                 self.process = process
                 return
             }
-            Self.stop(process)
+            process.stop()
             lastError = ExternalProgram.Failed(
                 description: "nginx did not start: \((try? String(contentsOfFile: "\(root)/error.log", encoding: .utf8)) ?? "")")
         }
@@ -63,20 +54,11 @@ public final class StaplingServer: @unchecked Sendable {
         return text.split(separator: "\n").map(String.init)
     }
 
-    /// Stops nginx (its pid only) and waits for it to exit.
-    public func stop() { Self.stop(process) }
-
-    private static func stop(_ process: Process) {
-        guard process.isRunning else { return }
-        // SIGKILL: nginx without a master process inherits the test process's signal
-        // mask, in which SIGTERM may be blocked. It writes each access log line when the
-        // request ends, just after the last byte is sent: a client can read that byte
-        // first, and a kill at once lost the line once on a busy machine. A moment's
-        // grace lets the line be written.
-        usleep(50_000)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    /// Stops nginx (SIGTERM to its pid) and waits for it to exit. It writes each access
+    /// log line when the request ends, just after the last byte is sent, in the same
+    /// event handler, and acts on the signal only between handlers: once it has exited,
+    /// the log has a line for every request a client saw answered.
+    public func stop() { process.stop() }
 
     private static func configuration(
         root: String, port: Int, chain: String, key: String, stapling: String?, protocols: String, files: String?
