@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
+import Testing
 import WebImageCallbackRegistry
 import WebImageOperations
+import WebImageTestSupport
 
 @testable import WebImageConcurrency
 @testable import WebImageCore
@@ -30,10 +32,13 @@ final class DownloadLog: Sendable {
         }
     }
 
+    /// The completion. A task cancelled before it came (a time limit) records an issue
+    /// and gets a failure no download gives, rather than crashing the run.
     func result() async -> Result<DownloadResult, DownloadError> {
+        await ended.stream.wait { !results.isEmpty }
         if let first = results.first { return first }
-        for await _ in ended.stream { break }
-        return results.first!
+        Issue.record("no completion before the task was cancelled")
+        return .failure(.requestRejected(reason: "no completion before the task was cancelled"))
     }
 }
 

@@ -14,7 +14,20 @@ final class ScriptedTransport: Transporting {
         let delegate: any TransferDelegate
     }
 
-    private let state = Locked<(transfers: [Transfer], cancelled: Int)>(([], 0))
+    /// A transfer as the transport keeps it: its delegate until its completion was
+    /// delivered, then no more (`Transporting`'s contract).
+    private struct Record {
+        let request: TransportRequest
+        let task: TransferTask
+        var delegate: (any TransferDelegate)?
+    }
+
+    /// Where a completed transfer's later events go: nowhere.
+    private struct Completed: TransferDelegate {
+        func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {}
+    }
+
+    private let state = Locked<(records: [Record], cancelled: Int)>(([], 0))
     private let started = AsyncStream<Void>.makeStream()
     /// Answers each transfer as it starts, when set (on the starting thread).
     let autoAnswer: (@Sendable (TransportRequest) -> (Int, Data))?
@@ -23,12 +36,16 @@ final class ScriptedTransport: Transporting {
         self.autoAnswer = autoAnswer
     }
 
-    var transfers: [Transfer] { state.withLock { $0.transfers } }
+    var transfers: [Transfer] {
+        state.withLock { state in
+            state.records.map { Transfer(request: $0.request, task: $0.task, delegate: $0.delegate ?? Completed()) }
+        }
+    }
     var cancelledCount: Int { state.withLock { $0.cancelled } }
 
     func start(_ request: TransportRequest, delegate: any TransferDelegate) -> TransferTask {
         let task = TransferTask { [weak self] task in self?.cancelled(task) }
-        state.withLock { $0.transfers.append(Transfer(request: request, task: task, delegate: delegate)) }
+        state.withLock { $0.records.append(Record(request: request, task: task, delegate: delegate)) }
         started.continuation.yield()
         if let autoAnswer {
             let (status, body) = autoAnswer(request)
@@ -76,5 +93,8 @@ final class ScriptedTransport: Transporting {
             transfer.task,
             didComplete: TransferCompletion(
                 result: result, metrics: TransferMetrics(transactions: [], totalDuration: .zero, redirectCount: 0)))
+        state.withLock { state in
+            if let index = state.records.firstIndex(where: { $0.task == transfer.task }) { state.records[index].delegate = nil }
+        }
     }
 }
