@@ -17,6 +17,7 @@ import WebImageCore
 /// transferring        stop                          -> cancellingTransfer
 /// cancellingTransfer  completed, or resume refused   -> finished
 /// any other           stop                          -> finished
+/// holding no slot     no more starts                -> finished (a stop)
 /// ```
 ///
 /// A stop ends the download at once from every state but a transfer, whose completion
@@ -300,6 +301,17 @@ struct DownloadLifecycle {
             return .endStopped(release: .nothing)
         case .cancellingTransfer, .finished:
             return .none
+        }
+    }
+
+    /// Nothing will start the download's next attempt (its downloader is gone and its
+    /// queue starts nothing more): a download that holds no slot (waiting for one, backing
+    /// off, paused out of the queue) stops as ``stop()`` stops it; one holding a slot goes
+    /// on, and meets this again if it ever waits for a slot.
+    mutating func stopUnlessHoldingSlot() -> Action {
+        switch state {
+        case .idle, .queued, .backingOff, .held: stop()
+        case .modifying, .transferring, .cancellingTransfer, .finished: .none
         }
     }
 
