@@ -27,6 +27,18 @@ import WebImageCore
 /// validator, and its retry, or the next download of the resource, asks only for the
 /// rest (`Range` with `If-Range`). `DownloadToken.cancel(keepingResumableData:)` keeps
 /// them when it stops the download.
+///
+/// Lifetime: dropping the downloader cancels what only it could have started. While its
+/// queue is suspended (``suspend()``) or holds its starts (``holdStarts()``), the
+/// downloads waiting to start (for a slot, between two attempts, or paused meanwhile) end
+/// with `DownloadError.cancelled`, once for each subscriber, as does a running download
+/// that would later wait in that queue for a retry. Every other download goes on to its
+/// own end: the running ones, and those waiting for a slot behind them. So
+/// `downloader.download(request) { ... }` on a downloader dropped right away completes,
+/// as the async `download(_:)` (which keeps the downloader for its call) does;
+/// SDWebImage's downloader, by contrast, cancels everything when it goes. The downloads
+/// hold the queue and the transport they need; once the last one ends, nothing of the
+/// downloader is left, and a token kept after that holds none of it.
 public final class ImageDownloader: ImageDownloading {
     public let configuration: Configuration
     /// The queue the downloads wait in: suspend, resume, counts, concurrency.
@@ -34,8 +46,9 @@ public final class ImageDownloader: ImageDownloading {
     /// What the downloads travel over (a `CurlTransport` in the default composition, whose
     /// monitors can be added while it runs).
     public var transport: any Transporting { context.transport }
-    private let context: DownloaderContext
-    private let operations = Locked<[DownloadKey: DownloadOperation]>([:])
+    let context: DownloaderContext
+    /// The downloads under way or waiting, by key.
+    let operations = Locked<[DownloadKey: DownloadOperation]>([:])
 
     public init(
         transport: any Transporting,
@@ -49,6 +62,14 @@ public final class ImageDownloader: ImageDownloading {
         if let monitor = configuration.eventMonitor { monitors.add(monitor, delivery: .queue(monitor.queue)) }
         self.context = DownloaderContext(
             transport: transport, registry: registry, queue: queue, configuration: configuration, monitors: monitors)
+    }
+
+    /// A download waiting to start in a queue that is suspended or holds its starts could
+    /// only start once this downloader resumed it: it ends now, cancelled. The others go on.
+    deinit {
+        context.downloaderWentAway()
+        guard context.startsNoMore else { return }
+        for operation in operations.withLock({ Array($0.values) }) { operation.stopUnlessHoldingSlot() }
     }
 
     /// Adds a monitor while the downloader runs. It sees the events that happen after this
@@ -89,13 +110,14 @@ public final class ImageDownloader: ImageDownloading {
         // The operation this subscriber's pauses count for (see DownloadToken.pause()).
         let joined: DownloadOperation? = subscription.isFirst ? candidate : operations.withLock { $0[key] }
         joined?.subscriberJoined(subscription.token)
-        let cancel: @Sendable (_ keepingResumableData: Bool) -> Void = { [context, weak joined] keeping in
+        // A token kept after the end holds none of the downloader's parts.
+        let cancel: @Sendable (_ keepingResumableData: Bool) -> Void = { [weak context, weak joined] keeping in
             // Said before the removal, whose abandonment (if this is the last subscriber)
             // stops the operation and reads it.
             joined?.subscriberLeaving(keepingResumableData: keeping)
             if registry.remove(subscription.token, failure: .cancelled) {
                 joined?.subscriberLeft(subscription.token)
-                context.notify { $0.download(key, subscriberDidCancel: subscription.token) }
+                context?.notify { $0.download(key, subscriberDidCancel: subscription.token) }
             }
         }
         let token = DownloadToken(

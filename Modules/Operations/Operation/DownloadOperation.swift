@@ -11,7 +11,8 @@ import WebImageCore
 /// operation). Every decision is the lifecycle's: each event goes through it under the
 /// lock, and the action it returns is performed here after the lock is released. The
 /// download ends exactly once, by the first of: the transfer's completion, a rejection,
-/// or a stop (every subscriber left, or the downloader cancelled everything).
+/// or a stop (every subscriber left, the downloader cancelled everything, or it was
+/// dropped while the download waited in a queue that starts nothing more).
 final class DownloadOperation: Sendable {
     let key: DownloadKey
     let request: DownloadRequest
@@ -70,6 +71,13 @@ final class DownloadOperation: Sendable {
             if hold.keepsOnStop == nil { hold.keepsOnStop = keepingResumableData }
         }
         perform(lifecycle.withLock { $0.stop() })
+    }
+
+    /// Stops the download if it holds no queue slot, when nothing will start its next
+    /// attempt (see ``DownloaderContext/startsNoMore``); its subscribers get
+    /// ``DownloadError/cancelled``. One holding a slot goes on.
+    func stopUnlessHoldingSlot() {
+        perform(lifecycle.withLock { $0.stopUnlessHoldingSlot() })
     }
 
     /// A subscriber is leaving, and asks (or not) to keep what arrived should its leaving
@@ -217,6 +225,10 @@ final class DownloadOperation: Sendable {
             perform(lifecycle.withLock { $0.slotGranted(entry, attempt: attempt, request: request) })
         }
         perform(lifecycle.withLock { $0.enqueued(entry, attempt: attempt, at: priority) })
+        // Queued (a retry, a resume) after the downloader went with its queue stopped:
+        // nobody will give it a slot. Checked after the lifecycle took the entry, so that
+        // the downloader's sweep sees it as waiting when this check misses the downloader.
+        if context.startsNoMore { stopUnlessHoldingSlot() }
     }
 
     private func modify(_ request: TransportRequest, attempt: Int) {
