@@ -12,6 +12,9 @@ import WebImageCore
 public final class DownloadQueue: Sendable {
     private struct Record {
         var state: QueuedOperation.State
+        /// Held while the operation waits, taken as it starts: a stale heap entry, or a
+        /// handle kept elsewhere, keeps nothing of the work alive.
+        var work: (@Sendable (QueuedOperation) -> Void)?
         var priority: DownloadPriority
         var generation: UInt64 = 0
         let sequence: UInt64
@@ -97,11 +100,11 @@ public final class DownloadQueue: Sendable {
         work: @escaping @Sendable (QueuedOperation) -> Void
     ) -> QueuedOperation {
         let id = Self.ids.wrappingAdd(1, ordering: .relaxed).newValue
-        let operation = QueuedOperation(id: id, queue: self, work: work, onCancel: onCancel)
+        let operation = QueuedOperation(id: id, queue: self, onCancel: onCancel)
         state.withLock { state in
             let sequence = state.nextSequence
             state.nextSequence += 1
-            state.records[id] = Record(state: .pending, priority: priority, sequence: sequence)
+            state.records[id] = Record(state: .pending, work: work, priority: priority, sequence: sequence)
             state.pendingCount += 1
             state.heap.push(.init(priority: priority, sequence: sequence, generation: 0, operation: operation))
         }
@@ -240,13 +243,14 @@ public final class DownloadQueue: Sendable {
     /// operation that finishes as it starts never makes the stack grow.
     private func startWaiting() {
         while true {
-            let next = state.withLock { state -> QueuedOperation? in
+            let next = state.withLock { state -> (QueuedOperation, @Sendable (QueuedOperation) -> Void)? in
                 guard !state.isStarting else { return nil }
                 guard !state.isSuspended, state.startHolds == 0, state.runningCount < state.maximumConcurrent else { return nil }
                 while let entry = state.heap.pop() {
                     guard var record = state.records[entry.operation.id], record.state == .pending,
-                        record.generation == entry.generation
+                        record.generation == entry.generation, let work = record.work
                     else { continue }
+                    record.work = nil
                     record.state = .running
                     record.holdsSlot = true
                     state.records[entry.operation.id] = record
@@ -254,13 +258,13 @@ public final class DownloadQueue: Sendable {
                     state.runningCount += 1
                     state.running[entry.operation.id] = entry.operation
                     state.isStarting = true
-                    return entry.operation
+                    return (entry.operation, work)
                 }
                 return nil
             }
-            guard let next else { return }
+            guard let (operation, work) = next else { return }
             changed()
-            next.work(next)
+            work(operation)
             state.withLock { $0.isStarting = false }
         }
     }

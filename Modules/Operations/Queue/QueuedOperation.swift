@@ -15,11 +15,11 @@ import WebImageCore
 /// of transfers really in flight. Every later transition is ignored: finishing twice,
 /// cancelling a finished operation.
 ///
-/// Ownership runs one way: the queue owns its waiting and running operations (and so
-/// their work), an operation refers to its queue weakly. A queue dropped with operations
-/// still waiting (suspended, say) frees them and their work, which never runs; they read
-/// as cancelled. A running operation outlives its queue as long as its work holds it; its
-/// ``finish()`` and ``cancel()`` then only set its state.
+/// Ownership runs one way: the queue owns its waiting and running operations, and the
+/// work of each until it starts; an operation refers to its queue weakly. A queue dropped
+/// with operations still waiting (suspended, say) frees them and their work, which never
+/// runs; they read as cancelled. A running operation outlives its queue as long as its
+/// work holds it; its ``finish()`` and ``cancel()`` then only set its state.
 public final class QueuedOperation: Sendable, Hashable, CustomStringConvertible {
     public enum State: Sendable, Hashable {
         case pending, running, finished, cancelled
@@ -28,7 +28,6 @@ public final class QueuedOperation: Sendable, Hashable, CustomStringConvertible 
     /// Unique within the process.
     public let id: UInt64
     weak let queue: DownloadQueue?
-    let work: @Sendable (QueuedOperation) -> Void
     let onCancel: @Sendable () -> Void
     /// Set once, when the queue forgets the operation (or is gone): see ``Ending``.
     let ending = Atomic<UInt8>(Ending.none.rawValue)
@@ -38,10 +37,9 @@ public final class QueuedOperation: Sendable, Hashable, CustomStringConvertible 
         case none, finished, cancelled
     }
 
-    init(id: UInt64, queue: DownloadQueue?, work: @escaping @Sendable (QueuedOperation) -> Void, onCancel: @escaping @Sendable () -> Void) {
+    init(id: UInt64, queue: DownloadQueue?, onCancel: @escaping @Sendable () -> Void) {
         self.id = id
         self.queue = queue
-        self.work = work
         self.onCancel = onCancel
     }
 

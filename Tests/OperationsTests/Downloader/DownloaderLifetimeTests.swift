@@ -161,6 +161,23 @@ struct DownloaderLifetimeTests {
         parts.expectFreed()
     }
 
+    @Test("a download cancelled while others still wait in a suspended queue is freed at once")
+    func cancelledWhileOthersWait() async {
+        let transport = ScriptedTransport()
+        let downloader = downloader(transport)
+        downloader.suspend()
+        let log = DownloadLog()
+        let token = downloader.download(DownloadRequest(url: url("a")), handler: log.handler)
+        downloader.download(DownloadRequest(url: url("b")), handler: { _ in })
+        let parts = DownloaderParts(downloader)
+        let cancelled = parts.operations.filter { $0.operation?.request.url == url("a") }
+        token.cancel()
+        #expect(await log.result().error?.isCancelled == true)
+        #expect(downloader.queue.pendingCount == 1)
+        #expect(cancelled.count == 1)
+        #expect(cancelled.allSatisfy { $0.operation == nil }, "the queue's stale entry keeps nothing of it")
+    }
+
     @Test("a download its subscriber paused out of a suspended queue ends cancelled when the downloader is dropped")
     func pausedWhenDropped() async {
         let log = DownloadLog()

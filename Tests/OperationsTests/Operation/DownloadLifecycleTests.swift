@@ -79,7 +79,7 @@ struct LifecycleDriver {
     /// A queue entry of no queue: the lifecycle only passes it back in actions.
     mutating func entry() -> QueuedOperation {
         defer { nextID += 1 }
-        return QueuedOperation(id: nextID, queue: nil, work: { _ in }, onCancel: {})
+        return QueuedOperation(id: nextID, queue: nil, onCancel: {})
     }
 
     func transfer() -> TransferTask { TransferTask { _ in } }

@@ -38,6 +38,31 @@ struct QueueOwnershipTests {
         #expect(!ran.withLock { $0 })
     }
 
+    @Test("the queue lets go of an operation's work as it stops waiting: cancelled while others still wait, or started")
+    func workFreedWhenItStopsWaiting() {
+        let queue = DownloadQueue(maximumConcurrentOperations: 1)
+        queue.suspend()
+        weak var weakCancelled: Payload?
+        weak var weakRunning: Payload?
+        let cancelled: QueuedOperation
+        let running: QueuedOperation
+        do {
+            let payload = Payload()
+            let held = Payload()
+            cancelled = queue.add { _ in _ = payload }
+            running = queue.add { _ in _ = held }
+            weakCancelled = payload
+            weakRunning = held
+        }
+        queue.add { _ in }
+        cancelled.cancel()
+        #expect(queue.pendingCount == 2)
+        #expect(weakCancelled == nil, "its stale entry keeps nothing of its work")
+        queue.resume()
+        #expect(running.state == .running)
+        #expect(weakRunning == nil, "once started, the work keeps what it needs itself")
+    }
+
     @Test("a running operation outlives its queue while its work holds it; finish and cancel then only set its state")
     func runningOutlivesQueue() {
         let heard = Locked(0)
