@@ -22,6 +22,9 @@ public struct TransportConfiguration: Sendable {
     public var maximumIdleConnections: Int
     /// Sends concurrent HTTPS requests to one host as HTTP/2 streams on one connection
     /// (waiting for the first handshake to learn whether the server speaks HTTP/2).
+    /// Defaults to ``defaultMultiplexesHTTP2``: on with libcurl 8.1 or later, off before
+    /// (then each HTTP/2 transfer has a connection of its own, up to
+    /// ``maximumConnectionsPerHost``).
     public var multiplexesHTTP2: Bool
     /// Decides which servers to trust, per host. `nil`: libcurl's own validation (system
     /// anchors and host name) for every host.
@@ -47,6 +50,14 @@ public struct TransportConfiguration: Sendable {
     /// brackets). For pinning a name to a known address, and for tests. The URL policy's
     /// address rules still judge the address connected to.
     public var resolvedHosts: [String]
+    /// Over HTTP/2, the most body bytes a paused transfer keeps in memory (2 MiB). Such a
+    /// transfer is not paused inside libcurl, which before 8.1 cannot hold an HTTP/2
+    /// server back for one stream: its bytes keep arriving and wait here. Past this
+    /// limit its stream is reset (other streams go on), and when resumed it asks for the
+    /// rest with `Range` and `If-Range` (`TransportError.Code.cannotContinue` when the
+    /// response gave no strong `ETag` for that). Over HTTP/1.1 libcurl pauses the
+    /// transfer, and TCP's flow control holds the server back.
+    public var pausedBodyLimit: Int = 2 << 20
 
     public init(
         userAgent: String = TransportConfiguration.defaultUserAgent,
@@ -54,7 +65,7 @@ public struct TransportConfiguration: Sendable {
         maximumConnectionsPerHost: Int = 6,
         maximumTotalConnections: Int = 0,
         maximumIdleConnections: Int = 32,
-        multiplexesHTTP2: Bool = true,
+        multiplexesHTTP2: Bool = TransportConfiguration.defaultMultiplexesHTTP2,
         trustPolicy: (any ServerTrustPolicy)? = nil,
         challengeHandler: (any AuthenticationChallengeHandling)? = nil,
         eventMonitors: [any TransportEventMonitor] = [],
@@ -75,6 +86,12 @@ public struct TransportConfiguration: Sendable {
         self.urlPolicy = urlPolicy
         self.resolvedHosts = resolvedHosts
     }
+
+    /// Whether this process's libcurl multiplexes HTTP/2 safely: 8.1.0 or later. Before
+    /// that (Debian 12 ships 7.88), streams sharing a connection can be left waiting for
+    /// ever once a sibling ends: the frames libcurl had read for them are never handed
+    /// on. Turning ``multiplexesHTTP2`` on there takes that risk.
+    public static let defaultMultiplexesHTTP2 = CurlLibrary.multiplexesSafely
 
     /// The formats of the built-in decoders (PNG, JPEG, GIF), then any image, then
     /// anything.

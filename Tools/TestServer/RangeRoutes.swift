@@ -22,6 +22,35 @@ enum RangeRoutes {
         return partial(offset: offset, total: data.count, body: bytes, headers: headers, answer: .honour)
     }
 
+    /// `/bytes/<n>?etag=<tag>[&ranges=ignore]`: n pattern bytes (byte i = i % 251) with
+    /// `ETag: "<tag>"`, answering `Range: bytes=N-` with a 206 of the rest when `If-Range`
+    /// is absent or matches (a 200 of everything with `ranges=ignore`). The tag
+    /// `changing` becomes `"changing-<k>"`, k counting the server's answers, so that no
+    /// two answers share a representation.
+    static func taggedPattern(count: Int, tag: String, query: Query, head: HTTPRequestHead, core: ServerCore) -> ResponsePlan {
+        let etag: String
+        if tag == "changing" {
+            let serial = core.rangeCounts.withLockedValue { counts -> Int in
+                counts["/bytes?etag=changing", default: 0] += 1
+                return counts["/bytes?etag=changing", default: 0]
+            }
+            etag = "\"changing-\(serial)\""
+        } else {
+            etag = "\"\(tag)\""
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: "application/octet-stream")
+        headers.add(name: "etag", value: etag)
+        if query["ranges"] != Answer.ignore.rawValue, head.method == .GET, let offset = requestedOffset(head),
+            ifRangeMatches(head, etag: etag, lastModified: nil)
+        {
+            return partial(
+                offset: offset, total: count, body: bytes(from: offset, to: count, version: 0), headers: headers, answer: .honour)
+        }
+        headers.add(name: "content-length", value: String(count))
+        return ResponsePlan(status: .ok, headers: headers, body: .pattern(count: count, then: .end))
+    }
+
     /// How `/range/<name>` answers a range once the first request broke off.
     enum Answer: String {
         /// 206 with the rest and the right `Content-Range`.

@@ -19,6 +19,9 @@ enum Routes {
 
         if let rest = path.dropPrefix("/bytes/") {
             guard let count = Int(rest), count >= 0 else { return notFound() }
+            if let tag = query["etag"] {
+                return RangeRoutes.taggedPattern(count: count, tag: tag, query: query, head: head, core: core)
+            }
             return patternResponse(declared: count, sent: count, ending: .end)
         }
         if let rest = path.dropPrefix("/files/") {

@@ -73,6 +73,12 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let fileNotFound = Code("fileNotFound")
         /// The transport was shut down.
         public static let transportClosed = Code("transportClosed")
+        /// A transfer paused over HTTP/2 past the transport's paused-body limit could not
+        /// go on where it stopped when resumed: its response had no strong `ETag` (or was
+        /// content-encoded), or the server's answer to the request for the rest showed
+        /// another representation. The message says which; nothing of another
+        /// representation was delivered.
+        public static let cannotContinue = Code("cannotContinue")
         /// Anything else the transport reports; ``TransportError/underlyingError`` says
         /// what, when the transport attached it.
         public static let other = Code("other")

@@ -23,4 +23,15 @@ extension CurlEventLoop {
         }
         state.delegate.transfer(state.task, didComplete: completion)
     }
+
+    /// Ends a transfer whose last hop's head is to be delivered: with the head the
+    /// delegate was given (a continued transfer's first), once its body is whole.
+    func completeDelivered(_ state: TransferState, _ response: TransportResponse) {
+        if let failure = state.continuationFailure(for: response) {
+            complete(state, .failure(failure))
+            return
+        }
+        if state.delivered == nil { state.deliver(response) }
+        complete(state, .success(state.delivered ?? response))
+    }
 }

@@ -207,15 +207,15 @@ final class CurlEventLoop: @unchecked Sendable {
     /// or its next hop (a redirect, an authentication retry) starts.
     private func finish(_ state: TransferState, _ easy: UnsafeMutableRawPointer, _ code: CURLcode) {
         let outcome = HopOutcome.read(state, easy, code)
+        if holdEndedHop(state, outcome: outcome) { return }
         switch outcome {
         case .failed(let error):
             complete(state, .failure(error))
         case .head(let response):
             switch state.disposition(of: response) {
             case .deliver(let response):
-                if state.delivered == nil { state.deliver(response) }
                 credentials.remember(state, origin: Self.origin(of: state))
-                complete(state, .success(response))
+                completeDelivered(state, response)
             case .httpError(let response):
                 if response.statusCode == 401 { credentials.forget(origin: Self.origin(of: state)) }
                 complete(

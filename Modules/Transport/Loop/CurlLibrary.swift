@@ -9,6 +9,17 @@ package enum CurlLibrary {
         wi_curl_version().map { String(cString: $0) } ?? "unknown"
     }()
 
+    /// libcurl's version as 0xXXYYZZ.
+    package static let versionNumber: UInt32 = wi_curl_version_number()
+
+    /// Whether this libcurl keeps every stream of a multiplexed HTTP/2 connection going.
+    /// Before 8.1.0 (Debian 12 ships 7.88) a stream whose receive buffer overflows on
+    /// its last DATA frame ends, and the frames of its siblings still in libcurl's
+    /// connection buffer are never read: with nothing more on the socket, those siblings
+    /// wait for ever (Tools/Reproductions/libcurl-h2-pause shows it; curl 8.1.0 rewrote
+    /// that buffering).
+    package static let multiplexesSafely: Bool = versionNumber >= 0x08_01_00
+
     /// `curl_global_init` is not thread-safe in every libcurl: run it once, before any
     /// handle exists. Never cleaned up (OpenSSL's atexit handlers race a global cleanup).
     package static let initialised: Bool = {

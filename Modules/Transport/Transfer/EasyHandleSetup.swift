@@ -61,7 +61,7 @@ enum EasyHandleSetup {
 
         if let old = state.headerList { curl_slist_free_all(old) }
         state.headerList = nil
-        if request.headers.isEmpty, request.validators == nil {
+        if request.headers.isEmpty, request.validators == nil, state.continuation == nil {
             wi_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, state.environment.defaultHeaderList.map { UnsafeMutableRawPointer($0) })
         } else {
             state.headerList = headerList(for: state, configuration: environment.configuration)
@@ -114,6 +114,9 @@ enum EasyHandleSetup {
         if let validators = state.request.validators {
             if let etag = validators.etag, !headers.contains("If-None-Match") { headers.add("If-None-Match", etag) }
             if let date = validators.lastModified, !headers.contains("If-Modified-Since") { headers.add("If-Modified-Since", date) }
+        }
+        if let continuation = state.continuation {
+            for (name, value) in continuation.headers { headers.set(name, value) }
         }
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in headers { list = curl_slist_append(list, HTTPHeaderLine.line(name, value)) }

@@ -59,6 +59,17 @@ final class TransferState: @unchecked Sendable {
     /// what it saw last (reading no clock per chunk), for the stall timeout.
     var activity = 0
 
+    // Pausing where the hop may share an HTTP/2 connection (see ``holdsBodyWhilePaused``).
+    /// Body bytes that arrived while the transfer was paused, delivered at the resume.
+    var heldBody: [UInt8] = []
+    /// The hop was cut off at the paused-body limit: the transfer stays paused, and asks
+    /// for the rest when resumed.
+    var letGoWhilePaused = false
+    /// How the next hop asks for the rest of a body that was let go.
+    var continuation: PausedContinuation?
+    /// How a hop that ended while its body waited here ends the transfer, at the resume.
+    var parked: Result<TransportResponse, TransportError>?
+
     /// Bodies of responses that are not delivered are read up to this size so that the
     /// connection can be kept; a larger one is cut off.
     static let discardLimit = 256 * 1024
@@ -134,15 +145,23 @@ final class TransferState: @unchecked Sendable {
         loopThread?.assertOnLoop()
         let (cancelled, paused) = task.state
         if cancelled { return 0 }
+        // Bytes wait here while bytes kept earlier do, so that they are delivered in order.
+        let holding = !heldBody.isEmpty || (paused && holdsBodyWhilePaused)
         // Paused by a thread whose command the loop has not taken yet: libcurl keeps this
         // chunk and hands it over again when the transfer is unpaused, so no byte is
         // delivered after `pause()` returned, and none is lost.
-        if paused { return Self.pauseWrite }
+        if paused, !holding { return Self.pauseWrite }
         activity &+= 1
         if case .headUndecided = reception { decideHead() }
+        var body = bytes
         switch reception {
         case .delivering, .headUndecided:
             break
+        case .skipping(let remaining):
+            let skipped = Int(min(remaining, Int64(bytes.count)))
+            reception = skipped == remaining ? .delivering : .skipping(remaining - Int64(skipped))
+            guard skipped < bytes.count else { return bytes.count }
+            body = UnsafeRawBufferPointer(rebasing: bytes[skipped...])
         case .discarding(let dropped):
             guard dropped + bytes.count <= Self.discardLimit else {
                 reception = .cutOff
@@ -153,18 +172,92 @@ final class TransferState: @unchecked Sendable {
         case .cutOff:
             return 0
         }
-        bodyBytes += Int64(bytes.count)
+        if holding { return hold(body) ? bytes.count : 0 }
+        return deliverBody(body) ? bytes.count : 0
+    }
+
+    /// Whether a pause keeps this hop's body here rather than pausing the hop in libcurl:
+    /// when the hop may be an HTTP/2 stream. libcurl before 8.1 (Debian 12 ships 7.88)
+    /// does not hold an HTTP/2 server back when a stream pauses (the shrunk window never
+    /// reaches it) and keeps what arrives in a buffer of up to 64 MiB, failing the
+    /// transfer past that; here the bytes wait under a limit of our own.
+    var holdsBodyWhilePaused: Bool {
+        guard scheme == "https", request.preferredHTTPVersion != .http1_1 else { return false }
+        let version = (parser.current ?? parser.lastComplete)?.httpVersion
+        return version != .http1_0 && version != .http1_1
+    }
+
+    /// Keeps body bytes that arrived while paused; `false` cuts the hop off: over the
+    /// body limit (``failure`` says so), or over the paused-body limit (the transfer
+    /// stays paused and asks for the rest when resumed, see ``letGoWhilePaused``).
+    private func hold(_ body: UnsafeRawBufferPointer) -> Bool {
+        let received = bodyBytes + Int64(heldBody.count) + Int64(body.count)
+        if let limit = request.maximumBodySize, received > limit {
+            failure = error(.bodyTooLarge, "the body grew past \(limit) bytes")
+            return false
+        }
+        guard heldBody.count + body.count <= environment.configuration.pausedBodyLimit else {
+            letGoWhilePaused = true
+            return false
+        }
+        heldBody.append(contentsOf: body)
+        return true
+    }
+
+    /// Delivers the body kept while paused, in order. Stops early when the delegate paused
+    /// the transfer again (the rest stays kept). `false` when the transfer must end:
+    /// cancelled, or over its body limit (``failure``).
+    func deliverHeldBody() -> Bool {
+        var delivered = 0
+        defer { heldBody.removeFirst(delivered) }
+        while delivered < heldBody.count {
+            let (cancelled, paused) = task.state
+            if cancelled { return false }
+            if paused { return true }
+            let end = min(heldBody.count, delivered + Self.heldChunk)
+            let taken = heldBody[delivered..<end].withUnsafeBytes { deliverBody($0) }
+            guard taken else { return false }
+            delivered = end
+        }
+        return true
+    }
+
+    /// Kept bytes go to the delegate in chunks of this size, as libcurl's would.
+    private static let heldChunk = 64 * 1024
+
+    /// Hands body bytes to the delegate; `false` past the body limit (``failure``).
+    private func deliverBody(_ body: UnsafeRawBufferPointer) -> Bool {
+        bodyBytes += Int64(body.count)
         if let limit = request.maximumBodySize, bodyBytes > limit {
             failure = error(.bodyTooLarge, "the body grew past \(limit) bytes")
-            return 0
+            return false
         }
         let progress = TransferProgress(received: bodyBytes, expected: expectedLength)
-        delegate.transfer(task, didReceive: bytes, progress: progress)
+        delegate.transfer(task, didReceive: body, progress: progress)
         if !environment.monitors.isEmpty {
-            let (task, count) = (task, bytes.count)
+            let (task, count) = (task, body.count)
             environment.monitors.emit { $0.transfer(task, didReceiveBytes: count, progress: progress) }
         }
-        return bytes.count
+        return true
+    }
+
+    /// How a transfer whose body was let go asks for the rest, or why it cannot.
+    func planContinuation() -> Result<PausedContinuation, PausedContinuation.Refusal> {
+        PausedContinuation.plan(after: delivered, method: method, offset: bodyBytes + Int64(heldBody.count))
+    }
+
+    /// Why the last hop of a continued transfer does not complete its body: an answer
+    /// that had no body byte (so was never checked) and does not continue it, or fewer
+    /// bytes than the first head announced.
+    func continuationFailure(for response: TransportResponse) -> TransportError? {
+        guard let continuation else { return nil }
+        if reception == .headUndecided, case .failure(let refusal) = continuation.bytesToSkip(in: response) {
+            return error(.cannotContinue, refusal.message)
+        }
+        if let expected = expectedLength, bodyBytes != expected {
+            return error(.truncatedBody, "\(bodyBytes) of \(expected) bytes after the transfer was continued")
+        }
+        return nil
     }
 
     /// OpenSSL's certificate verification, during the handshake: the evaluator decides.
@@ -254,6 +347,9 @@ final class TransferState: @unchecked Sendable {
         case headUndecided
         /// The body goes to the delegate.
         case delivering
+        /// The answer to a continuation repeats this many bytes the transfer has already
+        /// (a 200 of the same representation): they are dropped, the rest delivered.
+        case skipping(Int64)
         /// The body is not for the delegate (a redirect, a 401 being answered, an error
         /// status): read and dropped so the connection can be kept; this many so far.
         case discarding(Int)
@@ -261,10 +357,21 @@ final class TransferState: @unchecked Sendable {
         case cutOff
     }
 
-    /// At the first body byte: deliver the head, or mark the body as one to drop.
+    /// At the first body byte: deliver the head, or mark the body as one to drop. The
+    /// answer to a continuation is checked instead (its head was delivered before).
     func decideHead() {
         reception = .delivering
         guard let response = currentResponse() else { return }
+        if let continuation, (200..<300).contains(response.statusCode) {
+            switch continuation.bytesToSkip(in: response) {
+            case .success(let skip):
+                if skip > 0 { reception = .skipping(skip) }
+            case .failure(let refusal):
+                failure = error(.cannotContinue, refusal.message)
+                reception = .cutOff
+            }
+            return
+        }
         if case .deliver = disposition(of: response) {
             deliver(response)
         } else {

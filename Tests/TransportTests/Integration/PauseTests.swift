@@ -24,28 +24,58 @@ struct PauseTests {
 
     /// A server speaking `version`, and a transport that trusts it, for one test.
     private func withSetup<R>(
-        _ version: HTTPVersion, connectionsPerHost: Int = 6,
+        _ version: HTTPVersion, connectionsPerHost: Int = 6, pausedBodyLimit: Int = TransportConfiguration().pausedBodyLimit,
         _ body: (LoopbackServer, CurlTransport, PauseMonitor) async throws -> R
     ) async throws -> R {
         let monitor = PauseMonitor()
         switch version {
         case .http1:
             return try await withServer { server in
-                let transport = CurlTransport(
-                    configuration: .init(maximumConnectionsPerHost: connectionsPerHost, eventMonitors: [monitor]))
-                return try await body(server, transport, monitor)
+                var configuration = TransportConfiguration(maximumConnectionsPerHost: connectionsPerHost, eventMonitors: [monitor])
+                configuration.pausedBodyLimit = pausedBodyLimit
+                return try await body(server, CurlTransport(configuration: configuration), monitor)
             }
         case .http2:
             let ca = try TestCertificateAuthority()
             return try await withServer(.init(tls: ca.issue())) { server in
                 let anchors = [WebImageCore.Certificate(derBytes: ca.certificateDER)]
-                let transport = CurlTransport(
-                    configuration: .init(
-                        maximumConnectionsPerHost: connectionsPerHost,
-                        trustPolicy: ServerTrustManager(evaluators: ["127.0.0.1": AnchoredTrustEvaluator(anchors: anchors)]),
-                        eventMonitors: [monitor]))
-                return try await body(server, transport, monitor)
+                var configuration = TransportConfiguration(
+                    maximumConnectionsPerHost: connectionsPerHost,
+                    trustPolicy: ServerTrustManager(evaluators: ["127.0.0.1": AnchoredTrustEvaluator(anchors: anchors)]),
+                    eventMonitors: [monitor])
+                configuration.pausedBodyLimit = pausedBodyLimit
+                return try await body(server, CurlTransport(configuration: configuration), monitor)
             }
+        }
+    }
+
+    /// A paused `size`-byte transfer of `path` (resumed when the test says) beside
+    /// siblings on its connection; its completion after the resume.
+    private func pauseBesideSiblings(
+        _ version: HTTPVersion, path: String, size: Int, pausedBodyLimit: Int
+    ) async throws -> (TransferCompletion, PausingDelegate) {
+        // Where libcurl multiplexes safely the siblings are streams of the paused one's
+        // connection; elsewhere (and over HTTP/1.1) they have connections of their own.
+        try await withSetup(version, pausedBodyLimit: pausedBodyLimit) { server, transport, monitor in
+            let paused = PausingDelegate(pauseAtFirstChunk: true)
+            var request = TransportRequest(url: server.url(path))
+            request.timeouts = .init(connect: .seconds(10), total: .seconds(30), stall: .milliseconds(500))
+            let task = transport.start(request, delegate: paused)
+            _ = await paused.pausedWithBytes()
+            await monitor.paused(task)
+            // Siblings each have their own stall limit: a connection held up by the pause
+            // fails them. While they run, the paused one's stall limit passes many times.
+            for index in 0..<4 {
+                var sibling = TransportRequest(url: server.url("/bytes/\(300_000 + index)"))
+                sibling.timeouts = .init(connect: .seconds(10), total: .seconds(30), stall: .seconds(2))
+                let fetched = try await transport.data(for: sibling)
+                #expect(fetched.data == patternBytes(300_000 + index))
+            }
+            #expect(paused.snapshot.completion == nil, "the paused transfer waits for its resume")
+            task.resume()
+            let completion = try await paused.completion()
+            #expect(monitor.events(of: task) == [.paused, .resumed])
+            return (completion, paused)
         }
     }
 
@@ -55,7 +85,7 @@ struct PauseTests {
         try await withSetup(version) { server, transport, monitor in
             let size = 4 << 20
             let paused = PausingDelegate(pauseAtFirstChunk: true)
-            let task = transport.start(TransportRequest(url: server.url("/bytes/\(size)")), delegate: paused)
+            let task = transport.start(TransportRequest(url: server.url("/bytes/\(size)?etag=mid")), delegate: paused)
             let atPause = await paused.pausedWithBytes()
             await monitor.paused(task)
             #expect(task.isPaused)
@@ -113,14 +143,67 @@ struct PauseTests {
         }
     }
 
-    @Test("paused longer than the stall timeout and the whole budget, then resumed: no timeout", arguments: [HTTPVersion.http1])
-    // HTTP/1.1 only for now: over HTTP/2 this test hung (a resumed stream that never
-    // completed) when the whole suite ran in parallel on a loaded machine, not alone.
+    @Test(
+        "paused past the stall limit while siblings on its connection run: the siblings finish, then the resumed one does",
+        arguments: HTTPVersion.allCases)
+    func longPauseBesideSiblings(_ version: HTTPVersion) async throws {
+        let size = 8 << 20
+        let (completion, paused) = try await pauseBesideSiblings(
+            version, path: "/bytes/\(size)?etag=long", size: size, pausedBodyLimit: 256 << 10)
+        guard case .success(let response) = completion.result else {
+            Issue.record("\(completion.result)")
+            return
+        }
+        #expect(response.statusCode == 200, "the head first delivered")
+        #expect(paused.snapshot.body == patternBytes(size), "every byte once, in order")
+        if version == .http2 {
+            // Past the paused-body limit the stream was let go and the rest asked for.
+            #expect(completion.metrics.transactions.count == 2)
+            #expect(completion.metrics.transactions.last?.statusCode == 206)
+        }
+    }
+
+    @Test("over HTTP/2, a paused body within the limit waits in the transport: one request, every byte")
+    func heldWithinLimit() async throws {
+        let size = 1 << 20
+        let (completion, paused) = try await pauseBesideSiblings(.http2, path: "/bytes/\(size)", size: size, pausedBodyLimit: 4 << 20)
+        #expect((try? completion.result.get()) != nil, "\(completion.result)")
+        #expect(completion.metrics.transactions.count == 1)
+        #expect(paused.snapshot.body == patternBytes(size))
+    }
+
+    @Test("over HTTP/2, a server that ignores the range sends the body again: the bytes had already are skipped")
+    func continuedByWholeBody() async throws {
+        let size = 4 << 20
+        let (completion, paused) = try await pauseBesideSiblings(
+            .http2, path: "/bytes/\(size)?etag=same&ranges=ignore", size: size, pausedBodyLimit: 256 << 10)
+        #expect((try? completion.result.get()) != nil, "\(completion.result)")
+        #expect(completion.metrics.transactions.last?.statusCode == 200)
+        #expect(paused.snapshot.body == patternBytes(size))
+    }
+
+    @Test(
+        "over HTTP/2, a body let go cannot go on without a strong ETag, or once the resource changed: cannotContinue, nothing foreign delivered",
+        arguments: ["/bytes/\(4 << 20)", "/bytes/\(4 << 20)?etag=changing"])
+    func cannotContinue(_ path: String) async throws {
+        let (completion, paused) = try await pauseBesideSiblings(.http2, path: path, size: 4 << 20, pausedBodyLimit: 256 << 10)
+        guard case .failure(let error) = completion.result else {
+            Issue.record("expected a failure, got \(completion.result)")
+            return
+        }
+        #expect(error.code == .cannotContinue, "\(error)")
+        let body = paused.snapshot.body
+        #expect(body.count < 4 << 20)
+        #expect(body == patternBytes(body.count), "the bytes delivered are the first representation's")
+        #expect(error.bytesReceived == Int64(body.count))
+    }
+
+    @Test("paused longer than the stall timeout and the whole budget, then resumed: no timeout", arguments: HTTPVersion.allCases)
     func pausedTimeIsNotSpent(_ version: HTTPVersion) async throws {
         try await withSetup(version) { server, transport, monitor in
             let size = 1 << 20
             let paused = PausingDelegate(pauseAtFirstChunk: true)
-            var request = TransportRequest(url: server.url("/bytes/\(size)"))
+            var request = TransportRequest(url: server.url("/bytes/\(size)?etag=spent"))
             request.timeouts = .init(connect: .seconds(10), total: .seconds(2), stall: .milliseconds(500))
             let task = transport.start(request, delegate: paused)
             _ = await paused.pausedWithBytes()

@@ -59,6 +59,11 @@ const char *wi_curl_version(void) {
     return info ? info->version : NULL;
 }
 
+unsigned int wi_curl_version_number(void) {
+    curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    return info ? info->version_num : 0;
+}
+
 const char *wi_curl_default_ca_bundle(void) {
     curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
     return info ? info->cainfo : NULL;

@@ -70,6 +70,8 @@ CURLcode wi_easy_install_address_check(CURL *handle, void *context);
 
 /// libcurl's version text ("7.88.1").
 const char *wi_curl_version(void);
+/// libcurl's version as 0xXXYYZZ (7.88.1 is 0x075801).
+unsigned int wi_curl_version_number(void);
 /// CURLAUTH_* are macros with casts, which Swift does not import.
 static const long WI_CURLAUTH_BASIC = (long)CURLAUTH_BASIC;
 static const long WI_CURLAUTH_DIGEST = (long)CURLAUTH_DIGEST;
