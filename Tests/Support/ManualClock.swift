@@ -22,6 +22,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private struct Watcher {
+        let id: UInt64
         let count: Int
         let continuation: CheckedContinuation<Void, Never>
     }
@@ -30,7 +31,7 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var nextID: UInt64 = 0
         var timers: [Timer] = []
-        /// Timers cancelled before they were registered.
+        /// Timers, and watchers, cancelled before they were registered.
         var cancelled: Set<UInt64> = []
         var watchers: [Watcher] = []
         var asked: [Duration] = []
@@ -101,15 +102,32 @@ public final class ManualClock: Clock, Sendable {
         for watcher in met { watcher.continuation.resume() }
     }
 
-    /// Returns once exactly `count` timers wait.
+    /// Returns once exactly `count` timers wait, or once the task is cancelled (the
+    /// test's time limit), so that a count never reached fails the test instead of
+    /// holding up the run.
     public func waitForTimers(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let met = state.withLock { state -> Bool in
-                guard state.timers.count != count else { return true }
-                state.watchers.append(Watcher(count: count, continuation: continuation))
-                return false
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let met = state.withLock { state -> Bool in
+                    guard state.cancelled.remove(id) == nil, state.timers.count != count else { return true }
+                    state.watchers.append(Watcher(id: id, count: count, continuation: continuation))
+                    return false
+                }
+                if met { continuation.resume() }
             }
-            if met { continuation.resume() }
+        } onCancel: {
+            let watcher = state.withLock { state -> Watcher? in
+                guard let index = state.watchers.firstIndex(where: { $0.id == id }) else {
+                    state.cancelled.insert(id)
+                    return nil
+                }
+                return state.watchers.remove(at: index)
+            }
+            watcher?.continuation.resume()
         }
     }
 }
