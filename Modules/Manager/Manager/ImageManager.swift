@@ -75,7 +75,7 @@ public final class ImageManager: Sendable {
         self.diskCache = diskCache
         self.configuration = configuration
         self.failedURLs = FailedURLSet(retryInterval: configuration.failedURLRetryInterval)
-        self.writes = DiskWriteBehind(storeFailed: configuration.cacheStoreFailureHandler ?? { _, _ in })
+        self.writes = DiskWriteBehind(clock: configuration.clock, storeFailed: configuration.cacheStoreFailureHandler ?? { _, _ in })
         self.queueSuspension = NetworkQueueSuspension(recovery: configuration.networkRecovery, downloader: downloader)
         self.backpressure = BudgetBackpressure(
             budget: configuration.memoryBudget, enabled: configuration.holdsDownloadsWhileDecodesWait, downloader: downloader)

@@ -24,7 +24,8 @@ final class DiskWriteBehind: Sendable {
         var unwritten: [CacheKey: (serial: UInt64, write: Write)] = [:]
         var serial: UInt64 = 0
         var pendingBytes = 0
-        var oldest: ContinuousClock.Instant?
+        /// When the oldest pending write was enqueued (see `elapsed`).
+        var oldest: Duration?
         var runningLoads = 0
         var isWriting = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -35,10 +36,20 @@ final class DiskWriteBehind: Sendable {
 
     private let state = Locked(State())
     private let storeFailed: @Sendable (CacheError, CacheKey) -> Void
+    /// The time since this write-behind was made, on its clock: what ``maximumDelay``
+    /// is measured in.
+    private let elapsed: @Sendable () -> Duration
 
-    init(storeFailed: @escaping @Sendable (CacheError, CacheKey) -> Void) {
+    /// - Parameter clock: what the delay is measured on (the manager's clock).
+    init(clock: some Clock<Duration>, storeFailed: @escaping @Sendable (CacheError, CacheKey) -> Void) {
         self.storeFailed = storeFailed
+        let start = clock.now
+        self.elapsed = { start.duration(to: clock.now) }
     }
+
+    /// Whether a writer is under way: started by the enqueue, flush or load end that
+    /// found the writes due, before it returned, and running until nothing waits.
+    var isWriting: Bool { state.withLock { $0.isWriting } }
 
     func loadStarted() {
         state.withLock { $0.runningLoads += 1 }
@@ -53,7 +64,7 @@ final class DiskWriteBehind: Sendable {
     }
 
     func enqueue(_ write: Write) {
-        let now = ContinuousClock.now
+        let now = elapsed()
         let start = state.withLock { state -> Bool in
             state.serial += 1
             state.unwritten[write.key] = (state.serial, write)
