@@ -77,7 +77,8 @@ extension ImageManager {
         /// ``cacheRules`` to a shared cache's (`HTTPCacheRules(isShared: true)`), so that
         /// `private` responses stay out of both. `nil` (the default): no shared tier.
         public var sharedCache: (any SharedDataCaching)? = nil
-        /// The clock the manager's waits run on: the longest a disk write is held back.
+        /// The clock the manager's waits run on: the bound of a wait for the network
+        /// (``NetworkRecovery/maximumWait``) and the longest a disk write is held back.
         /// Continuous time, or a test's own, so that those waits need no real time.
         package var clock: any Clock<Duration> = ContinuousClock()
 

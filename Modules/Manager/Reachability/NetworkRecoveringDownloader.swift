@@ -6,6 +6,8 @@ import WebImageCore
 struct NetworkRecoveringDownloader: ImageDownloading {
     let base: any ImageDownloading
     let recovery: NetworkRecovery
+    /// The clock the waits' bound runs on.
+    let clock: any Clock<Duration>
 
     func download(_ request: DownloadRequest, delivery: CallbackDelivery, handler: @escaping @Sendable (DownloadEvent) -> Void)
         -> DownloadToken
@@ -17,7 +19,7 @@ struct NetworkRecoveringDownloader: ImageDownloading {
         _ request: DownloadRequest, delivery: CallbackDelivery, tokenReady: (DownloadToken) -> Void,
         handler: @escaping @Sendable (DownloadEvent) -> Void
     ) -> DownloadToken {
-        RecoveringDownload(request: request, delivery: delivery, handler: handler, base: base, recovery: recovery)
+        RecoveringDownload(request: request, delivery: delivery, handler: handler, base: base, recovery: recovery, clock: clock)
             .start(tokenReady: tokenReady)
     }
 }
@@ -26,6 +28,6 @@ extension ImageManager {
     /// `downloader`, made to wait for the network when the configuration asks for it.
     func recovering(_ downloader: any ImageDownloading) -> any ImageDownloading {
         guard let recovery = configuration.networkRecovery else { return downloader }
-        return NetworkRecoveringDownloader(base: downloader, recovery: recovery)
+        return NetworkRecoveringDownloader(base: downloader, recovery: recovery, clock: configuration.clock)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 import WebImageConcurrency
 import WebImageCore
@@ -6,55 +5,40 @@ import WebImageCore
 /// One subscriber's download under ``NetworkRecovery``: attempt, and after a failure
 /// that means the network was down (while it is unreachable), wait for it to come back,
 /// then attempt again, within the bounds of the recovery. The subscriber sees the events
-/// of each attempt and exactly one completion.
+/// of each attempt and exactly one completion; the decisions are ``RecoveryLifecycle``'s,
+/// this class performs them.
 ///
-/// Phases: downloading(attempt) -> waiting(attempt) -> downloading(attempt + 1) ... ->
-/// finished. Only the current attempt's events pass; the token cancels whichever phase
-/// is current, and its pause holds for every attempt (one started while paused starts
-/// paused).
+/// The token it hands out cancels and pauses the whole download: a cancel reaches the
+/// current attempt (or ends the wait), and a pause holds for every attempt (one started
+/// while paused starts paused).
 final class RecoveringDownload: Sendable {
-    private enum Phase {
-        case downloading(attempt: Int, token: DownloadToken?)
-        case waiting(attempt: Int, observation: ReachabilityObservation?, failure: DownloadError)
-        case finished
-    }
-
-    private struct State {
-        var phase: Phase = .downloading(attempt: 0, token: nil)
-        var cancelRequested = false
-        var paused = false
-        /// The highest priority asked through the token: later attempts queue at it.
-        var raisedPriority: DownloadPriority?
-
-        func isDownloading(_ attempt: Int) -> Bool {
-            if case .downloading(attempt, _) = phase { return true }
-            return false
-        }
-    }
-
     private let request: DownloadRequest
     private let delivery: CallbackDelivery
     private let handler: @Sendable (DownloadEvent) -> Void
     private let base: any ImageDownloading
     private let recovery: NetworkRecovery
-    private let state = Locked(State())
+    /// The clock the wait's bound runs on.
+    private let clock: any Clock<Duration>
+    private let lifecycle: Locked<RecoveryLifecycle>
 
     init(
         request: DownloadRequest, delivery: CallbackDelivery, handler: @escaping @Sendable (DownloadEvent) -> Void,
-        base: any ImageDownloading, recovery: NetworkRecovery
+        base: any ImageDownloading, recovery: NetworkRecovery, clock: any Clock<Duration>
     ) {
         self.request = request
         self.delivery = delivery
         self.handler = handler
         self.base = base
         self.recovery = recovery
+        self.clock = clock
+        self.lifecycle = Locked(RecoveryLifecycle(priority: request.effectivePriority, maximumRetries: recovery.maximumRetries))
     }
 
     /// Starts the first attempt; the token it returns cancels and pauses the whole
     /// download, and reaches `tokenReady` as soon as the first attempt's token does.
     func start(tokenReady: (DownloadToken) -> Void) -> DownloadToken {
         var whole: DownloadToken?
-        let first = attempt(0) { firstToken in
+        let first = ask(attempt: 0, priority: request.effectivePriority) { firstToken in
             let token = wholeToken(like: firstToken)
             whole = token
             tokenReady(token)
@@ -64,145 +48,90 @@ final class RecoveringDownload: Sendable {
 
     private func wholeToken(like first: DownloadToken) -> DownloadToken {
         DownloadToken(
-            key: first.key, subscription: first.subscription, onCancel: { [self] in cancel(keepingResumableData: false) },
-            onCancelKeepingResumableData: { [self] in cancel(keepingResumableData: true) },
-            onPauseChange: { [self] paused in setPaused(paused) },
-            onPriorityRaise: { [self] priority in raisePriority(to: priority) })
+            key: first.key, subscription: first.subscription,
+            onCancel: { [self] in step { $0.cancel(keepingResumableData: false) } },
+            onCancelKeepingResumableData: { [self] in step { $0.cancel(keepingResumableData: true) } },
+            onPauseChange: { [self] paused in step { $0.setPaused(paused) } },
+            onPriorityRaise: { [self] priority in step { $0.raisePriority(to: priority) } })
     }
 
-    private func raisePriority(to priority: DownloadPriority) {
-        state.withLock { state in
-            guard priority > (state.raisedPriority ?? request.effectivePriority) else { return }
-            state.raisedPriority = priority
-            guard case .downloading(_, let token?) = state.phase else { return }
-            token.raisePriority(to: priority)
-        }
-    }
-
-    private func attempt(_ number: Int, tokenReady: (DownloadToken) -> Void = { _ in }) -> DownloadToken {
+    private func ask(attempt: Int, priority: DownloadPriority, tokenReady: (DownloadToken) -> Void = { _ in }) -> DownloadToken {
         var attemptRequest = request
-        if let raised = state.withLock({ $0.raisedPriority }) { attemptRequest.raisePriority(to: raised) }
+        attemptRequest.raisePriority(to: priority)
         let asked = attemptRequest.effectivePriority
-        let token = base.download(
+        return base.download(
             attemptRequest, delivery: delivery,
             tokenReady: { [self] token in
-                state.withLock { state in
-                    guard state.isDownloading(number) else { return }  // it completed already
-                    state.phase = .downloading(attempt: number, token: token)
-                    if state.paused { token.pause() }
-                    // A raise that came while this attempt was being asked for.
-                    if let raised = state.raisedPriority, raised > asked { token.raisePriority(to: raised) }
-                }
+                step { $0.tokenReady(token, attempt: attempt, askedAt: asked) }
                 tokenReady(token)
             },
-            handler: { [self] event in handle(event, of: number) })
-        let cancelNow = state.withLock { $0.isDownloading(number) && $0.cancelRequested }
-        if cancelNow { token.cancel() }
-        return token
+            handler: { [self] event in received(event, of: attempt) })
     }
 
-    /// Under the lock, so that racing pauses and resumes reach the attempt in order.
-    private func setPaused(_ paused: Bool) {
-        state.withLock { state in
-            guard state.paused != paused else { return }
-            state.paused = paused
-            guard case .downloading(_, let token?) = state.phase else { return }
-            if paused { token.pause() } else { token.resume() }
-        }
-    }
-
-    private func handle(_ event: DownloadEvent, of attempt: Int) {
+    private func received(_ event: DownloadEvent, of attempt: Int) {
         guard case .completed(let result) = event else {
-            if state.withLock({ $0.isDownloading(attempt) }) { handler(event) }
+            if case .passOn = lifecycle.withLock({ $0.attemptProgressed(attempt) }) { handler(event) }
             return
         }
-        enum Next {
-            case ignore
-            case deliver
-            case wait
+        var networkFailure: DownloadError?
+        if case .failure(let error) = result, NetworkRecovery.isNetworkDown(error), recovery.observer.currentStatus == .unreachable {
+            networkFailure = error
         }
-        let next = state.withLock { state -> Next in
-            guard state.isDownloading(attempt) else { return .ignore }
-            if case .failure(let error) = result, !state.cancelRequested, attempt < recovery.maximumRetries,
-                NetworkRecovery.isNetworkDown(error), recovery.observer.currentStatus == .unreachable
-            {
-                state.phase = .waiting(attempt: attempt, observation: nil, failure: error)
-                return .wait
-            }
-            state.phase = .finished
-            return .deliver
-        }
-        switch next {
-        case .ignore: break
-        case .deliver: handler(event)
-        case .wait: wait(after: attempt)
-        }
+        let action = lifecycle.withLock { $0.attemptCompleted(attempt, networkFailure: networkFailure) }
+        // The attempt's completion came on the subscriber's delivery already.
+        if case .passOn = action { handler(event) } else { perform(action) }
     }
 
-    /// Waits for the network (or the bound, or a cancel), then attempts again.
-    private func wait(after attempt: Int) {
+    /// Waits for the network (or the bound, or a cancel) after `attempt`.
+    private func beginWait(after attempt: Int) {
         recovery.waitHandler?(request.url)
-        let observation = recovery.observer.observe(delivery: .immediate) { [self] status in
-            if status.isReachable { endWait(of: attempt, timedOut: false) }
-        }
-        let stillWaiting = state.withLock { state -> Bool in
-            guard case .waiting(attempt, nil, let failure) = state.phase else { return false }
-            state.phase = .waiting(attempt: attempt, observation: observation, failure: failure)
-            return true
-        }
-        guard stillWaiting else {
-            observation.cancel()
-            return
-        }
-        let bound = recovery.maximumWait.components
-        let nanoseconds = Int(clamping: bound.seconds) &* 1_000_000_000 &+ Int(bound.attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) { [self] in
-            endWait(of: attempt, timedOut: true)
-        }
-    }
-
-    /// Ends the wait that followed `attempt`: the network is back (attempt again), or the
-    /// bound passed (fail with the error the attempt had).
-    private func endWait(of attempt: Int, timedOut: Bool) {
-        let ended = state.withLock { state -> (ReachabilityObservation?, DownloadError)? in
-            guard case .waiting(attempt, let observation, let failure) = state.phase else { return nil }
-            state.phase = timedOut ? .finished : .downloading(attempt: attempt + 1, token: nil)
-            return (observation, failure)
-        }
-        guard let (observation, failure) = ended else { return }
-        observation?.cancel()
-        if timedOut {
-            let handler = self.handler
-            delivery.run { handler(.completed(.failure(failure))) }
-        } else {
-            _ = self.attempt(attempt + 1)
-        }
-    }
-
-    private func cancel(keepingResumableData: Bool) {
-        enum Action {
-            case none
-            case cancelToken(DownloadToken)
-            case endWait(ReachabilityObservation?)
-        }
-        let action = state.withLock { state -> Action in
-            state.cancelRequested = true
-            switch state.phase {
-            case .downloading(_, let token): return token.map(Action.cancelToken) ?? .none
-            case .waiting(_, let observation, _):
-                state.phase = .finished
-                return .endWait(observation)
-            case .finished: return .none
+        let (clock, bound) = (self.clock, recovery.maximumWait)
+        let timer = Task { [self] in
+            do {
+                try await Task.sleep(for: bound, clock: clock)
+            } catch {
+                return  // the wait ended otherwise
             }
+            step { $0.waitTimedOut(after: attempt) }
         }
+        let observation = recovery.observer.observe(delivery: .immediate) { [self] status in
+            if status.isReachable { step { $0.networkBack(after: attempt) } }
+        }
+        step { $0.waitBegan(NetworkWait(observation: observation, timer: timer), after: attempt) }
+    }
+
+    /// Runs `transition` under the lock and performs its action: a token adjustment
+    /// there, anything else once the lock is released (a cancel's completion, or a new
+    /// attempt, may come back here at once).
+    private func step(_ transition: (inout RecoveryLifecycle) -> RecoveryLifecycle.Action) {
+        let action = lifecycle.withLock { lifecycle -> RecoveryLifecycle.Action in
+            let action = transition(&lifecycle)
+            guard case .adjust(let token, let adjustment) = action else { return action }
+            adjustment.apply(to: token)
+            return .none
+        }
+        perform(action)
+    }
+
+    private func perform(_ action: RecoveryLifecycle.Action) {
         switch action {
-        case .none: break
-        // The attempt completes with `cancelled`, which `handle` delivers.
-        case .cancelToken(let token): token.cancel(keepingResumableData: keepingResumableData)
-        case .endWait(let observation):
-            observation?.cancel()
+        case .none, .passOn:
+            break  // an attempt's own events are handed on where they arrive (`received`)
+        case .adjust(let token, let adjustment):
+            adjustment.apply(to: token)
+        case .cancel(let token, let keepingResumableData):
+            token.cancel(keepingResumableData: keepingResumableData)
+        case .beginWait(let attempt):
+            beginWait(after: attempt)
+        case .retry(let attempt, let priority, let wait):
+            wait?.end()
+            _ = ask(attempt: attempt, priority: priority)
+        case .fail(let error, let wait):
+            wait?.end()
             let handler = self.handler
-            delivery.run { handler(.completed(.failure(.cancelled))) }
+            delivery.run { handler(.completed(.failure(error))) }
+        case .end(let wait):
+            wait.end()
         }
     }
 }

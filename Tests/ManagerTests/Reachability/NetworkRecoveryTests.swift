@@ -98,21 +98,6 @@ struct NetworkRecoveryTests {
         #expect(error.code == .connectionRefused)
     }
 
-    @Test("the wait is bounded: after maximumWait the load fails with the error it had")
-    func boundedWait() async throws {
-        let fixture = ScriptedFixture(ScriptedDownloader { _ in .failure(.dnsFailure) })
-        let network = ScriptedReachability(.unreachable)
-        let manager = fixture.manager { $0.networkRecovery = NetworkRecovery(observer: network, maximumWait: .milliseconds(50)) }
-        let result = await outcome { () async throws(ImageLoadError) in try await manager.image(for: fixture.url("badge.png")) }
-        guard case .download(.transport(let error))? = result.error else {
-            Issue.record("expected the DNS failure, got \(result)")
-            return
-        }
-        #expect(error.code == .dnsFailure)
-        #expect(fixture.downloader.downloads.count == 1)
-        #expect(network.observerCount == 0)
-    }
-
     @Test("each load waits at most maximumRetries times")
     func boundedRetries() async throws {
         // Every attempt fails while the network is down; each wait sees it back at once.
