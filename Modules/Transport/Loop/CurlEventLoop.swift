@@ -5,6 +5,12 @@ import Synchronization
 import WebImageConcurrency
 import WebImageCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Dispatches every event of one transport's transfers on one thread: commands from the
 /// inbox, hops libcurl reports done, timer ticks. It owns a libcurl multi handle and its
 /// easy handles, loops `curl_multi_perform`, `curl_multi_info_read`, `curl_multi_poll`
@@ -23,7 +29,11 @@ final class CurlEventLoop: @unchecked Sendable {
         case pause(UInt64)
         case resume(UInt64)
         case challengeAnswered(TransferState, AuthenticationChallenge, ChallengeDisposition)
-        case shutdown
+        /// Ends the loop once no transfer is left. `cancelling` (``CurlTransport/shutdown()``)
+        /// completes every transfer as cancelled and refuses the ones started after;
+        /// otherwise (the transport deinitialised, so nothing new can start) the running
+        /// ones finish first.
+        case shutdown(cancelling: Bool)
     }
 
     private struct Inbox {
@@ -31,6 +41,10 @@ final class CurlEventLoop: @unchecked Sendable {
         /// Set by the loop as it exits: nothing is accepted after, and the multi handle
         /// is gone.
         var closed = false
+        /// Set once the loop's thread has ended (joined), its libcurl handles freed.
+        var ended = false
+        /// Called once the thread has ended (see ``whenEnded(_:)``).
+        var endWaiters: [@Sendable () -> Void] = []
     }
 
     let environment: TransportEnvironment
@@ -47,6 +61,8 @@ final class CurlEventLoop: @unchecked Sendable {
     var admission = AdmissionControl<TransferState>()
     var idleHandles: [UnsafeMutableRawPointer] = []
     private var shuttingDown = false
+    /// Shut down explicitly: transfers started from now on complete as `transportClosed`.
+    private var refusesTransfers = false
     var credentials = OriginCredentialCache()
     /// Hops in libcurl (running or paused) that have a stall or a whole-transfer timeout:
     /// the loop's timer check watches them.
@@ -72,8 +88,33 @@ final class CurlEventLoop: @unchecked Sendable {
         if let cookieShare { wi_share_setopt_long(cookieShare, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)) }
     }
 
+    /// Starts the loop's thread: joinable, so that ``whenEnded(_:)`` can report the
+    /// thread gone, not only about to end.
     func start() {
-        Thread.startNamed("webimage.curl") { [self] in run() }
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread,
+            nil,
+            { raw in
+                guard let raw else { return nil }
+                let loop = Unmanaged<CurlEventLoop>.fromOpaque(raw).takeRetainedValue()
+                Thread.nameCurrent("webimage.curl")
+                loop.run()
+                return nil
+            },
+            Unmanaged.passRetained(self).toOpaque()
+        )
+        precondition(result == 0, "could not start the transport's thread (error \(result))")
+    }
+
+    /// Calls `callback` once the loop's thread has ended and freed libcurl's handles: at
+    /// once when it already has, else on a short-lived thread that joined it.
+    func whenEnded(_ callback: @escaping @Sendable () -> Void) {
+        let ended = inbox.withLock { inbox -> Bool in
+            if !inbox.ended { inbox.endWaiters.append(callback) }
+            return inbox.ended
+        }
+        if ended { callback() }
     }
 
     /// Queues a command; `false` when the loop has exited.
@@ -139,6 +180,22 @@ final class CurlEventLoop: @unchecked Sendable {
         idleHandles.removeAll()
         curl_multi_cleanup(multi)
         if let cookieShare { curl_share_cleanup(cookieShare) }
+        reapThread()
+    }
+
+    /// A thread cannot wait for itself to end: another one joins this one, then tells
+    /// whoever waits for the end.
+    private func reapThread() {
+        let thread = pthread_self()
+        Thread.startNamed("webimage.reaper") { [self] in
+            pthread_join(thread, nil)
+            let waiters = inbox.withLock { inbox in
+                inbox.ended = true
+                defer { inbox.endWaiters = [] }
+                return inbox.endWaiters
+            }
+            for waiter in waiters { waiter() }
+        }
     }
 
     private func handle(_ command: Command) {
@@ -154,8 +211,19 @@ final class CurlEventLoop: @unchecked Sendable {
             if let state = transfers[id] { resumeTransfer(state) }
         case .challengeAnswered(let state, let challenge, let disposition):
             answer(state, challenge, disposition)
-        case .shutdown:
+        case .shutdown(let cancelling):
             shuttingDown = true
+            if cancelling, !refusesTransfers { cancelEveryTransfer() }
+        }
+    }
+
+    /// The explicit shutdown: every transfer not yet completed (running, paused, waiting
+    /// for a slot, awaiting a challenge answer) completes as cancelled, in the order they
+    /// started, and the later ones are refused (``begin(_:)``).
+    private func cancelEveryTransfer() {
+        refusesTransfers = true
+        for state in transfers.values.sorted(by: { $0.task.id < $1.task.id }) {
+            complete(state, .failure(state.error(.cancelled, "the transport was shut down")))
         }
     }
 
@@ -167,6 +235,10 @@ final class CurlEventLoop: @unchecked Sendable {
         if !environment.monitors.isEmpty {
             let (task, request) = (state.task, state.request)
             environment.monitors.emit { $0.transferDidStart(task, request: request) }
+        }
+        if refusesTransfers {
+            complete(state, .failure(TransportError(.transportClosed, "the transport was shut down", url: state.url)))
+            return
         }
         if state.task.isCancelled {
             complete(state, .failure(TransportError(.cancelled, "cancelled before it started", url: state.url)))
