@@ -3,7 +3,7 @@ import WebImageManager
 
 /// An `ImageManager` as a swift-service-lifecycle `Service`: it runs until the service
 /// group's graceful shutdown, then stops the manager the graceful way
-/// (`ImageManager.shutDown(gracePeriod:)`): new loads fail with `.shutDown`, the loads
+/// (`ImageManager.shutdown(gracePeriod:)`): new loads fail with `.shutdown`, the loads
 /// under way get the grace period to finish and the rest are cancelled, and the disk
 /// cache's waiting writes are written before `run()` returns.
 ///
@@ -29,10 +29,10 @@ public struct ImageManagerService: Service {
     public func run() async throws {
         do {
             try await gracefulShutdown()
-            await manager.shutDown(gracePeriod: gracePeriod)
+            await manager.shutdown(gracePeriod: gracePeriod)
         } catch {
             // Cancelled: no time to wait for loads, but the writes are still flushed.
-            await manager.shutDown(gracePeriod: .zero)
+            await manager.shutdown(gracePeriod: .zero)
         }
     }
 }

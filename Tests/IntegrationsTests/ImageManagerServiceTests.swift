@@ -38,14 +38,14 @@ struct ImageManagerServiceTests {
         }
     }
 
-    @Test("on graceful shutdown: new loads fail with shutDown, a load under way finishes, its bytes are on disk when run() returns")
+    @Test("on graceful shutdown: new loads fail with shutdown, a load under way finishes, its bytes are on disk when run() returns")
     func graceful() async throws {
         try await withManager { server, manager, whole, queued in
             try await testGracefulShutdown { trigger in
                 let service = ImageManagerService(manager: manager, gracePeriod: .seconds(30))
                 // The service shuts the manager down on a task of its own.
-                let shutDownBegan = EventSignal()
-                let watching = manager.observeShutDown(shutDownBegan.callback)
+                let shutdownBegan = EventSignal()
+                let watching = manager.observeShutdown(shutdownBegan.callback)
                 defer { watching.remove() }
                 async let ran: Void = service.run()
                 let request = ImageRequest(url: server.url("/files/picture.png"))
@@ -54,12 +54,12 @@ struct ImageManagerServiceTests {
                 // Downloaded, and waiting for the budget to decode.
                 for await _ in queued { break }
                 trigger.triggerGracefulShutdown()
-                await shutDownBegan.wait { manager.isShutDown }
+                await shutdownBegan.wait { manager.isShutdown }
 
                 let refused = LoadLog()
                 manager.loadImage(with: ImageRequest(url: server.url("/files/picture.png?again")), handler: refused.handler)
                 let outcome = await refused.result()
-                guard case .failure(.shutDown) = outcome else {
+                guard case .failure(.shutdown) = outcome else {
                     Issue.record("a new load during shutdown: \(outcome)")
                     return
                 }

@@ -52,7 +52,7 @@ public final class LoopbackServer: Sendable {
     let core: ServerCore
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
-    private let isShutDown = NIOLockedValueBox(false)
+    private let isShutdown = NIOLockedValueBox(false)
 
     /// The TCP port the server listens on (127.0.0.1).
     public let port: Int
@@ -204,7 +204,7 @@ public final class LoopbackServer: Sendable {
     /// Closes the listening socket and every connection, and stops the event loop.
     /// Calling it again does nothing.
     public func shutdown() async throws {
-        let first = self.isShutDown.withLockedValue { done in
+        let first = self.isShutdown.withLockedValue { done in
             defer { done = true }
             return !done
         }
@@ -214,7 +214,7 @@ public final class LoopbackServer: Sendable {
     }
 
     deinit {
-        let first = self.isShutDown.withLockedValue { done in
+        let first = self.isShutdown.withLockedValue { done in
             defer { done = true }
             return !done
         }

@@ -11,11 +11,11 @@
 /// comes, which `Mutex` cannot do, and polling would burn the cores the pool exists to
 /// use. Both live at fixed addresses (allocated, never moved), as pthreads requires.
 final class JobQueue: @unchecked Sendable {
-    // Guarded by `mutex`: `jobs`, `isShutDown`.
+    // Guarded by `mutex`: `jobs`, `isShutdown`.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let jobAdded = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var jobs = PriorityFIFO<UInt8, UnownedJob>()
-    private var isShutDown = false
+    private var isShutdown = false
 
     init() {
         mutex.initialize(to: pthread_mutex_t())
@@ -35,7 +35,7 @@ final class JobQueue: @unchecked Sendable {
     func push(_ job: UnownedJob) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        guard !isShutDown else { return false }
+        guard !isShutdown else { return false }
         jobs.append(job, priority: job.priority.rawValue)
         pthread_cond_signal(jobAdded)
         return true
@@ -48,7 +48,7 @@ final class JobQueue: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         while true {
             if let job = jobs.popFirst() { return job }
-            if isShutDown { return nil }
+            if isShutdown { return nil }
             pthread_cond_wait(jobAdded, mutex)
         }
     }
@@ -62,10 +62,10 @@ final class JobQueue: @unchecked Sendable {
 
     /// Refuses new jobs from now on and wakes every worker, which each end once the jobs
     /// already queued are run.
-    func shutDown() {
+    func shutdown() {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        isShutDown = true
+        isShutdown = true
         pthread_cond_broadcast(jobAdded)
     }
 }

@@ -70,7 +70,7 @@ public final class WorkerPool: TaskExecutor, Sendable {
     }
 
     deinit {
-        queue.shutDown()
+        queue.shutdown()
         let (all, unjoined) = threads.withLock { ($0.all, $0.unjoined) }
         if all.contains(where: { pthread_equal($0, pthread_self()) != 0 }) {
             // The last reference went in one of the pool's own jobs: that thread cannot
@@ -97,7 +97,7 @@ public final class WorkerPool: TaskExecutor, Sendable {
     /// concurrent executor. Called from one of the pool's own jobs (or while another call
     /// is still waiting), it does not wait: a thread cannot wait for itself.
     public func shutdown() {
-        queue.shutDown()
+        queue.shutdown()
         let toJoin: [pthread_t] = threads.withLock { threads in
             guard !threads.all.contains(where: { pthread_equal($0, pthread_self()) != 0 }) else { return [] }
             defer { threads.unjoined = [] }

@@ -54,10 +54,10 @@ public final class ImageManager: Sendable {
     private let runs = ImageLoadRuns()
     /// The `stale-while-revalidate` refreshes under way.
     private let revalidations = BackgroundRevalidations()
-    /// Set by ``shutDown(gracePeriod:)``: new loads fail with ``ImageLoadError/shutDown``.
+    /// Set by ``shutdown(gracePeriod:)``: new loads fail with ``ImageLoadError/shutdown``.
     private let isShuttingDown = Atomic<Bool>(false)
-    /// Told when ``shutDown(gracePeriod:)`` is first called.
-    private let shutDownObservers = MonitorList<@Sendable () -> Void>()
+    /// Told when ``shutdown(gracePeriod:)`` is first called.
+    private let shutdownObservers = MonitorList<@Sendable () -> Void>()
 
     /// A manager over the given parts; leave a cache out to go without it.
     public init(
@@ -83,13 +83,13 @@ public final class ImageManager: Sendable {
     }
 
     /// Stops the manager gracefully, for a server's shutdown: new loads fail at once with
-    /// ``ImageLoadError/shutDown``; the loads under way get `gracePeriod` to finish, then
+    /// ``ImageLoadError/shutdown``; the loads under way get `gracePeriod` to finish, then
     /// the rest are cancelled (their callers get `.cancelled`); then the disk cache's
     /// waiting writes are written (``flushPendingWrites()``). Returns when all of that is
     /// done. Calling it again waits the same way. The caches, downloader and transport
     /// are left as they are: other managers may share them.
-    public func shutDown(gracePeriod: Duration = .seconds(10)) async {
-        if !isShuttingDown.exchange(true, ordering: .relaxed) { shutDownObservers.emit { $0() } }
+    public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+        if !isShuttingDown.exchange(true, ordering: .relaxed) { shutdownObservers.emit { $0() } }
         let runs = self.runs
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await runs.whenEmpty() }
@@ -102,19 +102,27 @@ public final class ImageManager: Sendable {
         await flushPendingWrites()
     }
 
-    /// Whether ``shutDown(gracePeriod:)`` was called: no new load is taken.
-    public var isShutDown: Bool { isShuttingDown.load(ordering: .relaxed) }
+    /// Whether ``shutdown(gracePeriod:)`` was called: no new load is taken.
+    public var isShutdown: Bool { isShuttingDown.load(ordering: .relaxed) }
+
+    /// The former name of ``shutdown(gracePeriod:)``.
+    @available(*, deprecated, renamed: "shutdown(gracePeriod:)")
+    public func shutDown(gracePeriod: Duration = .seconds(10)) async { await shutdown(gracePeriod: gracePeriod) }
+
+    /// The former name of ``isShutdown``.
+    @available(*, deprecated, renamed: "isShutdown")
+    public var isShutDown: Bool { isShutdown }
 
     /// Loads under way now, counting each URL and options once however many callers
     /// share it (a gauge's reading).
     public var activeLoadCount: Int { runs.count }
 
-    /// Calls `began` (on the thread of the first ``shutDown(gracePeriod:)`` call, once
-    /// ``isShutDown`` reads true) when the shutdown begins: the signal a test waits for
+    /// Calls `began` (on the thread of the first ``shutdown(gracePeriod:)`` call, once
+    /// ``isShutdown`` reads true) when the shutdown begins: the signal a test waits for
     /// before it checks that new loads are refused, where a service starts the shutdown
     /// on a task of its own. Remove the registration to stop.
-    package func observeShutDown(_ began: @escaping @Sendable () -> Void) -> EventMonitorRegistration {
-        shutDownObservers.add(began, delivery: .immediate)
+    package func observeShutdown(_ began: @escaping @Sendable () -> Void) -> EventMonitorRegistration {
+        shutdownObservers.add(began, delivery: .immediate)
     }
 
     /// Returns once no load is under way (``activeLoadCount`` is 0; at once when none
@@ -215,7 +223,7 @@ public final class ImageManager: Sendable {
     /// hit returns the image alone: a response (the request, room for the transfer's
     /// metadata) costs more to make and drop than the hit itself.
     func memoryHit(for request: ImageRequest) throws(ImageLoadError) -> DecodedImage? {
-        if isShuttingDown.load(ordering: .relaxed) { throw .shutDown }
+        if isShuttingDown.load(ordering: .relaxed) { throw .shutdown }
         if let policy = request.context.urlPolicy, let violation = policy.violation(for: request.url) {
             var refusal = TransportError(.refusedByPolicy, violation.description, url: request.url)
             refusal.policyViolation = violation

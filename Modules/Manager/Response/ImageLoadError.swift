@@ -19,9 +19,13 @@ public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
     case decoding(ImageDecodingError, response: TransportResponse? = nil, bytes: Int? = nil)
     /// A transformer failed.
     case transform(ImageDecodingError)
-    /// The manager is shutting down (``ImageManager/shutDown(gracePeriod:)``) and takes no
+    /// The manager is shutting down (``ImageManager/shutdown(gracePeriod:)``) and takes no
     /// new load.
-    case shutDown
+    case shutdown
+
+    /// The former name of ``shutdown``.
+    @available(*, deprecated, renamed: "shutdown")
+    public static var shutDown: ImageLoadError { .shutdown }
 
     public var isCancelled: Bool {
         switch self {
@@ -47,7 +51,7 @@ public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
     /// `notCached`, `download.<TransportError code>` (`download.httpStatus`,
     /// `download.refusedByPolicy`, ...), `download.requestRejected`,
     /// `download.responseRejected`, `decoding.<ImageDecodingError code>`, `transform`,
-    /// `shutDown`.
+    /// `shutdown`.
     public var errorClass: String {
         switch self {
         case .cancelled: "cancelled"
@@ -59,7 +63,7 @@ public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
         case .download(.responseRejected): "download.responseRejected"
         case .decoding(let error, _, _): "decoding.\(error.code)"
         case .transform: "transform"
-        case .shutDown: "shutDown"
+        case .shutdown: "shutdown"
         }
     }
 
@@ -73,7 +77,7 @@ public enum ImageLoadError: Error, Sendable, CustomStringConvertible {
             "decoding failed: \(error) (the server answered \(response.statusCode) with \(bytes ?? 0) bytes)"
         case .decoding(let error, nil, _): "decoding failed: \(error)"
         case .transform(let error): "transform failed: \(error)"
-        case .shutDown: "the manager is shutting down"
+        case .shutdown: "the manager is shutting down"
         }
     }
 }

@@ -54,6 +54,6 @@ private final class ReplyBox: Sendable {
 
     func wait() -> Result<RedisReply, RedisFailure> {
         semaphore.wait()
-        return result.withLock { $0 } ?? .failure(.shutDown)
+        return result.withLock { $0 } ?? .failure(.shutdown)
     }
 }

@@ -127,7 +127,7 @@ final class RedisConnection {
     func close(_ reason: RedisFailure, at now: ContinuousClock.Instant) {
         guard let context else { return }
         closing = reason
-        if reason != .shutDown { health.failed(at: now) }
+        if reason != .shutdown { health.failed(at: now) }
         redisAsyncFree(context)
     }
 

@@ -71,7 +71,7 @@ final class RedisEventLoop: @unchecked Sendable {
             inbox.sleeping = false
             return (true, wake)
         }
-        guard accepted else { return submission.completion(.failure(.shutDown)) }
+        guard accepted else { return submission.completion(.failure(.shutdown)) }
         if wake {
             var byte: UInt8 = 1
             _ = write(wakeWriter, &byte, 1)
@@ -81,7 +81,7 @@ final class RedisEventLoop: @unchecked Sendable {
     /// Whether each node was up after the loop's last pass (for statistics).
     var nodesUp: [Bool] { healthSnapshot.withLock { $0 } }
 
-    /// Stops the thread: commands waiting fail with `shutDown`, connections close. Returns
+    /// Stops the thread: commands waiting fail with `shutdown`, connections close. Returns
     /// once the thread has ended.
     func shutdown() {
         let first = inbox.withLock { inbox -> Bool in
@@ -162,7 +162,7 @@ final class RedisEventLoop: @unchecked Sendable {
             if changed { healthSnapshot.withLock { [up] in $0 = up } }
         }
         let now = ContinuousClock.now
-        for connection in connections { connection.close(.shutDown, at: now) }
+        for connection in connections { connection.close(.shutdown, at: now) }
         finished.signal()
     }
 

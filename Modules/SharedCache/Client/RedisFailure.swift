@@ -9,7 +9,7 @@ enum RedisFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// `AUTH` or `SELECT` was refused when the connection opened.
     case refused(String)
     /// The cache was shut down.
-    case shutDown
+    case shutdown
 
     var description: String {
         switch self {
@@ -17,7 +17,7 @@ enum RedisFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .timeout: "timed out"
         case .connection(let message): "connection failed: \(message)"
         case .refused(let message): "refused: \(message)"
-        case .shutDown: "shut down"
+        case .shutdown: "shut down"
         }
     }
 }

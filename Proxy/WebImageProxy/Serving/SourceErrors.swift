@@ -20,7 +20,7 @@ extension ProxyError {
             self.init(.sourceNotFound, "\(url.absoluteString) was missing a short while ago")
         case .decoding(let decoding, _, _):
             self = ThumbnailRenderer.proxyError(for: decoding)
-        case .shutDown:
+        case .shutdown:
             self.init(.shuttingDown, "the proxy is shutting down")
         default:
             self.init(.sourceFailed, "the source could not be loaded: \(error)")

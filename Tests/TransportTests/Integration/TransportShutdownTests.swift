@@ -19,7 +19,7 @@ struct TransportShutdownTests {
             await recorder.firstBytes()
 
             await transport.shutdown()
-            expectShutDownOnce(recorder.snapshot.completion, count: recorder.snapshot.completions)
+            expectShutdownOnce(recorder.snapshot.completion, count: recorder.snapshot.completions)
             #expect(recorder.snapshot.body.count == 1000, "no byte after the first chunk: the gate never opened")
         }
     }
@@ -35,7 +35,7 @@ struct TransportShutdownTests {
             await monitor.paused(task)
 
             await transport.shutdown()
-            expectShutDownOnce(paused.snapshot.completion, count: paused.snapshot.completions)
+            expectShutdownOnce(paused.snapshot.completion, count: paused.snapshot.completions)
         }
     }
 
@@ -52,8 +52,8 @@ struct TransportShutdownTests {
             transport.start(heldRequest(server, "/bytes/100?waiting=1"), delegate: waiting)
 
             await transport.shutdown()
-            expectShutDownOnce(holder.snapshot.completion, count: holder.snapshot.completions)
-            expectShutDownOnce(waiting.snapshot.completion, count: waiting.snapshot.completions)
+            expectShutdownOnce(holder.snapshot.completion, count: holder.snapshot.completions)
+            expectShutdownOnce(waiting.snapshot.completion, count: waiting.snapshot.completions)
             #expect(!server.requests.contains { $0.uri == "/bytes/100?waiting=1" })
         }
     }
@@ -68,7 +68,7 @@ struct TransportShutdownTests {
             await handler.asked()
 
             await transport.shutdown()
-            expectShutDownOnce(recorder.snapshot.completion, count: recorder.snapshot.completions)
+            expectShutdownOnce(recorder.snapshot.completion, count: recorder.snapshot.completions)
             await handler.answer(.useCredential(Credential(user: "ann", password: "secret")))
             #expect(recorder.snapshot.completions == 1)
             #expect(server.requests.count == 1, "the answer sent no retry")
@@ -147,7 +147,7 @@ struct TransportShutdownTests {
             // Once the loop has ended, the callback runs at once, on the calling thread.
             transport.shutdown { called.withLock { $0 = true } }
             #expect(called.withLock { $0 })
-            expectShutDownOnce(recorder.snapshot.completion, count: recorder.snapshot.completions)
+            expectShutdownOnce(recorder.snapshot.completion, count: recorder.snapshot.completions)
         }
     }
 
@@ -211,7 +211,7 @@ private func heldRequest(_ server: LoopbackServer, _ path: String) -> TransportR
 }
 
 /// The completion of a transfer the shutdown ended: cancelled, saying so, delivered once.
-private func expectShutDownOnce(_ completion: TransferCompletion?, count: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectShutdownOnce(_ completion: TransferCompletion?, count: Int, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(count == 1, "completions", sourceLocation: sourceLocation)
     let error = completion?.result.error
     #expect(error?.code == .cancelled, "\(String(describing: completion?.result))", sourceLocation: sourceLocation)
