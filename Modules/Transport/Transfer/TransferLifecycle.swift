@@ -19,6 +19,7 @@ import WebImageCore
 /// running ──pause──▶ paused ──resume──▶ running        (paused ──hopEnded──▶ idle)
 /// waitingForSlot ──pause──▶ held ──resume──▶ idle (the hop starts again: queue or admit)
 /// idle ──holdIfPaused──▶ held   (a hop about to start while the transfer is paused)
+/// idle or waitingForSlot ──admit, budget gone──▶ idle (not sent; it holds nothing)
 /// any but finished ──finish──▶ finished
 /// ```
 ///
@@ -169,10 +170,12 @@ struct TransferLifecycle<Slot> {
     }
 
     /// The hop enters libcurl (at once, or as a slot came free): it runs, or fails when
-    /// the budget an earlier hop started is already spent.
+    /// the budget an earlier hop started is already spent. A hop not sent is idle: it
+    /// holds no slot (the caller gives back the one it was handed) and waits in no queue.
     mutating func admit(slot: Slot?, activity: Int, now: ContinuousClock.Instant) -> Admission {
         precondition(isIdle || isWaitingForSlot, "a hop is admitted only when idle or waiting, not \(state)")
         if let total = timeouts.total, let spent = budgetSpent(at: now), spent >= total {
+            state = .idle
             return .fail(.timedOut(total))
         }
         if budgetStart == nil {

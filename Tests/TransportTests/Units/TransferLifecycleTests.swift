@@ -49,15 +49,18 @@ struct TransferLifecycleTests {
         #expect(lifecycle.admit(slot: "a", activity: 0, now: at(4_000)) == .send(spent: .seconds(4)))
     }
 
-    @Test("a later hop whose budget is gone is not sent")
+    @Test("a later hop whose budget is gone is not sent, and holds neither a slot nor a place")
     func laterHopOutOfBudget() {
         var lifecycle = running()
         _ = lifecycle.hopEnded()
         lifecycle.queue(in: "a", now: at(1_000))
         #expect(lifecycle.admit(slot: "a", activity: 0, now: at(15_000)) == .fail(.timedOut(.seconds(15))))
-        // Still waiting: finishing withdraws it from the queue.
-        guard case .withdraw("a") = lifecycle.finish() else {
-            Issue.record("expected a withdrawal")
+        // Handed out of the queue and not sent: the caller gives the slot back, and
+        // finishing has nothing left to clean up.
+        #expect(lifecycle.slot == nil)
+        #expect(!lifecycle.isWaitingForSlot)
+        guard case .nothing = lifecycle.finish() else {
+            Issue.record("expected nothing to clean up")
             return
         }
     }
