@@ -129,6 +129,13 @@ struct AdmissionControl<Item: AnyObject> {
     /// Lanes with anything running or waiting (tests: empty lanes are forgotten).
     var laneCount: Int { lanes.count }
 
+    /// The queue of `lane`, when it has anything running or waiting (tests).
+    func queue(of lane: Lane) -> LaneQueue? { lanes[lane] }
+
+    /// Whether ``next()`` will look at `queue` for a free slot (tests: a lane with a free
+    /// slot and a waiting transfer always is).
+    func isReady(_ queue: LaneQueue) -> Bool { ready.contains { $0 === queue } }
+
     /// An empty lane is forgotten, so a long-lived transport does not grow with every
     /// origin it ever saw.
     private mutating func forgetIfIdle(_ queue: LaneQueue) {

@@ -3,54 +3,48 @@ import Foundation
 import WebImageCore
 
 /// Connection slots: a hop enters libcurl when its lane (origin) has a free slot, and
-/// waits in the lane's queue otherwise (see ``AdmissionControl``).
+/// waits in the lane's queue otherwise. ``SlotScheduler`` decides; here the loop does
+/// what it says in libcurl.
 extension CurlEventLoop {
+    typealias Lane = AdmissionControl<TransferState>.Lane
+    /// A connection slot: its lane's queue.
+    typealias Slot = AdmissionControl<TransferState>.LaneQueue
+
     /// Starts the current hop: into libcurl at once when its lane has a free slot,
-    /// otherwise once one frees (``admitWaiting()``).
+    /// otherwise once one frees (``admitWaiting()``); held while the transfer is paused.
     func startHop(_ state: TransferState) {
         loopThread.assertOnLoop()
-        // Paused between hops (or before the first): the hop starts when resumed.
-        if state.lifecycle.holdIfPaused() { return }
         let origin = Self.origin(of: state)
-        var slot: AdmissionControl<TransferState>.LaneQueue?
-        if let lane = lane(for: state, origin: origin) {
-            let (admitted, queue) = admission.enter(state, lane: lane, limit: limit(of: lane))
-            guard admitted else {
-                state.lifecycle.queue(in: queue, now: .now)
-                return
-            }
-            slot = queue
+        let lane = lane(for: state, origin: origin)
+        switch slots.startHop(state, lane: lane, limit: lane.map(limit(of:)) ?? 0, now: .now) {
+        case .held, .queued:
+            break
+        case .admitted(let admission, _):
+            enter(state, admission, origin: origin)
         }
-        addToMulti(state, slot: slot, origin: origin)
     }
 
     /// Hands libcurl the waiting transfers that have a free slot now; whether any.
     @discardableResult
     func admitWaiting() -> Bool {
         var admitted = false
-        while let (state, queue) = admission.next() {
-            addToMulti(state, slot: queue, origin: queue.lane.origin)
+        while let (state, slot, admission) = slots.next(now: .now) {
+            enter(state, admission, origin: slot.lane.origin)
             admitted = true
         }
         return admitted
     }
 
-    /// Gives back a slot (or a place in its queue) the lifecycle let go of.
-    func release(_ cleanup: TransferLifecycle<AdmissionControl<TransferState>.LaneQueue>.Cleanup, of state: TransferState) {
-        switch cleanup {
-        case .nothing:
-            break
-        case .withdraw(let queue):
-            admission.withdraw(state, from: queue)
-        case .removeFromMulti(let queue):
-            if let easy = state.easy { curl_multi_remove_handle(multi, easy) }
-            if state.request.timeouts.hasLoopTimer { timedHops -= 1 }
-            if let queue { admission.leave(queue) }
+    /// Sends an admitted hop, or ends the transfer whose budget was gone.
+    private func enter(_ state: TransferState, _ admission: TransferLifecycle<Slot>.Admission, origin: String) {
+        switch admission {
+        case .send: addToMulti(state, origin: origin)
+        case .fail(let expiry): complete(state, .failure(state.error(expiry)))
         }
     }
 
     /// HTTP(S) hops queue per origin; `file:` hops need no connection.
-    private func lane(for state: TransferState, origin: String) -> AdmissionControl<TransferState>.Lane? {
+    private func lane(for state: TransferState, origin: String) -> Lane? {
         let scheme = state.scheme
         guard scheme == "http" || scheme == "https" else { return nil }
         let multiplexed =
@@ -62,7 +56,7 @@ extension CurlEventLoop {
     /// As many transfers as the lane's connections can carry at once: one each over
     /// HTTP/1.1, a connection's streams over HTTP/2. libcurl still enforces the
     /// connection limits itself; this only keeps its queue short.
-    private func limit(of lane: AdmissionControl<TransferState>.Lane) -> Int {
+    private func limit(of lane: Lane) -> Int {
         let connections = environment.configuration.maximumConnectionsPerHost
         guard connections > 0 else { return 0 }
         return lane.multiplexed ? connections * Self.streamsPerConnection : connections

@@ -1,3 +1,4 @@
+import CLibCurl
 import Foundation
 import WebImageConcurrency
 import WebImageCore
@@ -8,9 +9,9 @@ extension CurlEventLoop {
     /// heard the end before the caller waiting on the delegate resumes.
     func complete(_ state: TransferState, _ result: Result<TransportResponse, TransportError>) {
         loopThread.assertOnLoop()
-        guard let cleanup = state.lifecycle.finish() else { return }
+        guard let finish = slots.finish(state) else { return }
         transfers[state.task.id] = nil
-        release(cleanup, of: state)
+        if finish == .removeHop, let easy = state.easy { curl_multi_remove_handle(multi, easy) }
         returnHandle(of: state)
         let completion = TransferCompletion(
             result: result,

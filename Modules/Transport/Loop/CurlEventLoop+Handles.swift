@@ -7,20 +7,10 @@ import WebImageCore
 /// one), configured for the hop, into the multi handle; and gives it back to the pool
 /// when the transfer ends.
 extension CurlEventLoop {
-    /// Puts the hop into libcurl, holding `slot`; fails the transfer when its budget is
-    /// gone or libcurl will not take it.
-    func addToMulti(_ state: TransferState, slot: AdmissionControl<TransferState>.LaneQueue?, origin: String) {
+    /// Puts the admitted hop into libcurl; fails the transfer when libcurl will not take
+    /// it.
+    func addToMulti(_ state: TransferState, origin: String) {
         loopThread.assertOnLoop()
-        switch state.lifecycle.admit(slot: slot, activity: state.activity, now: .now) {
-        case .fail(let expiry):
-            // Not sent with a few milliseconds left: the slot it was given goes to the
-            // next in line.
-            if let slot { admission.leave(slot) }
-            complete(state, .failure(state.error(expiry)))
-            return
-        case .send:
-            if state.request.timeouts.hasLoopTimer { timedHops += 1 }
-        }
         let easy: UnsafeMutableRawPointer
         if let existing = state.easy {
             curl_easy_reset(existing)
@@ -53,8 +43,8 @@ extension CurlEventLoop {
 
     /// libcurl reported the hop done: out of the multi handle, its slot given back.
     func removeFromMulti(_ state: TransferState) {
-        guard state.lifecycle.isInLibcurl else { return }
-        release(.removeFromMulti(state.lifecycle.hopEnded()), of: state)
+        guard slots.hopEnded(state) else { return }
+        if let easy = state.easy { curl_multi_remove_handle(multi, easy) }
     }
 
     /// The transfer's handle back to the pool (or freed when the pool is full), its

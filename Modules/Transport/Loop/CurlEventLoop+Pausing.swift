@@ -23,12 +23,10 @@ import WebImageCore
 /// exactly once, in order.
 extension CurlEventLoop {
     func pauseTransfer(_ state: TransferState) {
-        guard let action = state.lifecycle.pause(now: .now) else { return }
+        guard let action = slots.pause(state, now: .now) else { return }
         switch action {
-        case .none:
+        case .outsideLibcurl:
             break
-        case .withdraw(let slot):
-            admission.withdraw(state, from: slot)
         case .pauseHop:
             guard !state.holdsBodyWhilePaused else { break }
             // libcurl 7.88 refuses (CURLE_BAD_FUNCTION_ARGUMENT) to pause a hop that has
@@ -43,7 +41,7 @@ extension CurlEventLoop {
     }
 
     func resumeTransfer(_ state: TransferState) {
-        guard let action = state.lifecycle.resume(activity: state.activity, now: .now) else { return }
+        guard let action = slots.resume(state, now: .now) else { return }
         if !environment.monitors.isEmpty {
             let task = state.task
             environment.monitors.emit { $0.transferDidResume(task) }
@@ -61,7 +59,7 @@ extension CurlEventLoop {
                 // Paused again from the delegate while the kept bytes went out: the rest
                 // waits for the next resume.
                 pauseTransfer(state)
-                _ = state.lifecycle.holdIfPaused()
+                slots.holdIfPaused(state)
                 return
             }
         }
@@ -118,7 +116,7 @@ extension CurlEventLoop {
         }
         // The pause command may not have been taken yet (the task said paused first).
         if !state.lifecycle.isPaused { pauseTransfer(state) }
-        _ = state.lifecycle.holdIfPaused()
+        slots.holdIfPaused(state)
         return true
     }
 }

@@ -7,19 +7,12 @@ import WebImageCore
 extension CurlEventLoop {
     /// Fails the transfers a timer ends now; whether any.
     func checkTimers() -> Bool {
-        guard timedHops > 0 || admission.waitingCount > 0 else { return false }
+        guard slots.watchesTimers else { return false }
         let now = ContinuousClock.now
         guard now - lastTimerCheck >= Self.timerCheckInterval else { return false }
         lastTimerCheck = now
-        var expired: [(TransferState, TransferLifecycle<AdmissionControl<TransferState>.LaneQueue>.TimerExpiry)] = []
-        if admission.waitingCount > 0 {
-            for state in admission.waitingItems {
-                if let expiry = state.lifecycle.checkTimers(now: now, activity: state.activity, wireBytes: { nil }) {
-                    expired.append((state, expiry))
-                }
-            }
-        }
-        if timedHops > 0 {
+        var expired = slots.expiredWaiting(now: now)
+        if slots.timedHops > 0 {
             for state in transfers.values where state.lifecycle.isRunning && state.request.timeouts.hasLoopTimer {
                 let mayMultiplex = state.lifecycle.slot?.lane.multiplexed == true
                 let expiry = state.lifecycle.checkTimers(now: now, activity: state.activity) {
@@ -43,7 +36,7 @@ extension CurlEventLoop {
 
 extension TransferState {
     /// The error a timer ends the transfer with.
-    func error(_ expiry: TransferLifecycle<AdmissionControl<TransferState>.LaneQueue>.TimerExpiry) -> TransportError {
+    func error(_ expiry: TransferLifecycle<CurlEventLoop.Slot>.TimerExpiry) -> TransportError {
         switch expiry {
         case .waitedForConnection(let total):
             error(.waitedForConnection, "no connection came free within \(total); the request was not sent")
@@ -55,9 +48,4 @@ extension TransferState {
             error(.timedOut, "the transfer took longer than \(total)")
         }
     }
-}
-
-extension TransportRequest.Timeouts {
-    /// Whether the loop's timer check watches a hop with these timeouts.
-    var hasLoopTimer: Bool { stall != nil || total != nil }
 }

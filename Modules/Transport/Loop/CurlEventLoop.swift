@@ -15,7 +15,7 @@ import WebImageCore
 /// inbox, hops libcurl reports done, timer ticks. It owns a libcurl multi handle and its
 /// easy handles, loops `curl_multi_perform`, `curl_multi_info_read`, `curl_multi_poll`
 /// (the shape libcurl's documentation suggests), and hands each event to the part that
-/// decides: a transfer's ``TransferLifecycle``, ``AdmissionControl`` for connection
+/// decides: a transfer's ``TransferLifecycle``, ``SlotScheduler`` for connection
 /// slots, ``RedirectPlanner``, ``ChallengeResponder`` and ``OriginCredentialCache`` for
 /// 401s, ``DataURLServer`` for `data:` URLs, ``CurlErrorMapping`` for failures.
 ///
@@ -57,16 +57,14 @@ final class CurlEventLoop: @unchecked Sendable {
     var transfers: [UInt64: TransferState] = [:]
     /// The hops libcurl reported done in one pass of the loop (kept for its capacity).
     private var finished: [(state: TransferState, easy: UnsafeMutableRawPointer, code: CURLcode)] = []
-    /// Transfers waiting for a connection slot, kept out of libcurl (see AdmissionControl).
-    var admission = AdmissionControl<TransferState>()
+    /// Who holds the connection slots, and the transfers waiting for one, kept out of
+    /// libcurl (see SlotScheduler).
+    var slots = SlotScheduler<TransferState>()
     var idleHandles: [UnsafeMutableRawPointer] = []
     private var shuttingDown = false
     /// Shut down explicitly: transfers started from now on complete as `transportClosed`.
     private var refusesTransfers = false
     var credentials = OriginCredentialCache()
-    /// Hops in libcurl (running or paused) that have a stall or a whole-transfer timeout:
-    /// the loop's timer check watches them.
-    var timedHops = 0
     var lastTimerCheck = ContinuousClock.now
 
     static let idleHandleLimit = 64
@@ -173,7 +171,7 @@ final class CurlEventLoop: @unchecked Sendable {
             if checkTimers() { finishedAny = true }
             // A finished hop may have queued the next one: perform again before waiting.
             if finishedAny { continue }
-            let watching = timedHops > 0 || admission.waitingCount > 0
+            let watching = slots.watchesTimers
             curl_multi_poll(multi, nil, 0, watching ? Int32(Self.timerCheckInterval.milliseconds) : 1000, nil)
         }
         for handle in idleHandles { curl_easy_cleanup(handle) }

@@ -421,3 +421,5 @@ final class TransferState: @unchecked Sendable {
         errorBuffer[0] = 0
     }
 }
+
+extension TransferState: SlotScheduled {}
