@@ -10,6 +10,9 @@
 #   make test-sanitize   the test suite under the address (and leak) sanitizer, then the
 #                concurrent modules' tests under the thread sanitizer
 #   make test-asan / make test-tsan   one of the two (each in its own build directory)
+#   make test-repeat N=20 [FILTER=...] [SANITIZER=thread|address]   the suite (or the
+#                tests FILTER names) N times in a row: failures counted per test
+#   make build-release   the library, the tools and the benchmarks in release mode
 #   make deps    install the Debian packages the build needs, when missing
 #   make fuzz    run each libFuzzer target for FUZZ_SECONDS (default 180), seeded from ../shared/corpus
 #                and from files with one structure repeated; an input that takes 1 s is a finding
@@ -32,7 +35,7 @@ BREW_PACKAGES := pkg-config libpng jpeg-turbo giflib webp libavif curl openssl@3
 PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libwebp libwebpdemux libwebpmux libavif libcurl openssl zlib hiredis
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test test-deps lint format consumer-check test-sanitize test-asan test-tsan bench bench-quick bench-deps bench-peers deps load load-valgrind fuzz docs docs-check clean
+.PHONY: all build build-release run test test-deps test-repeat lint format consumer-check test-sanitize test-asan test-tsan bench bench-quick bench-deps bench-peers deps load load-valgrind fuzz docs docs-check clean
 
 all: build
 
@@ -162,6 +165,27 @@ test-tsan: test-deps
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 		$(SWIFT) test $(TESTS_PACKAGE) --skip-build --no-parallel $(TSAN_FLAGS) \
 		$(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)',--skip '$(TSAN_SKIP)')
+
+# The suite, or the tests FILTER names, N times in a row with failures counted per test
+# (Tools/TestRepeat/test-repeat.py): a flaky test shows as failing some runs. Builds
+# once, in the configuration SANITIZER picks (none, address or thread), and runs the
+# built bundle itself; each run's output is kept under .build/test-repeat.
+N ?= 10
+FILTER ?=
+SANITIZER ?=
+REPEAT_FLAGS := $(if $(filter thread,$(SANITIZER)),$(TSAN_FLAGS),$(if $(filter address,$(SANITIZER)),$(ASAN_FLAGS),))
+REPEAT_BUNDLE := $(if $(SANITIZER),$(if $(filter thread,$(SANITIZER)),$(TSAN_SCRATCH),$(ASAN_SCRATCH)),Tests/.build)/debug/swift-web-image-testsPackageTests.xctest
+test-repeat: test-deps
+	$(call build-suite,$(REPEAT_FLAGS))
+	ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/Sanitizers/asan.supp" \
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tools/Sanitizers/tsan.supp" \
+		python3 Tools/TestRepeat/test-repeat.py --bundle $(REPEAT_BUNDLE) --runs $(N) --filter '$(FILTER)' \
+		--logs .build/test-repeat
+
+# The release build CI makes: the benchmarks package, and with it the library and the
+# tools' modules it runs, as `make bench` builds them.
+build-release: deps
+	$(SWIFT) build --package-path Benchmarks -c release
 
 # What only the benchmarks need: TurboJPEG, the bare library the JPEG baselines call, and
 # programs they run beside ours on the same files (djpeg, pngcrush -n; without them those
