@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import WebImageCore
 
+@testable import WebImageConcurrency
 @testable import WebImageOperations
 
 /// An event monitor for one downloader that says when it is freed. The downloader's
