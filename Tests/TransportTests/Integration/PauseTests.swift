@@ -74,7 +74,7 @@ struct PauseTests {
             #expect(paused.snapshot.completion == nil, "the paused transfer waits for its resume")
             task.resume()
             let completion = try await paused.completion()
-            #expect(monitor.events(of: task) == [.paused, .resumed])
+            #expect(await monitor.eventsAtCompletion(of: task) == [.paused, .resumed])
             return (completion, paused)
         }
     }
@@ -110,7 +110,7 @@ struct PauseTests {
             #expect(body.count == size)
             #expect(body == patternBytes(size), "every byte once, in order")
             #expect(paused.snapshot.progress.last?.received == Int64(size))
-            #expect(monitor.events(of: task) == [.paused, .resumed])
+            #expect(await monitor.eventsAtCompletion(of: task) == [.paused, .resumed])
         }
     }
 
@@ -376,6 +376,24 @@ final class PauseMonitor: TransportEventMonitor {
             }
             if already { continuation.resume() }
         }
+    }
+
+    /// The events of `task` once the monitor saw it complete: monitors are told on their
+    /// own queue, so a delegate's completion can come before the monitor's last events.
+    func eventsAtCompletion(of task: TransferTask) async -> [Event] {
+        await withCheckedContinuation { continuation in
+            let done = recorded.withLock { _ -> Bool in
+                guard completed.withLock({ $0.contains(task.id) }) else {
+                    changes.withLock { $0[task.id, default: []].append(continuation) }
+                    return false
+                }
+                return true
+            }
+            if done { continuation.resume() }
+        }
+        // A waiter woken by a pause before the completion asks again.
+        guard completed.withLock({ $0.contains(task.id) }) else { return await eventsAtCompletion(of: task) }
+        return events(of: task)
     }
 
     /// Records `event` (`nil`: the completion) and wakes who waits for a pause.
