@@ -21,7 +21,8 @@
 #   make docs    the DocC documentation of every module (swift-docc-plugin), warnings as
 #                errors, combined into .build-docs/WebImage.doccarchive
 #   make docs-check   compile every ```swift example of README.md and of the DocC catalogs
-#   make lint    check every tracked Swift file against .swift-format (apple/swift-format)
+#   make lint    check every tracked Swift file against .swift-format (apple/swift-format),
+#                then every tracked text file for words that say when instead of why
 #   make format  rewrite them in that format
 
 SWIFT ?= swift
@@ -133,8 +134,7 @@ ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --
 # As in `make test`, the suites that run other programs go second, on their own. The
 # tests run one at a time, as under TSan: run all at once on 2 cores, each two or three
 # times slower, timing-bound tests failed for want of CPU (a transfer waiting for a
-# connection slot, a cancel racing a reachability change: stop 32's note), not for a
-# memory error.
+# connection slot, a cancel racing a reachability change), not for a memory error.
 define asan-tests
 ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/Sanitizers/asan.supp" \
 	$(SWIFT) test $(TESTS_PACKAGE) --skip-build --no-parallel $(ASAN_FLAGS) $(1)
@@ -223,7 +223,7 @@ bench-quick: bench-deps bench-peers
 	$(SWIFT) build --package-path Tools -c release --product webimage
 	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks --quick
 
-# The load run (issue 7): every load completes exactly once with the right image, nothing
+# The load run: every load completes exactly once with the right image, nothing
 # is left in the registry or downloader, peak RSS stays under the bound (see
 # Tools/Load/LoadOptions.swift).
 LOAD_ARGS := --loads 10000 --urls 1000 --concurrency 64 --cancel-share 0.2
@@ -248,7 +248,7 @@ load-valgrind: deps
 # runs in turn, seeded from the shared corpus, with its working corpus, crash inputs
 # and log under .build-fuzz (see Tools/Fuzz/run-fuzz.sh). The image targets also start
 # from the scaling tests' files (one structure repeated to about 1 MB), which the fuzzer
-# binary writes into their corpus folders. Slowness is a finding (issue 16): inputs go
+# binary writes into their corpus folders. Slowness is a finding, as a hang would be: inputs go
 # up to FUZZ_MAX_LEN (1 MiB), and one that takes FUZZ_TIMEOUT (1 s) is saved as a
 # timeout or slow unit. A crash, timeout or slow unit fails the run: turn its input into
 # a regression under Tests/FuzzingTests/Regressions/<target>/.
@@ -281,10 +281,17 @@ docs: deps
 # The tree's format and swift-format's lint rules (.swift-format: 4 spaces, 140 columns,
 # ordered imports), on every tracked Swift file of the three packages. `swift format`
 # ships with the toolchain.
+# Then Tools/Lint/history-words.py over every tracked text file (sources, test names,
+# Markdown and DocC, this Makefile, scripts): shipped text says what the code does and
+# why, never when. A tracker's issue number, or the stop, session or wave of work a
+# change came from, fails with file:line:column; the git history says when. Technical
+# words pass (a TLS session, URLSession, "stop" and "issue" as verbs, Issue.record), and
+# so does a link to an upstream tracker; the script's header has the exact rule.
 SWIFT_SOURCES = $(shell git ls-files '*.swift')
 lint:
 	@echo "swift format lint --strict: $(words $(SWIFT_SOURCES)) files"
 	@$(SWIFT) format lint --strict --parallel $(SWIFT_SOURCES)
+	@python3 Tools/Lint/history-words.py
 format:
 	@echo "swift format format --in-place: $(words $(SWIFT_SOURCES)) files"
 	@$(SWIFT) format format --in-place --parallel $(SWIFT_SOURCES)

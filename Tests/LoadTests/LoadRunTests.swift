@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebImageTestSupport
 
-/// The load run (10,000 loads over 1,000 URLs, 64 at once, a fifth cancelled)
+/// The `make load` run (10,000 loads over 1,000 URLs, 64 at once, a fifth cancelled)
 /// as a second process, so its peak memory is its own: the exit status and every figure
 /// of its summary line are checked here, so a failure names the figure that broke.
 @Suite struct LoadRunTests {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The run's parameters, from the command line (`--name value`), with the issue's
+/// The run's parameters, from the command line (`--name value`), with `make load`'s
 /// figures as defaults: 10,000 loads over 1,000 URLs, 64 in flight, a fifth cancelled.
 ///
 /// Parsed by hand so the tool depends on nothing but the package itself.

@@ -39,11 +39,13 @@ enum ScalingFiles {
     }
 }
 
-/// Each repeatable structure of issue 16 at about 1,000 and at 100,000 or more repeats
-/// (200,000 where the issue measured it): the large file decodes (or fails with the
-/// right error) and costs no more per byte than ``ScalingProbe/allowedGrowth`` times
-/// the small one. Before the fixes, 200,000 empty APP1 segments cost 61 s, and a GIF's
-/// partial images in thin slices cost 47 times more per byte at 60 KB than at 2 KB.
+/// Each structure a hostile file can repeat, at about 1,000 and at 100,000 or more repeats
+/// (200,000 for JPEG's empty APP1 segments, where libjpeg-turbo's own path is quadratic):
+/// the large file decodes (or fails with the right error) and costs no more per byte than
+/// ``ScalingProbe/allowedGrowth`` times the small one. A quadratic path fails it plainly:
+/// libjpeg-turbo 2.1.5 saving 200,000 empty APP1 segments takes 61 s, and GIF partial
+/// images that re-read the whole buffer in thin slices cost 47 times more per byte at
+/// 60 KB than at 2 KB.
 @Suite("Decoding work is linear in the input, whatever structure repeats")
 struct LinearTimeTests {
     typealias Probe = ScalingProbe

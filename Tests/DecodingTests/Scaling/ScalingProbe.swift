@@ -8,7 +8,7 @@ import WebImageDecoding
 #endif
 
 /// Measures whether a decoder's work per input byte stays flat as one structure of the
-/// file is repeated more (issue 16).
+/// file is repeated more: a hostile file must not turn a decode into a hang.
 ///
 /// A case decodes a file with the structure repeated a few times (`small`) and one with
 /// it repeated many times (`large`), and compares the CPU time each costs per input

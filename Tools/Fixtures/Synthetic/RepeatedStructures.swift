@@ -1,7 +1,7 @@
 import Foundation
 
 /// Image files with one structure repeated N times: the inputs that show whether a
-/// decoder's work stays linear in its input (issue 16).
+/// decoder's work stays linear in its input, so that a hostile file cannot hang it.
 ///
 /// Each function takes a small valid file made by the encoders here and repeats one
 /// structure in it, so the result still decodes (or, past a documented limit, must

@@ -4,9 +4,9 @@ import WebImageCore
 import WebImageFixtures
 
 /// Seeds for the image targets, made at run time and never stored: the scaling tests'
-/// files (issue 16), valid images with one structure repeated as often as fits in
-/// about 1 MB. A decoder that is quadratic in one of them needs seconds for it, so
-/// `make fuzz` (1 s per input, slow inputs reported) reports that before the first
+/// files (`RepeatedStructures`), valid images with one structure repeated as often as
+/// fits in about 1 MB. A decoder that is quadratic in one of them needs seconds for it,
+/// so `make fuzz` (1 s per input, slow inputs reported) reports that before the first
 /// mutation, and the mutations of these seeds search the paths around them.
 public enum RepeatedStructureSeeds {
     /// The size each seed grows to. `make fuzz` caps inputs at 1 MiB (`-max_len`);
