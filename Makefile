@@ -103,10 +103,14 @@ endef
 # cores, those waits starved the others' timing (a 120 s transfer budget ran out once).
 # So they run second, on their own.
 PROGRAM_SUITES := WebImageToolTests|WebImageReachabilityTests|RevocationTests|WebImageSharedCacheTests
+# $(call run-suite,LOG NAME,COMMAND): the command's output also kept in .build/test-logs;
+# on failure it ends with the failing tests, a crash's first frames and the tests that
+# never finished (Tools/TestRun/run-suite.py), where a CI log's tail shows them.
+run-suite = python3 Tools/TestRun/run-suite.py --log .build/test-logs/$(1).log -- $(2)
 test: test-deps
 	$(call build-suite,-Xswiftc -warnings-as-errors)
-	$(SWIFT) test $(TESTS_PACKAGE) --skip-build --skip '$(PROGRAM_SUITES)'
-	$(SWIFT) test $(TESTS_PACKAGE) --skip-build --filter '$(PROGRAM_SUITES)'
+	$(call run-suite,test,$(SWIFT) test $(TESTS_PACKAGE) --skip-build --skip '$(PROGRAM_SUITES)')
+	$(call run-suite,test-programs,$(SWIFT) test $(TESTS_PACKAGE) --skip-build --filter '$(PROGRAM_SUITES)')
 	$(MAKE) consumer-check
 
 # The library as an app sees it: two scratch apps outside the repository, one taking
@@ -137,7 +141,7 @@ ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --
 # connection slot, a cancel racing a reachability change), not for a memory error.
 define asan-tests
 ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/Sanitizers/asan.supp" \
-	$(SWIFT) test $(TESTS_PACKAGE) --skip-build --no-parallel $(ASAN_FLAGS) $(1)
+	$(call run-suite,test-asan,$(SWIFT) test $(TESTS_PACKAGE) --skip-build --no-parallel $(ASAN_FLAGS) $(1))
 endef
 test-asan: test-deps
 	$(call build-suite,$(ASAN_FLAGS))
@@ -163,8 +167,8 @@ TSAN_SKIP ?= WebImageDecodingTests|WebImageFuzzingTests|WebImageToolTests|chunkE
 test-tsan: test-deps
 	$(call build-suite,$(TSAN_FLAGS))
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-		$(SWIFT) test $(TESTS_PACKAGE) --skip-build --no-parallel $(TSAN_FLAGS) \
-		$(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)',--skip '$(TSAN_SKIP)')
+		$(call run-suite,test-tsan,$(SWIFT) test $(TESTS_PACKAGE) --skip-build --no-parallel $(TSAN_FLAGS) \
+		$(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)',--skip '$(TSAN_SKIP)'))
 
 # The suite, or the tests FILTER names, N times in a row with failures counted per test
 # (Tools/TestRepeat/test-repeat.py): a flaky test shows as failing some runs. Builds
