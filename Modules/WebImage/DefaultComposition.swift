@@ -60,6 +60,12 @@ public struct DefaultComposition: Sendable {
         decoders = configuration.decoders
         managerConfiguration = configuration.manager
     }
+
+    /// Shuts down the transport the composition made (``CurlTransport/shutdown()``):
+    /// call it once the managers over these parts are done.
+    public func shutdown() async {
+        await downloader.transport.shutdown()
+    }
 }
 
 @_spi(Tooling)

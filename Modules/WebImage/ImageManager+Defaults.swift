@@ -4,8 +4,12 @@ extension ImageManager {
     /// A manager composed of the default modules as `configuration` says: a
     /// `CurlTransport` under an `ImageDownloader` (partial images from the same
     /// decoders), a `MemoryCache` and, when there is a cache directory, a `DiskCache`.
+    /// The manager owns that transport: ``ImageManager/shutdown(gracePeriod:)`` shuts it
+    /// down once the loads have ended.
     public convenience init(configuration: WebImageConfiguration) {
-        self.init(DefaultComposition(configuration: configuration))
+        let parts = DefaultComposition(configuration: configuration)
+        self.init(parts)
+        adoptPart { await parts.shutdown() }
     }
 
     /// A manager with the default configuration, made on first use; caches under

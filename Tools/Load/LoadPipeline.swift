@@ -8,6 +8,7 @@ struct LoadPipeline: Sendable {
     let manager: ImageManager
     let registry: DefaultComposition.LoadRegistry
     let downloader: ImageDownloader
+    private let parts: DefaultComposition
 
     /// A manager with a memory cache of `memoryCacheMiB` and a disk cache in
     /// `cacheDirectory`; everything else is the umbrella's default.
@@ -19,6 +20,13 @@ struct LoadPipeline: Sendable {
         downloader = parts.downloader
         registry = parts.loadRegistry
         manager = ImageManager(parts)
+        self.parts = parts
+    }
+
+    /// Stops the manager, then the transport the composition made.
+    func shutdown() async {
+        await manager.shutdown(gracePeriod: .zero)
+        await parts.shutdown()
     }
 
     /// Writes what waits for the disk, then waits (up to `limit`) for the registry and

@@ -36,6 +36,7 @@ enum LoadRun {
                 .run(plan, into: ledger)
             let elapsed = clock.now - start
             let settled = await pipeline.settle()
+            await pipeline.shutdown()
             let checks = LoadChecks(plan: plan, ledger: ledger, images: images)
             let summary = LoadSummary(
                 options: options, checks: checks,

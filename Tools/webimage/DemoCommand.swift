@@ -107,10 +107,11 @@ struct DemoCommand: AsyncParsableCommand {
         // Pass 3 reads what pass 1 wrote: each load waits for its disk write.
         let requests = urls.map { ImageRequest(url: $0, options: [.waitForCacheStore]) }
         let first = ImageManager(configuration: configuration)
+        let second = ImageManager(configuration: configuration)
         let plan: [(title: String, expected: ImageSource, manager: ImageManager)] = [
             ("cold, from the network", .network, first),
             ("warm, from memory (the same manager)", .memory, first),
-            ("warm, from disk (a new manager on the same cache directory)", .disk, ImageManager(configuration: configuration)),
+            ("warm, from disk (a new manager on the same cache directory)", .disk, second),
         ]
         var passes: [DemoPass] = []
         for (index, step) in plan.enumerated() {
@@ -121,6 +122,7 @@ struct DemoCommand: AsyncParsableCommand {
             Console.line(pass.render())
             passes.append(pass)
         }
+        for manager in [first, second] { await manager.shutdown() }
         return passes
     }
 

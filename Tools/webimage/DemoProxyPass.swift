@@ -45,14 +45,24 @@ struct DemoProxyPass {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }
         defer { serving.cancel() }
-        let pass = try await run(port: port, origin: origin, proxy: proxy, writingInto: folder)
+        let client = CurlTransport()
+        let pass: DemoProxyPass
+        do {
+            pass = try await run(port: port, origin: origin, proxy: proxy, client: client, writingInto: folder)
+            await client.shutdown()
+        } catch {
+            await client.shutdown()
+            throw error
+        }
         serving.cancel()
         try await serving.value
+        await sources.shutdown()
         return pass
     }
 
-    private static func run(port: Int, origin: URL, proxy: ImageProxy, writingInto folder: URL) async throws -> DemoProxyPass {
-        let client = CurlTransport()
+    private static func run(
+        port: Int, origin: URL, proxy: ImageProxy, client: CurlTransport, writingInto folder: URL
+    ) async throws -> DemoProxyPass {
         func path(_ sample: String, _ options: String) -> URL {
             let source = origin.appendingPathComponent(sample).absoluteString
                 .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!

@@ -185,6 +185,7 @@ struct FetchCommand: AsyncParsableCommand {
             reports.append(report.droppingImage())
         }
         progress.erase()
+        await manager.shutdown()
 
         if !json { printTable(reports) }
         if let contactSheetPath { try writeContactSheet(sheet, to: contactSheetPath) }

@@ -96,6 +96,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         }
         withExtendedLifetime(signals) {}
         report(nil)
+        await manager.shutdown(gracePeriod: .zero)
 
         let seconds = Measurements.milliseconds(clock.now - start) / 1000
         Console.line(

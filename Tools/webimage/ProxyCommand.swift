@@ -118,6 +118,7 @@ struct ProxyCommand: AsyncParsableCommand {
             Console.line("signing: \(signed ? "every URL must be signed" : "off (any first segment, such as unsafe)")")
             Console.line("stop with Ctrl-C (SIGINT) or SIGTERM")
         }
+        await proxy.shutdown()
         let served = proxy.statistics
         Console.line(
             "stopped: \(served.requests) requests, \(served.renders) renders, \(served.outputCacheHits) from the output cache, "

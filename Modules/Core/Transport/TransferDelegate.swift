@@ -35,4 +35,14 @@ public protocol Transporting: Sendable {
     /// Starts a transfer. The delegate is retained until its completion has been delivered.
     @discardableResult
     func start(_ request: TransportRequest, delegate: any TransferDelegate) -> TransferTask
+
+    /// Stops the transport, and returns once it has stopped: transfers not yet completed
+    /// complete as cancelled, later ones are refused, and its threads and connections
+    /// are let go. Idempotent. Whoever made the transport calls it when done with it.
+    func shutdown() async
+}
+
+extension Transporting {
+    /// A transport that holds no thread or connection of its own has nothing to stop.
+    public func shutdown() async {}
 }

@@ -58,6 +58,9 @@ public final class ImageManager: Sendable {
     private let isShuttingDown = Atomic<Bool>(false)
     /// Told when ``shutdown(gracePeriod:)`` is first called.
     private let shutdownObservers = MonitorList<@Sendable () -> Void>()
+    /// How to stop the parts this manager made for itself (``adoptPart(stoppedBy:)``),
+    /// run at the end of ``shutdown(gracePeriod:)``.
+    private let ownedParts = Locked<[@Sendable () async -> Void]>([])
 
     /// A manager over the given parts; leave a cache out to go without it.
     public init(
@@ -87,7 +90,10 @@ public final class ImageManager: Sendable {
     /// the rest are cancelled (their callers get `.cancelled`); then the disk cache's
     /// waiting writes are written (``flushPendingWrites()``). Returns when all of that is
     /// done. Calling it again waits the same way. The caches, downloader and transport
-    /// are left as they are: other managers may share them.
+    /// passed to ``init(downloader:decoders:registry:memoryCache:diskCache:configuration:)``
+    /// are left as they are: other managers may share them. A manager the `WebImage`
+    /// umbrella composed (`ImageManager(configuration:)`) made its transport itself, and
+    /// shuts it down last.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         if !isShuttingDown.exchange(true, ordering: .relaxed) { shutdownObservers.emit { $0() } }
         let runs = self.runs
@@ -100,6 +106,13 @@ public final class ImageManager: Sendable {
         for run in runs.all { run.cancelForShutdown() }
         await runs.whenEmpty()
         await flushPendingWrites()
+        for stop in ownedParts.withLock({ $0 }) { await stop() }
+    }
+
+    /// Hands the manager a part it made for itself (the umbrella's transport), which
+    /// ``shutdown(gracePeriod:)`` stops with `stop` once every load has ended.
+    package func adoptPart(stoppedBy stop: @escaping @Sendable () async -> Void) {
+        ownedParts.withLock { $0.append(stop) }
     }
 
     /// Whether ``shutdown(gracePeriod:)`` was called: no new load is taken.

@@ -26,6 +26,8 @@ import WebImage
 public final class ImageProxy: Sendable {
     public let configuration: Configuration
     private let sources: ImageManager
+    /// Whether the proxy made `sources` itself, and so stops it in ``shutdown()``.
+    private let ownsSources: Bool
     private let renderer: ThumbnailRenderer
     private let presets: [String: ProxyPreset]
     private let outputs: MemoryCache<OutputKey, RenderedOutput>
@@ -47,18 +49,31 @@ public final class ImageProxy: Sendable {
         web.transport.urlPolicy = configuration.urlPolicy
         // A missing source is asked again after a minute, not the manager's ten.
         web.manager.failedURLRetryInterval = .seconds(60)
-        self.init(configuration: configuration, sources: ImageManager(configuration: web))
+        self.init(configuration: configuration, sources: ImageManager(configuration: web), ownsSources: true)
     }
 
     /// A proxy whose sources load through `sources` (loaded with
     /// `returnDataWithoutDecoding` and the configuration's URL policy).
-    public init(configuration: Configuration, sources: ImageManager) {
+    public convenience init(configuration: Configuration, sources: ImageManager) {
+        self.init(configuration: configuration, sources: sources, ownsSources: false)
+    }
+
+    private init(configuration: Configuration, sources: ImageManager, ownsSources: Bool) {
         self.configuration = configuration
         self.sources = sources
+        self.ownsSources = ownsSources
         renderer = ThumbnailRenderer(decoders: configuration.decoders, limits: configuration.limits, quality: configuration.quality)
         presets = Dictionary(configuration.presets.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         outputs = MemoryCache(configuration: MemoryCacheConfiguration(costLimit: max(1, configuration.outputCacheBytes)))
         queue = ProcessingQueue(width: max(1, configuration.concurrency), capacity: max(0, configuration.queueCapacity))
+    }
+
+    /// Stops the source loading of a proxy made with ``init(configuration:)``: the loads
+    /// under way end, then its manager's transport shuts down. Call it once the proxy has
+    /// stopped serving; a proxy given its `sources` leaves them as they are.
+    public func shutdown() async {
+        guard ownsSources else { return }
+        await sources.shutdown(gracePeriod: .zero)
     }
 
     /// What the proxy has done so far.
