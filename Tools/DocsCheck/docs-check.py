@@ -2,9 +2,10 @@
 """Compiles every ```swift block of README.md and of the modules' DocC catalogs.
 
 `make docs-check` runs this. It writes a scratch package into .build-docs-check/ that
-depends on the root package and the Integrations package by absolute path and has every
-library product (and the adapters', with swift-log for their examples), puts each
-block into a file of its own, builds it with `swift build`, and reports which block
+depends on the root package, the Integrations package and the Proxy package by absolute
+path and has every library product (and the adapters' and the proxy's, with swift-log,
+swift-service-lifecycle and Hummingbird for their examples), puts each block into a file
+of its own, builds it with `swift build`, and reports which block
 failed as "README.md line N" (the compiler's own messages point at the Markdown file
 too, through #sourceLocation). Exit status: 0 when every block compiles, 1 otherwise.
 
@@ -32,21 +33,23 @@ import sys
 import time
 
 PRODUCTS = [
-    "WebImageCore", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageAVIF", "WebImageEncoding", "WebImageCache",
+    "WebImageCore", "WebImageConcurrency", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageAVIF", "WebImageEncoding", "WebImageCache",
     "WebImageTransport", "WebImageSecurity", "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability", "WebImageSharedCache", "WebImage",
 ]
 CATALOG_MODULES = {
-    "Core": "WebImageCore", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "WebP": "WebImageWebP", "AVIF": "WebImageAVIF",
+    "Core": "WebImageCore", "Concurrency": "WebImageConcurrency", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "WebP": "WebImageWebP", "AVIF": "WebImageAVIF",
     "Encoding": "WebImageEncoding", "Cache": "WebImageCache",
     "Transport": "WebImageTransport", "Security": "WebImageSecurity",
     "CallbackRegistry": "WebImageCallbackRegistry", "Operations": "WebImageOperations",
     "Manager": "WebImageManager", "Reachability": "WebImageReachability", "SharedCache": "WebImageSharedCache",
     "WebImage": "WebImage",
 }
-# The adapters' package beside the library (Integrations/) and the APIs its examples use.
+# The packages beside the library (Integrations/, Proxy/) and the APIs their examples use.
 INTEGRATION_PRODUCTS = [
     ("WebImageLogging", "swift-web-image-integrations"), ("WebImageMetrics", "swift-web-image-integrations"),
-    ("WebImageTracing", "swift-web-image-integrations"), ("Logging", "swift-log"),
+    ("WebImageTracing", "swift-web-image-integrations"), ("WebImageLifecycle", "swift-web-image-integrations"),
+    ("WebImageProxy", "swift-web-image-proxy"), ("Logging", "swift-log"),
+    ("ServiceLifecycle", "swift-service-lifecycle"), ("UnixSignals", "swift-service-lifecycle"), ("Hummingbird", "hummingbird"),
 ]
 FILE_LEVEL = "// file-level"
 MANIFEST = "// swift-tools-version"
@@ -146,7 +149,11 @@ let package = Package(
     dependencies: [
         .package(name: "swift-web-image", path: %s),
         .package(name: "swift-web-image-integrations", path: %s),
+        .package(name: "swift-web-image-proxy", path: %s),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // As the proxy takes it: without its default traits.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         .target(
@@ -158,7 +165,7 @@ let package = Package(
         ),
     ]
 )
-""" % ('"%s"' % root, '"%s"' % os.path.join(root, "Integrations"), products))
+""" % ('"%s"' % root, '"%s"' % os.path.join(root, "Integrations"), '"%s"' % os.path.join(root, "Proxy"), products))
 
     print("docs-check: %d Swift blocks (%d manifests) from %d Markdown files" % (
         len(blocks) + len(manifest_blocks), len(manifest_blocks), len(markdown_files(root))))
