@@ -122,9 +122,10 @@ extension TransportRequest {
         public var total: Duration?
         /// No byte received for this long fails the transfer, however long it has run.
         /// Every byte the connection receives counts (head, body, chunk framing; over
-        /// HTTP/2 the stream's own bytes). Default 10 s; checked about every 100 ms, so
-        /// it fires up to 200 ms late. A paused transfer does not stall: the timer
-        /// starts afresh when it resumes.
+        /// HTTP/2 the stream's own bytes). The watch starts when a request goes out on
+        /// its connection: getting the connection is ``connect``'s. Default 10 s; checked
+        /// about every 100 ms, so it fires up to 200 ms late. A paused transfer does not
+        /// stall: the timer starts afresh when it resumes.
         public var stall: Duration?
 
         public init(connect: Duration? = .seconds(10), total: Duration? = .seconds(15), stall: Duration? = .seconds(10)) {

@@ -18,6 +18,17 @@ enum CurlCallbacks {
         return state.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
     }
 
+    static let requestReady: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
+        guard let context else { return }
+        Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue().requestReady()
+    }
+
+    /// Registers ``requestReady`` with the C hook, once per process.
+    static let requestReadyRegistered: Bool = {
+        wi_request_ready_set_callback(requestReady)
+        return true
+    }()
+
     static let trust: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = {
         context, storeContext in
         guard let context, let storeContext else { return 0 }

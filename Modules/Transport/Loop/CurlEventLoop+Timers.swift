@@ -15,7 +15,7 @@ extension CurlEventLoop {
         if slots.timedHops > 0 {
             for state in transfers.values where state.lifecycle.isRunning && state.request.timeouts.hasLoopTimer {
                 let mayMultiplex = state.lifecycle.slot?.lane.multiplexed == true
-                let expiry = state.lifecycle.checkTimers(now: now, activity: state.activity) {
+                let expiry = state.lifecycle.checkTimers(now: now, activity: state.activity, connecting: !state.hasConnection) {
                     state.connectionBytesReceived(mayMultiplex: mayMultiplex)
                 }
                 if let expiry {

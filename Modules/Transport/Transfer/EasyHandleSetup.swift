@@ -22,6 +22,10 @@ enum EasyHandleSetup {
         wi_easy_setopt_header_function(easy, CurlCallbacks.header)
         // Counts every byte the connection receives, for the stall timer.
         wi_easy_track_sockets(easy)
+        // The stall timer starts once the hop has its connection (``Timeouts/connect``
+        // covers getting one).
+        _ = CurlCallbacks.requestReadyRegistered
+        wi_easy_setopt_request_ready(easy, context)
         wi_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
         wi_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
         wi_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, state.errorBuffer)

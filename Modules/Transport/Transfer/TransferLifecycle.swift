@@ -281,10 +281,13 @@ struct TransferLifecycle<Slot> {
 
     /// The timer check, about every 100 ms: whether a timer ends the transfer now. A
     /// paused or held transfer has no timer running.
-    /// `activity` is the transfer's header-and-body count; `wireBytes` reads the
-    /// connection's received bytes, asked only when that count has not moved (it costs
-    /// a system call).
-    mutating func checkTimers(now: ContinuousClock.Instant, activity: Int, wireBytes: () -> Int64?) -> TimerExpiry? {
+    /// `activity` is the transfer's header-and-body count; `connecting`, that the hop is
+    /// still getting its connection (name lookup, connect, TLS handshake: the connect
+    /// timeout's, so the stall watch has not started); `wireBytes` reads the connection's
+    /// received bytes, asked only when that count has not moved (it costs a system call).
+    mutating func checkTimers(
+        now: ContinuousClock.Instant, activity: Int, connecting: Bool = false, wireBytes: () -> Int64?
+    ) -> TimerExpiry? {
         switch state {
         case .waitingForSlot(_, let since):
             guard let total = timeouts.total else { return nil }
@@ -297,7 +300,12 @@ struct TransferLifecycle<Slot> {
                 return .budgetSpent(total)
             }
             guard let limit = timeouts.stall else { return nil }
-            if activity != watch.activitySeen {
+            if connecting {
+                // Getting a connection is the connect timeout's: the stall watch starts
+                // once the request goes out.
+                watch.activitySeen = activity
+                watch.lastActivity = now
+            } else if activity != watch.activitySeen {
                 watch.activitySeen = activity
                 watch.lastActivity = now
             } else if let wire = wireBytes(), wire != watch.wireBytesSeen {

@@ -58,6 +58,9 @@ final class TransferState: @unchecked Sendable {
     /// Counts header lines and body chunks; the lifecycle's timer check compares it with
     /// what it saw last (reading no clock per chunk), for the stall timeout.
     var activity = 0
+    /// The current hop has its connection and is sending its request (libcurl's
+    /// pre-request callback ran): from then on the stall timeout applies.
+    var hasConnection = false
 
     // Pausing where the hop may share an HTTP/2 connection (see ``holdsBodyWhilePaused``).
     /// Body bytes that arrived while the transfer was paused, delivered at the resume.
@@ -121,6 +124,13 @@ final class TransferState: @unchecked Sendable {
     }
 
     // MARK: Callbacks from libcurl (on the loop thread, inside curl_multi_perform)
+
+    /// The hop has its connection (new or reused, TLS done) and its request goes out now.
+    func requestReady() {
+        loopThread?.assertOnLoop()
+        hasConnection = true
+        activity &+= 1
+    }
 
     /// A header line. Returns the bytes taken; anything else aborts the transfer.
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
@@ -413,6 +423,7 @@ final class TransferState: @unchecked Sendable {
     /// Prepares for the next hop of the same transfer.
     func resetForNextHop() {
         parser.reset()
+        hasConnection = isFileURL
         reception = .headUndecided
         trustFailure = nil
         evaluator = nil

@@ -59,18 +59,23 @@ struct PauseTests {
         try await withSetup(version, pausedBodyLimit: pausedBodyLimit) { server, transport, monitor in
             let paused = PausingDelegate(pauseAtFirstChunk: true)
             var request = TransportRequest(url: server.url(path))
-            request.timeouts = .init(connect: .seconds(10), total: .seconds(30), stall: .milliseconds(500))
+            let stall = Duration.seconds(2)
+            request.timeouts = .init(connect: .seconds(10), total: .seconds(30), stall: stall)
             let task = transport.start(request, delegate: paused)
-            _ = await paused.pausedWithBytes()
+            let atPause = await paused.pausedWithBytes()
+            try #require(atPause > 0, "paused at its first chunk, not ended first: \(String(describing: paused.snapshot.completion?.result))")
             await monitor.paused(task)
             // Siblings each have their own stall limit: a connection held up by the pause
-            // fails them. While they run, the paused one's stall limit passes many times.
-            for index in 0..<4 {
+            // fails them. They run until the paused one's stall limit has passed twice.
+            let pausedAt = ContinuousClock.now
+            var index = 0
+            repeat {
                 var sibling = TransportRequest(url: server.url("/bytes/\(300_000 + index)"))
-                sibling.timeouts = .init(connect: .seconds(10), total: .seconds(30), stall: .seconds(2))
+                sibling.timeouts = .init(connect: .seconds(10), total: .seconds(30), stall: .seconds(5))
                 let fetched = try await transport.data(for: sibling)
                 #expect(fetched.data == patternBytes(300_000 + index))
-            }
+                index += 1
+            } while index < 4 || ContinuousClock.now - pausedAt < stall * 2
             #expect(paused.snapshot.completion == nil, "the paused transfer waits for its resume")
             task.resume()
             let completion = try await paused.completion()
@@ -204,16 +209,16 @@ struct PauseTests {
             let size = 1 << 20
             let paused = PausingDelegate(pauseAtFirstChunk: true)
             var request = TransportRequest(url: server.url("/bytes/\(size)?etag=spent"))
-            request.timeouts = .init(connect: .seconds(10), total: .seconds(2), stall: .milliseconds(500))
+            request.timeouts = .init(connect: .seconds(10), total: .seconds(3), stall: .milliseconds(1500))
             let task = transport.start(request, delegate: paused)
             _ = await paused.pausedWithBytes()
             await monitor.paused(task)
-            // A transfer the server answers after 3 s: awaited, it measures a paused
+            // A transfer the server answers after 4 s: awaited, it measures a paused
             // time longer than both timers of the paused transfer.
-            var slow = TransportRequest(url: server.url("/slow-first-byte?ms=3000"))
+            var slow = TransportRequest(url: server.url("/slow-first-byte?ms=4000"))
             slow.timeouts = .init(connect: .seconds(10), total: nil, stall: nil)
             let other = try await transport.data(for: slow)
-            #expect(other.metrics.totalDuration >= .seconds(3))
+            #expect(other.metrics.totalDuration >= .seconds(4))
             #expect(paused.snapshot.completion == nil, "the paused transfer did not time out")
             task.resume()
             let completion = try await paused.completion()
@@ -323,9 +328,14 @@ final class PausingDelegate: TransferDelegate {
             $0.completions += 1
         }
         done.continuation.yield()
+        // A transfer that ends before its first chunk (a timeout, an error) ends the
+        // waits for it too: the test then fails on what it finds, instead of hanging.
+        began.continuation.finish()
+        pausedAt.continuation.finish()
     }
 
-    /// The body's size when the first chunk paused the transfer.
+    /// The body's size when the first chunk paused the transfer; -1 when the transfer
+    /// ended before a first chunk.
     func pausedWithBytes() async -> Int {
         for await count in pausedAt.stream { return count }
         return -1

@@ -198,6 +198,18 @@ struct TransferLifecycleTests {
         #expect(lifecycle.checkTimers(now: at(19_001), activity: 5, wireBytes: { nil }) == .stalled(.seconds(10)))
     }
 
+    @Test("the stall watch starts once the hop has its connection: a slow handshake is the connect timeout's")
+    func stallWatchStartsWhenConnected() {
+        var lifecycle = running(timeouts: .init(connect: nil, total: nil, stall: .seconds(10)))
+        // Thirty seconds getting a connection: no stall.
+        #expect(lifecycle.checkTimers(now: at(30_000), activity: 0, connecting: true, wireBytes: { nil }) == nil)
+        // Connected and the request sent (the callback counts as activity): ten quiet
+        // seconds from then, a stall.
+        #expect(lifecycle.checkTimers(now: at(30_100), activity: 1, wireBytes: { nil }) == nil)
+        #expect(lifecycle.checkTimers(now: at(40_000), activity: 1, wireBytes: { nil }) == nil)
+        #expect(lifecycle.checkTimers(now: at(40_101), activity: 1, wireBytes: { nil }) == .stalled(.seconds(10)))
+    }
+
     @Test("bytes on the connection that libcurl does not pass on still feed the stall timer")
     func wireBytesFeedTheTimer() {
         var lifecycle = running(timeouts: .init(connect: nil, total: nil, stall: .seconds(10)))

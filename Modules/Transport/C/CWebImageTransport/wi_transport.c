@@ -31,6 +31,25 @@ CURLcode wi_easy_setopt_header_function(CURL *h, size_t (*f)(char *, size_t, siz
     return curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, f);
 }
 
+static wi_request_ready_fn request_ready_callback;
+
+void wi_request_ready_set_callback(wi_request_ready_fn ready) { request_ready_callback = ready; }
+
+static int request_ready(void *context, char *primary_ip, char *local_ip, int primary_port, int local_port) {
+    (void)primary_ip;
+    (void)local_ip;
+    (void)primary_port;
+    (void)local_port;
+    if (request_ready_callback != NULL) request_ready_callback(context);
+    return CURL_PREREQFUNC_OK;
+}
+
+CURLcode wi_easy_setopt_request_ready(CURL *h, void *context) {
+    CURLcode result = curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, request_ready);
+    if (result != CURLE_OK) return result;
+    return curl_easy_setopt(h, CURLOPT_PREREQDATA, context);
+}
+
 CURLcode wi_easy_setopt_share(CURL *h, CURLSH *share) { return curl_easy_setopt(h, CURLOPT_SHARE, share); }
 
 CURLcode wi_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }

@@ -17,6 +17,13 @@ CURLcode wi_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);
 CURLcode wi_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length);
 CURLcode wi_easy_setopt_write_function(CURL *handle, size_t (*function)(char *, size_t, size_t, void *));
 CURLcode wi_easy_setopt_header_function(CURL *handle, size_t (*function)(char *, size_t, size_t, void *));
+/// The process-wide "request ready" callback: libcurl's CURLOPT_PREREQFUNCTION calls
+/// `ready(context)` once a hop has its connection (new or reused, any TLS handshake done),
+/// just before the request is sent.
+typedef void (*wi_request_ready_fn)(void *context);
+void wi_request_ready_set_callback(wi_request_ready_fn ready);
+/// Reports the handle's hops to the callback with `context`.
+CURLcode wi_easy_setopt_request_ready(CURL *handle, void *context);
 /// The process-wide trust evaluator: OpenSSL's certificate verification calls
 /// `evaluate(context, store_ctx)` for every TLS connection of a handle with a trust hook; a
 /// zero result aborts the handshake before any request byte is sent.
