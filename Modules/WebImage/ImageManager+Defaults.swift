@@ -4,7 +4,7 @@ extension ImageManager {
     /// A manager composed of the default modules as `configuration` says: a
     /// `CurlTransport` under an `ImageDownloader` (partial images from the same
     /// decoders), a `MemoryCache` and, when there is a cache directory, a `DiskCache`.
-    /// The manager owns that transport: ``ImageManager/shutdown(gracePeriod:)`` shuts it
+    /// The manager owns that transport: `shutdown(gracePeriod:)` shuts it
     /// down once the loads have ended.
     public convenience init(configuration: WebImageConfiguration) {
         let parts = DefaultComposition(configuration: configuration)

@@ -8,7 +8,7 @@ import WebImageTransport
 
 /// Everything the default composition needs, with the defaults a user would pick:
 /// libcurl transport (system CAs and host name checked, HTTP/2 when the server offers
-/// it, 6 connections per host), PNG/JPEG/GIF/WebP decoders, a memory cache of decoded images
+/// it, 6 connections per host), PNG/JPEG/GIF/WebP/AVIF decoders, a memory cache of decoded images
 /// and a disk cache of downloaded bytes under the user's cache directory.
 ///
 /// ```swift
@@ -38,7 +38,7 @@ public struct WebImageConfiguration: Sendable {
     /// Cache key filter, failed-URL retry interval, cache write failures.
     public var manager: ImageManager.Configuration
     /// The decoders; register your own to add formats. Default:
-    /// `ImageDecoderRegistry.allFormats` (PNG, JPEG, GIF, WebP). The transport's default
+    /// `ImageDecoderRegistry.allFormats` (PNG, JPEG, GIF, WebP, AVIF). The transport's default
     /// `Accept` header follows them.
     public var decoders: ImageDecoderRegistry
     /// Posts the seeds' notifications through `NotificationCenter.default` (download

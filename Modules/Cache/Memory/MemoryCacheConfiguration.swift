@@ -39,8 +39,9 @@ public struct MemoryCacheConfiguration: Sendable, Hashable {
     /// An eighth of the memory available to the process, at most 512 MiB.
     ///
     /// "Available" is `ProcessResources.memoryLimit` (WebImageConcurrency): the physical
-    /// memory or, when smaller, the cgroup v2 limit of the container the process runs in
-    /// (`memory.max`, the smallest up its cgroup's tree), so that a server in a 1 GiB
+    /// memory or, when smaller, the cgroup limit of the container the process runs in
+    /// (v2 `memory.max` or v1 `memory.limit_in_bytes`, the smallest up its cgroup's
+    /// tree), so that a server in a 1 GiB
     /// container gets 128 MiB, not an eighth of the host. The decoding memory budget
     /// (`MemoryBudget.shared`) is a quarter of the same limit.
     public static let defaultCostLimit: Int = min(ProcessResources.current.memoryLimit / 8, 512 << 20)

@@ -24,7 +24,7 @@ import WebImageCore
 ///
 /// ```swift
 /// let observer = NotificationCenter.default.addObserver(forName: .webImageDownloadDidFinish, object: nil, queue: nil) { note in
-///     print(note.userInfo?[WebImageNotificationKey.url] ?? "?")
+///     print(note.userInfo?[WebImageNotificationKey.url.rawValue] ?? "?")
 /// }
 /// ```
 public final class NotificationBroadcaster: DownloadEventMonitor, TransportEventMonitor {

@@ -14,8 +14,9 @@ public struct ImageDecodingError: Error, Sendable, Hashable, CustomStringConvert
         public static let empty = Code("empty")
         /// The bytes match no format the library knows.
         public static let unknownFormat = Code("unknownFormat")
-        /// A known format with no decoder registered (WebP, HEIC, AVIF, BMP, TIFF by
-        /// default), or a variant the codec cannot read (12-bit or lossless JPEG).
+        /// A known format with no decoder registered (HEIC, BMP or TIFF; WebP and AVIF
+        /// where their decoders are not registered), or a variant the codec cannot read
+        /// (12-bit or lossless JPEG).
         public static let unsupported = Code("unsupported")
         /// The headers are invalid: a bad signature, bad CRC, impossible field.
         public static let invalidHeader = Code("invalidHeader")

@@ -8,7 +8,7 @@ import WebImageCore
 /// -> deliver, and reports where the image came from.
 ///
 /// It sees the other modules only through Core's protocols; the `WebImage` umbrella
-/// builds one with the defaults (libcurl transport, PNG/JPEG/GIF decoders, memory and
+/// builds one with the defaults (libcurl transport, PNG/JPEG/GIF/WebP/AVIF decoders, memory and
 /// disk caches):
 ///
 /// ```swift
