@@ -1,8 +1,10 @@
 // swift-tools-version: 6.2
 //
 // swift-web-image-integrations: the manager's load events as logs (apple/swift-log),
-// metrics (apple/swift-metrics) and traces (apple/swift-distributed-tracing), and the
-// manager as a swift-server/swift-service-lifecycle Service.
+// metrics (apple/swift-metrics) and traces (apple/swift-distributed-tracing), the
+// manager as a swift-server/swift-service-lifecycle Service, and the manager's and the
+// image proxy's settings read through apple/swift-configuration (environment variables,
+// JSON files).
 //
 // A package of its own, beside the library, so that an app taking any module of
 // swift-web-image resolves none of these: SwiftPM pulls every package that any product of
@@ -26,6 +28,7 @@ let package = Package(
         .library(name: "WebImageMetrics", targets: ["WebImageMetrics"]),
         .library(name: "WebImageTracing", targets: ["WebImageTracing"]),
         .library(name: "WebImageLifecycle", targets: ["WebImageLifecycle"]),
+        .library(name: "WebImageConfigReader", targets: ["WebImageConfigReader"]),
     ],
     dependencies: [
         .package(name: "swift-web-image", path: ".."),
@@ -33,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // With its default traits: JSON files, which need no further package.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
         .target(
@@ -74,6 +79,24 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Lifecycle",
+            swiftSettings: strictSettings
+        ),
+        // The settings only: it does not depend on the proxy package (Hummingbird, SwiftNIO),
+        // which would reach every app that takes any adapter here. The proxy's settings are
+        // plain values its users turn into `ImageProxy.Configuration`.
+        .target(
+            name: "WebImageConfigReader",
+            dependencies: [
+                .product(name: "WebImage", package: "swift-web-image"),
+                .product(name: "WebImageCore", package: "swift-web-image"),
+                .product(name: "WebImageHTTP", package: "swift-web-image"),
+                .product(name: "WebImageCache", package: "swift-web-image"),
+                .product(name: "WebImageTransport", package: "swift-web-image"),
+                .product(name: "WebImageOperations", package: "swift-web-image"),
+                .product(name: "WebImageManager", package: "swift-web-image"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            path: "ConfigReader",
             swiftSettings: strictSettings
         ),
     ]

@@ -38,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
         .target(
@@ -168,6 +169,8 @@ let package = Package(
                 .product(name: "WebImageLifecycle", package: "swift-web-image-integrations"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                .product(name: "WebImageConfigReader", package: "swift-web-image-integrations"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             path: "IntegrationsTests",
             swiftSettings: strictSettings
