@@ -2,12 +2,16 @@ import Foundation
 import WebImage
 
 /// One PNG showing every image of a run as a thumbnail: a grid of square cells on a
-/// neutral grey, each image scaled to fit its cell (never enlarged) and centred, its
-/// first frame for an animation. Translucent pixels are blended over the grey, so the
-/// sheet is opaque, stored as RGBA.
+/// neutral grey, each image scaled to fit above its caption (never enlarged), centred
+/// across the cell and standing on the caption, its first frame for an animation.
+/// Translucent pixels are blended over the grey, so the sheet is opaque, stored as RGBA.
 ///
-/// Thumbnails are made as images arrive (``add(_:)``), so a long run keeps 160x160
-/// pixels per image rather than every full-size image.
+/// The caption (``Caption``) is three lines of ``BitmapFont`` text, centred: the name,
+/// then format and size, then frames and source. A line wider than the cell ends in an
+/// ellipsis, and nothing is drawn past the cell's margin.
+///
+/// Thumbnails are made as images arrive (``add(_:caption:)``), so a long run keeps
+/// 160x160 pixels per image rather than every full-size image.
 struct ContactSheet {
     /// The side of one cell, in pixels.
     static let cellSize = 160
@@ -16,17 +20,32 @@ struct ContactSheet {
     /// The neutral grey behind the thumbnails: light enough for dark photos, dark enough
     /// to show the edge of white ones.
     static let background: (red: UInt8, green: UInt8, blue: UInt8) = (200, 200, 200)
+    /// The caption's ink: the name near black, the lines under it a dark grey, both
+    /// well apart from ``background``.
+    static let nameColor: (red: UInt8, green: UInt8, blue: UInt8) = (20, 20, 20)
+    static let detailColor: (red: UInt8, green: UInt8, blue: UInt8) = (70, 70, 70)
+    /// From one caption line's top to the next one's: a glyph and two rows of space.
+    static let lineHeight = BitmapFont.glyphHeight + 2
+    /// Space between a thumbnail's bottom edge and its caption.
+    static let captionGap = 4
+    /// The first caption line's top, in a cell: the last line's glyphs end at the margin.
+    static let captionTop = cellSize - margin - ((Caption.lineCount - 1) * lineHeight + BitmapFont.glyphHeight)
+    /// The room for a thumbnail: the cell's width and the height above the caption,
+    /// inside the margin.
+    static let thumbnailBox = PixelSize(width: cellSize - 2 * margin, height: captionTop - captionGap - margin)
 
     private(set) var thumbnails: [ImageBitmap] = []
+    private(set) var captions: [Caption] = []
 
     var isEmpty: Bool { thumbnails.isEmpty }
 
-    /// Scales `image`'s first frame into a cell and keeps it.
-    mutating func add(_ image: DecodedImage) throws(ImageDecodingError) {
+    /// Scales `image`'s first frame into a cell and keeps it with its caption.
+    mutating func add(_ image: DecodedImage, caption: Caption) throws(ImageDecodingError) {
         // Only the first frame is drawn, so only it is scaled (not all 30 of a GIF).
         let still = DecodedImage(format: image.format, frames: [image.frames[0]], sourceSize: image.sourceSize)
-        let box = Self.cellSize - 2 * Self.margin
-        thumbnails.append(try ResizeTransformer(width: box, height: box, mode: .fit).transform(still).bitmap)
+        let box = Self.thumbnailBox
+        thumbnails.append(try ResizeTransformer(width: box.width, height: box.height, mode: .fit).transform(still).bitmap)
+        captions.append(caption)
     }
 
     /// Columns and rows for `count` cells: about 16:9, as a screen is, and never more
@@ -56,10 +75,42 @@ struct ContactSheet {
                 pixels[offset + 3] = 255
             }
             for (index, thumbnail) in thumbnails.enumerated() {
-                let left = (index % columns) * Self.cellSize + (Self.cellSize - thumbnail.width) / 2
-                let top = (index / columns) * Self.cellSize + (Self.cellSize - thumbnail.height) / 2
+                let cellLeft = (index % columns) * Self.cellSize
+                let cellTop = (index / columns) * Self.cellSize
+                let left = cellLeft + (Self.cellSize - thumbnail.width) / 2
+                let top = cellTop + Self.captionTop - Self.captionGap - thumbnail.height
                 Self.draw(thumbnail, into: pixels, stride: stride, left: left, top: top)
+                // A caption stays inside its cell's margins, whatever its lines hold.
+                let clip = (
+                    columns: cellLeft + Self.margin..<cellLeft + Self.cellSize - Self.margin, rows: cellTop..<cellTop + Self.cellSize
+                )
+                for line in Self.layout(captions[index]) {
+                    BitmapFont.draw(
+                        line.text, into: pixels, bytesPerRow: stride, x: cellLeft + line.x, y: cellTop + line.y, color: line.color,
+                        clip: clip)
+                }
             }
+        }
+    }
+
+    /// One caption line placed in its cell: the text as drawn (cut to fit, with an
+    /// ellipsis), and its top-left corner from the cell's.
+    struct CaptionLine: Equatable {
+        let text: String
+        let x: Int
+        let y: Int
+        let isName: Bool
+
+        var color: (red: UInt8, green: UInt8, blue: UInt8) { isName ? ContactSheet.nameColor : ContactSheet.detailColor }
+    }
+
+    /// Where `caption`'s lines go in a cell: one under another from ``captionTop``, each
+    /// cut to the width inside the margins and centred across the cell.
+    static func layout(_ caption: Caption) -> [CaptionLine] {
+        caption.lines.enumerated().map { number, line in
+            let text = BitmapFont.fitting(line, in: cellSize - 2 * margin)
+            return CaptionLine(
+                text: text, x: (cellSize - BitmapFont.width(of: text)) / 2, y: captionTop + number * lineHeight, isName: number == 0)
         }
     }
 

@@ -25,7 +25,8 @@ struct DemoCommand: AsyncParsableCommand {
 
             Each pass prints a table (image, format, decoded size, source, load time) \
             and its total time; a summary follows, and a contact sheet of the images is \
-            written to DIR/contact-sheet.png, whose path is printed.
+            written to DIR/contact-sheet.png, whose path is printed: each thumbnail \
+            captioned with the image's name, format, size, frames and source.
 
             Then the image proxy (`webimage proxy`) runs in front of the same server: a \
             few thumbnails are made through it cold (written to DIR/proxy), asked again \
@@ -141,7 +142,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     private static func contactSheet(of pass: DemoPass) throws -> ContactSheet {
         var sheet = ContactSheet()
-        for image in pass.reports.compactMap(\.image) { try sheet.add(image) }
+        for report in pass.reports {
+            if let image = report.image { try sheet.add(image, caption: ContactSheet.Caption(report)) }
+        }
         return sheet
     }
 

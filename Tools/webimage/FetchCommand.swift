@@ -43,7 +43,8 @@ struct FetchCommand: AsyncParsableCommand {
             NAME-K.png), or in the --format asked (jpeg, webp, avif; an animation as one \
             animated NAME.webp or NAME.avif), NAME being the last component of the URL's \
             path, made unique with -2, -3... --contact-sheet writes one PNG with every loaded image as a \
-            160x160 thumbnail and prints its path (on standard error with --json, which \
+            160x160 thumbnail captioned with its name, format, size, frames and source, \
+            and prints its path (on standard error with --json, which \
             keeps standard output to JSON lines).
 
             The trust flags apply to every host reached, redirects included, as curl's \
@@ -210,7 +211,11 @@ struct FetchCommand: AsyncParsableCommand {
             }
         }
         if contactSheetPath != nil {
-            do { try sheet.add(image) } catch { report.error = "could not make a thumbnail: \(error)" }
+            do {
+                try sheet.add(image, caption: ContactSheet.Caption(report))
+            } catch {
+                report.error = "could not make a thumbnail: \(error)"
+            }
         }
     }
 
