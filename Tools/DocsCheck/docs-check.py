@@ -4,8 +4,8 @@
 `make docs-check` runs this. It writes a scratch package into .build-docs-check/ that
 depends on the root package, the Integrations package and the Proxy package by absolute
 path and has every library product (and the adapters' and the proxy's, with swift-log,
-swift-service-lifecycle and Hummingbird for their examples), puts each block into a file
-of its own, builds it with `swift build`, and reports which block
+swift-service-lifecycle, swift-configuration and Hummingbird for their examples), puts
+each block into a file of its own, builds it with `swift build`, and reports which block
 failed as "README.md line N" (the compiler's own messages point at the Markdown file
 too, through #sourceLocation). Exit status: 0 when every block compiles, 1 otherwise.
 
@@ -50,7 +50,10 @@ INTEGRATION_PRODUCTS = [
     ("WebImageTracing", "swift-web-image-integrations"), ("WebImageLifecycle", "swift-web-image-integrations"),
     ("WebImageProxy", "swift-web-image-proxy"), ("Logging", "swift-log"),
     ("ServiceLifecycle", "swift-service-lifecycle"), ("UnixSignals", "swift-service-lifecycle"), ("Hummingbird", "hummingbird"),
+    ("WebImageConfigReader", "swift-web-image-integrations"), ("Configuration", "swift-configuration"),
 ]
+# The integrations' own catalogs: Integrations/<folder>/<module>.docc.
+INTEGRATION_CATALOG_MODULES = {"ConfigReader": "WebImageConfigReader"}
 FILE_LEVEL = "// file-level"
 MANIFEST = "// swift-tools-version"
 IMPORT = re.compile(r"^\s*(@\w+\s+)*import\s+\w+")
@@ -59,8 +62,9 @@ FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
 
 def markdown_files(root):
     files = [os.path.join(root, "README.md")]
-    for folder, module in CATALOG_MODULES.items():
-        catalog = os.path.join(root, "Modules", folder, module + ".docc")
+    catalogs = [os.path.join(root, "Modules", folder, module + ".docc") for folder, module in CATALOG_MODULES.items()]
+    catalogs += [os.path.join(root, "Integrations", folder, module + ".docc") for folder, module in INTEGRATION_CATALOG_MODULES.items()]
+    for catalog in catalogs:
         for dirpath, _, names in sorted(os.walk(catalog)):
             files += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".md")]
     return [f for f in files if os.path.isfile(f)]
@@ -152,6 +156,7 @@ let package = Package(
         .package(name: "swift-web-image-proxy", path: %s),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         // As the proxy takes it: without its default traits.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
