@@ -35,6 +35,9 @@ let package = Package(
         .package(name: "swift-web-image-proxy", path: "../Proxy"),
         // The in-memory backends the adapters' tests read (the adapters bring the APIs).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The reference hash of decoded images (BoringSSL's SHA-256, assembly: as fast
+        // under a sanitizer as without one). Already in the graph through Tools/.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -45,11 +48,11 @@ let package = Package(
             name: "WebImageTestSupport",
             dependencies: [
                 library("WebImageConcurrency"), library("WebImageCore"), library("WebImageDecoding"), library("WebImageCache"),
-                tool("WebImageFixtures"),
+                tool("WebImageFixtures"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Support",
-            // Optimised even in debug builds: it hashes every decoded corpus image, and
-            // unoptimised SHA-256 would dominate the suite's time.
+            // Optimised even in debug builds: it prepares every decoded corpus image for
+            // its hash, and unoptimised loops would dominate the suite's time.
             swiftSettings: strictSettings + [.unsafeFlags(["-O"])]
         ),
         .testTarget(
