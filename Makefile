@@ -5,8 +5,10 @@
 #                the consumer check
 #   make consumer-check   scratch apps that take one module each must resolve to the
 #                library alone, build and run
-#   make bench   run the benchmarks in release mode, each beside the bare C library
-#   make bench-quick   the same with 3 rounds: a smoke run
+#   make bench   run the benchmarks in release mode, each beside the bare C library or a
+#                peer, and write the report: Benchmarks/RESULTS.md, RESULTS.json, results.svg
+#   make bench-quick   the same with 3 rounds, a smoke run: its report goes to
+#                Benchmarks/.build/quick-report
 #   make test-sanitize   the test suite under the address (and leak) sanitizer, then the
 #                concurrent modules' tests under the thread sanitizer
 #   make test-asan / make test-tsan   one of the two (each in its own build directory)
@@ -219,13 +221,16 @@ bench-peers:
 	fi
 
 # The proxy case runs the release `webimage proxy` as a server process of its own.
+# `make bench` writes its report beside the benchmarks (Benchmarks/RESULTS.md, RESULTS.json,
+# results.svg: the committed report); `make bench-quick` writes its own under
+# Benchmarks/.build/quick-report, and the program refuses to write a quick run over a full one's.
 bench: bench-deps bench-peers
 	$(SWIFT) build --package-path Tools -c release --product webimage
-	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks
+	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks --report .
 
 bench-quick: bench-deps bench-peers
 	$(SWIFT) build --package-path Tools -c release --product webimage
-	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks --quick
+	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks --quick --report .build/quick-report
 
 # The load run: every load completes exactly once with the right image, nothing
 # is left in the registry or downloader, peak RSS stays under the bound (see

@@ -4,7 +4,7 @@ import WebImageAVIF
 import WebImageCore
 import WebImageFixtures
 
-/// Issue 22's AVIF goals: ours beside libavif's own calls on the same bytes and pixels.
+/// The AVIF cases: ours beside libavif's own calls on the same bytes and pixels.
 /// The inputs are written by our encoder at start (libaom, speed 8), only when these
 /// cases run: a 2000x1500 encode takes seconds.
 enum AVIFCases {
@@ -23,12 +23,14 @@ enum AVIFCases {
         print("AVIF fixture: 2000x1500, \(file.count) bytes (\(String(format: "%.2f", Double(file.count * 8) / 3_000_000)) bits a pixel)\n")
         return [
             BenchmarkCase(
+                section: .decode,
                 name: names[0],
                 contenders: [
                     Contender(name: "ours") { consume(try AVIFDecoder().decode(file)) },
                     Contender(name: "avifDecoderRead + YUVToRGB") { try Baseline.avif(file) },
-                ], rounds: 9),
+                ], rounds: 9, comparisons: [.sameLibrary]),
             BenchmarkCase(
+                section: .encode,
                 name: names[1],
                 contenders: [
                     Contender(name: "ours (AVIFEncoder)") { consume(try AVIFEncoder(quality: 60, speed: 8).encode(thumbnail)) },
@@ -37,7 +39,7 @@ enum AVIFCases {
                             throw Baseline.Failure(description: "avifEncoderWrite failed")
                         }
                     },
-                ], rounds: 9),
+                ], rounds: 9, comparisons: [.sameLibrary]),
         ]
     }
 

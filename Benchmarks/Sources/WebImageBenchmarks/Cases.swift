@@ -2,7 +2,7 @@ import Foundation
 import WebImageCore
 import WebImageDecoding
 
-/// The cases of issue 2, each ours beside the bare C call on the same bytes.
+/// The decode cases, each ours beside the bare C call on the same bytes.
 enum Cases {
     static let eighth = DecodeOptions(maxPixelSize: 500)
 
@@ -15,48 +15,55 @@ enum Cases {
         let small = fixtures.smallJPEGs
         return [
             BenchmarkCase(
+                section: .decode,
                 name: "JPEG 4000x3000 full",
                 contenders: [
                     Contender(name: "ours") { consume(try JPEGDecoder().decode(jpeg)) },
                     Contender(name: "tjDecompress2") { try Baseline.jpeg(jpeg) },
                     Contender(name: "tjDecompress2 into malloc") { try Baseline.jpeg(jpeg, buffers: .malloc) },
-                ]),
+                ], comparisons: [.sameLibrary]),
             BenchmarkCase(
+                section: .decode,
                 name: "JPEG 4000x3000 at 500 px (1/8)",
                 contenders: [
                     Contender(name: "ours") { consume(try JPEGDecoder().decode(jpeg, options: eighth)) },
                     Contender(name: "tjDecompress2 1/8") { try Baseline.jpeg(jpeg, scaleDenominator: 8) },
-                ]),
+                ], comparisons: [.sameLibrary]),
             BenchmarkCase(
+                section: .decode,
                 name: "JPEG 4000x3000 progressive",
                 contenders: [
                     Contender(name: "ours") { consume(try JPEGDecoder().decode(progressive)) },
                     Contender(name: "tjDecompress2") { try Baseline.jpeg(progressive) },
-                ]),
+                ], comparisons: [.sameLibrary]),
             BenchmarkCase(
+                section: .decode,
                 name: "PNG 1024x1024 RGBA",
                 contenders: [
                     Contender(name: "ours") { consume(try PNGDecoder().decode(rgbaPNG)) },
                     Contender(name: "png_image (simplified)") { try Baseline.png(rgbaPNG) },
-                ]),
+                ], comparisons: [.sameLibrary]),
             BenchmarkCase(
+                section: .decode,
                 name: "PNG 4000x3000 RGB",
                 contenders: [
                     Contender(name: "ours") { consume(try PNGDecoder().decode(rgbPNG)) },
                     Contender(name: "png_image (simplified)") { try Baseline.png(rgbPNG) },
-                ]),
+                ], comparisons: [.sameLibrary]),
             BenchmarkCase(
+                section: .decode,
                 name: "GIF 480x360, 30 frames",
                 contenders: [
                     Contender(name: "ours") { consume(try GIFDecoder().decode(gif)) },
                     Contender(name: "DGifSlurp + expand") { try Baseline.gif(gif) },
-                ], imagesPerRun: 1),
+                ], imagesPerRun: 1, comparisons: [.sameLibrary]),
             BenchmarkCase(
+                section: .decode,
                 name: "\(small.count) JPEGs 256x256",
                 contenders: [
                     Contender(name: "ours") { for data in small { consume(try JPEGDecoder().decode(data)) } },
                     Contender(name: "tjDecompress2") { for data in small { try Baseline.jpeg(data) } },
-                ], imagesPerRun: small.count, rounds: Swift.max(3, rounds / 2)),
+                ], imagesPerRun: small.count, rounds: Swift.max(3, rounds / 2), comparisons: [.sameLibrary]),
         ]
     }
 

@@ -7,7 +7,7 @@ import WebImageOperations
 import WebImageTestServer
 import WebImageTransport
 
-/// The cases of issue 4: the registry's subscribe, fan-out and cancel throughput (with the
+/// The registry's subscribe, fan-out and cancel throughput (with the
 /// downloader's types, through the protocol as the downloader calls it) beside a bare
 /// dictionary of closures under one Mutex; the queue's cost per operation beside
 /// Foundation's OperationQueue (the peers' queue); and 10,000 concurrent requests for
@@ -53,6 +53,7 @@ enum CoalescingCases {
     static func registryCases() -> [BenchmarkCase] {
         [
             BenchmarkCase(
+                section: .registry,
                 name: "Registry: 100k subscribe + finish (1k keys)",
                 contenders: [
                     Contender(name: "ours (CallbackRegistry)") {
@@ -71,8 +72,9 @@ enum CoalescingCases {
                         for key in downloadKeys { registry.finish(key, .completed(.failure(.cancelled))) }
                         try expect(tally.count.load(ordering: .relaxed), subscribers)
                     },
-                ], imagesPerRun: subscribers),
+                ], imagesPerRun: subscribers, comparisons: [.time(.atMost(1.5))]),
             BenchmarkCase(
+                section: .registry,
                 name: "Registry: fan-out 100 events to 1k subscribers",
                 contenders: [
                     Contender(name: "ours (CallbackRegistry)") {
@@ -93,8 +95,9 @@ enum CoalescingCases {
                         registry.finish(key, .completed(.failure(.cancelled)))
                         try expect(tally.count.load(ordering: .relaxed), 100_000)
                     },
-                ], imagesPerRun: 100_000),
+                ], imagesPerRun: 100_000, comparisons: [.time(.atMost(1.5))]),
             BenchmarkCase(
+                section: .registry,
                 name: "Registry: 100k subscribe + cancel",
                 contenders: [
                     Contender(name: "ours (CallbackRegistry)") {
@@ -127,6 +130,7 @@ enum CoalescingCases {
     static func queueCases() -> [BenchmarkCase] {
         [
             BenchmarkCase(
+                section: .registry,
                 name: "Queue: 100k operations, 6 at a time",
                 contenders: [
                     Contender(name: "ours (DownloadQueue)") {
@@ -182,6 +186,7 @@ enum CoalescingCases {
         }
         return [
             BenchmarkCase(
+                section: .registry,
                 name: TransportCases.names[3],
                 contenders: [
                     Contender(name: "ours, 10,000 subscribers") { try run(subscribers: 10_000) },

@@ -9,7 +9,7 @@ import WebImageTestServer
     import Glibc
 #endif
 
-/// Issue 6's cold load: the 1000 distinct 256x256 JPEGs of the fixtures, served as files
+/// The cold load: the 1000 distinct 256x256 JPEGs of the fixtures, served as files
 /// by the loopback server, loaded through the manager (download, decode, memory store,
 /// disk writes off the path): beside a single-threaded C loop doing the same (libcurl
 /// multi, TurboJPEG as each transfer completes), and beside the two halves alone,
@@ -54,7 +54,7 @@ enum ColdLoadCases {
                 run: {
                     try throughManager(fresh.manager, urls)
                 }, prepare: { try fresh.renew() }),
-            Contender(name: "C loop (libcurl multi + TurboJPEG, 1 thread)") {
+            Contender(name: cLoopName) {
                 try cLoop(urls, expectedBytes: expectedBytes)
             },
             // The same loads through the callback API, each result handled on the thread
@@ -91,7 +91,7 @@ enum ColdLoadCases {
                 run: {
                     try throughManager(keepingNothing.manager, urls)
                 }, prepare: { try keepingNothing.renew() }),
-            // What the manager's own executor (issue 21) costs or saves a cold load: the
+            // What the manager's own executor costs or saves a cold load: the
             // same loads with `executor = nil`, on Swift's cooperative pool.
             Contender(
                 name: "ours on the cooperative pool (executor nil)",
@@ -99,7 +99,7 @@ enum ColdLoadCases {
                     try throughManager(onThePool.manager, urls)
                 }, prepare: { try onThePool.renew() }),
         ]
-        // Issue 21's "the cold pipeline uses the machine": the process CPU time of each run
+        // Whether the cold pipeline uses the machine: the process CPU time of each run
         // of the two halves alone (the in-process server's included, as in the pipeline).
         for index in contenders.indices where cpuMeasured.contains(where: contenders[index].name.hasPrefix) {
             let (name, run) = (contenders[index].name, contenders[index].run)
@@ -134,13 +134,16 @@ enum ColdLoadCases {
             }
         }
         return [
-            BenchmarkCase(name: name, contenders: contenders, imagesPerRun: images.count, rounds: Swift.max(3, rounds / 2))
+            BenchmarkCase(
+                section: .manager, name: name, contenders: contenders, imagesPerRun: images.count, rounds: Swift.max(3, rounds / 2),
+                // At least the C loop's rate; the C pipeline for context.
+                comparisons: [.rate(.atLeast(1), against: cLoopName), .time(against: CPipelineImages.dropped.name)])
         ]
     }
 
-    /// Issue 21's goal: the pipeline's time at most this multiple of the floor, the CPU of
+    /// The goal: the pipeline's time at most this multiple of the floor, the CPU of
     /// download alone and of decode alone over the usable cores.
-    static let issueGoal = 1.15
+    static let floorGoal = 1.15
 
     /// The contenders whose CPU time is measured: the two halves alone, and what is set
     /// beside them.
@@ -150,6 +153,7 @@ enum ColdLoadCases {
         CPipelineImages.dropped.name, CPipelineImages.kept.name, CPipelineImages.keptPrefaulted.name,
     ]
     static let keepingNothingName = "ours keeping nothing (no disk, memory 0)"
+    static let cLoopName = "C loop (libcurl multi + TurboJPEG, 1 thread)"
     /// CPU seconds of each run, by contender.
     static let cpuSeconds = Mutex<[String: [Double]]>([:])
     /// The same, by the threads' roles.
@@ -252,7 +256,7 @@ enum ColdLoadCases {
 
     /// What the C pipeline does with each image once decoded.
     enum CPipelineImages: CaseIterable {
-        /// Frees it at once, as decode alone does: the issue's floor's own terms.
+        /// Frees it at once, as decode alone does: the CPU floor's own terms.
         case dropped
         /// Keeps it to the end of the run, as the manager's memory cache does.
         case kept
@@ -279,7 +283,7 @@ enum ColdLoadCases {
 
     /// `bl_fetch_decode_pipelined`: the manager's shape (one thread transferring, as many
     /// decoding as the manager has workers, the server beside them) with nothing but the
-    /// C libraries and a handover in it. Beside the issue's floor it shows what
+    /// C libraries and a handover in it. Beside the CPU floor it shows what
     /// overlapping the two halves reaches on this machine in bare C, and what keeping the
     /// images adds to it.
     static func cPipeline(_ urls: [URL], expectedBytes: Int, images: CPipelineImages) -> Contender {
@@ -344,7 +348,7 @@ enum ColdLoadCases {
     /// memory cache does: each image's 256 KiB is then new memory the kernel must fault in
     /// and zero (65,000 page faults, about 0.2 s of CPU on these machines), where decode
     /// alone frees each image and reuses its pages. The floor that counts this is printed
-    /// beside the issue's.
+    /// beside the CPU floor.
     static func keepingDecodes(_ images: [Data]) -> Contender {
         Contender(
             name: keepingName,
@@ -383,13 +387,12 @@ enum ColdLoadCases {
         let ours = result.medians[0]
         let download = medians.first { $0.key.hasPrefix("download alone") }?.value
         let decode = medians["decode alone (JPEGDecoder, 1 thread)"]
-        let cLoop = medians.first { $0.key.hasPrefix("C loop") }?.value
-        if let cLoop {
-            print("  ours images/s / C loop's: \(String(format: "%.2f", cLoop / ours)) (goal >= 1)")
-        }
         if let download, let decode {
             let longer = Swift.max(download, decode)
-            print("  ours time / the longer of download alone and decode alone: \(String(format: "%.2f", ours / longer)) (goal <= 1.1)")
+            Findings.record(
+                .manager, "\(name): the longer half", ours: .seconds(result.contenders[0], ours),
+                peer: .seconds(download > decode ? "download alone" : "decode alone (1 thread)", longer),
+                measured: Figure(label: "ours / the longer half, time", value: ours / longer, unit: "x"), goal: .atMost(1.1))
         }
         let cpu = cpuSeconds.withLock { $0 }
         if let downloadCPU = cpu.first(where: { $0.key.hasPrefix("download alone") }).map({ CaseResult.median($0.value) }),
@@ -401,7 +404,10 @@ enum ColdLoadCases {
                 String(
                     format: "  CPU: download alone %.3f s, decode alone %.3f s; on %d cores the pipeline cannot beat %.3f s",
                     downloadCPU, decodeCPU, cores, floor))
-            print("  ours time / that floor: \(String(format: "%.2f", ours / floor)) (goal <= \(issueGoal))")
+            Findings.record(
+                .manager, "\(name): the CPU floor", ours: .seconds(result.contenders[0], ours),
+                peer: .seconds("(download alone + decode alone CPU) / \(cores) cores", floor),
+                measured: Figure(label: "ours / the floor, time", value: ours / floor, unit: "x"), goal: .atMost(floorGoal))
             if let nothing = medians[keepingNothingName] {
                 print("  ours keeping nothing, time / that floor: \(String(format: "%.2f", nothing / floor))")
             }
@@ -423,24 +429,24 @@ enum ColdLoadCases {
                         format: "  decode alone keeping its images used %.3f s of CPU (%.3f s more: the kernel's page faults);"
                             + " with it the floor is %.3f s, and ours time / that floor: %.2f",
                         keepingCPU, keepingCPU - decodeCPU, keepingFloor, ours / keepingFloor))
-                // The issue's goal read against what keeping costs: a pipeline that keeps
+                // The goal read against what keeping costs: a pipeline that keeps
                 // every image in fresh pages, as decode alone keeping them does, cannot be
                 // faster than this floor, whatever else it does.
                 let keepingShare = keepingFloor / floor
                 let verdict =
-                    keepingShare > issueGoal
+                    keepingShare > floorGoal
                     ? "is below it"
-                    : String(format: "leaves such a pipeline %.2fx for its own work", issueGoal / keepingShare)
+                    : String(format: "leaves such a pipeline %.2fx for its own work", floorGoal / keepingShare)
                 print(
                     String(
-                        format: "  that floor is %.2fx the issue's: the least time, here, of a pipeline keeping its images"
+                        format: "  that floor is %.2fx the CPU floor: the least time, here, of a pipeline keeping its images"
                             + " as decode alone keeping them does; the goal (%.2fx) %@",
-                        keepingShare, issueGoal, verdict))
+                        keepingShare, floorGoal, verdict))
                 for images in CPipelineImages.allCases {
                     guard let time = medians[images.name] else { continue }
                     print(
                         String(
-                            format: "  %@: time / the issue's floor %.2f, / the floor keeping the images %.2f; ours time / its %.2f",
+                            format: "  %@: time / the CPU floor %.2f, / the floor keeping the images %.2f; ours time / its %.2f",
                             images.name, time / floor, time / keepingFloor, ours / time))
                 }
             }

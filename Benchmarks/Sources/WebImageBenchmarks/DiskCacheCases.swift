@@ -7,7 +7,7 @@ import WebImageCore
     import Glibc
 #endif
 
-/// The disk cache hot paths of issue 5, each beside the bare system calls on the same
+/// The disk cache hot paths, each beside the bare system calls on the same
 /// bytes in the same directory tree (under the temporary directory, which must be on a
 /// real disk for the figures to mean anything: see the README).
 enum DiskCacheCases {
@@ -48,6 +48,7 @@ enum DiskCacheCases {
         let asyncCache = DiskCache(DiskCache.Configuration(directory: base, namespace: "async"))
         return [
             BenchmarkCase(
+                section: .diskCache,
                 name: "Disk read hit 50 KB (x\(readsPerRun))",
                 contenders: [
                     Contender(name: "ours") {
@@ -56,8 +57,9 @@ enum DiskCacheCases {
                     Contender(name: "open/fstat/read/close") {
                         for index in 0..<readsPerRun { consume(try BareFile.read(barePaths[index % entries])) }
                     },
-                ], imagesPerRun: readsPerRun),
+                ], imagesPerRun: readsPerRun, comparisons: [.time(.atMost(1.3))]),
             BenchmarkCase(
+                section: .diskCache,
                 name: "Disk write 50 KB (x\(writesPerRun))",
                 contenders: [
                     Contender(name: "ours") {
@@ -69,10 +71,11 @@ enum DiskCacheCases {
                             try BareFile.writeAndRename(body, to: path, temporary: path + ".tmp")
                         }
                     },
-                ], imagesPerRun: writesPerRun),
+                ], imagesPerRun: writesPerRun, comparisons: [.time(.atMost(1.5))]),
             // The caller only enqueues; the time is until every store has completed on the
             // cache's queue, so it is throughput, not the caller's cost.
             BenchmarkCase(
+                section: .diskCache,
                 name: "Disk write 50 KB async (x\(writesPerRun))",
                 contenders: [
                     Contender(name: "ours async") {

@@ -4,7 +4,7 @@ import WebImageCore
 import WebImageEncoding
 import WebImageFixtures
 
-/// Issue 22's encoder goals: ours beside the one-call C encoders on the same pixels.
+/// The encoder cases: ours beside the one-call C encoders on the same pixels.
 enum EncodeCases {
     static let names = ["JPEG encode 4000x3000 q85", "WebP encode 1000x750 q80"]
 
@@ -15,6 +15,7 @@ enum EncodeCases {
         let smallBytes = small.packedBytes
         return [
             BenchmarkCase(
+                section: .encode,
                 name: names[0],
                 contenders: [
                     Contender(name: "ours (JPEGEncoder)") { consume(try JPEGEncoder(quality: 85).encode(photo)) },
@@ -23,8 +24,9 @@ enum EncodeCases {
                             throw Baseline.Failure(description: "tjCompress2 failed")
                         }
                     },
-                ]),
+                ], comparisons: [.sameLibrary]),
             BenchmarkCase(
+                section: .encode,
                 name: names[1],
                 contenders: [
                     Contender(name: "ours (WebPEncoder)") { consume(try WebPEncoder(quality: 80).encode(small)) },
@@ -33,7 +35,7 @@ enum EncodeCases {
                             throw Baseline.Failure(description: "WebPEncodeRGBA failed")
                         }
                     },
-                ], rounds: 7),
+                ], rounds: 7, comparisons: [.sameLibrary]),
         ]
     }
 }

@@ -21,7 +21,7 @@ final class FreshManager {
     /// False: managers with no disk cache (to show what the disk costs a cold load).
     let usesDisk: Bool
     /// False: a memory cache that keeps nothing (`countLimit` 0), so each image is freed
-    /// once its caller drops it: the pipeline on the issue-21 floor's own terms.
+    /// once its caller drops it: the pipeline on the CPU floor's own terms.
     let keepsImages: Bool
     /// False: loads on Swift's cooperative pool (`executor = nil`) instead of the
     /// manager's default executor.

@@ -9,6 +9,7 @@ struct Contender {
 
 /// A piece of work measured for several contenders in the same run.
 struct BenchmarkCase {
+    var section: Section
     var name: String
     /// The first is ours, the second the bare C call the ratio is taken against;
     /// any further ones are extra variants shown beside them.
@@ -17,14 +18,19 @@ struct BenchmarkCase {
     var imagesPerRun: Int = 1
     /// Rounds for this case; `nil` uses the suite's.
     var rounds: Int? = nil
+    /// The report's rows for this case: by default ours beside the second contender, by
+    /// time, with no goal.
+    var comparisons: [Comparison] = [.time()]
 }
 
 /// What a case measured: every sample of every contender, in seconds.
-struct CaseResult: Codable {
+struct CaseResult {
+    var section: Section
     var name: String
     var imagesPerRun: Int
     var contenders: [String]
     var samples: [[Double]]
+    var comparisons: [Comparison]
 
     var medians: [Double] { samples.map(Self.median) }
 
@@ -72,8 +78,8 @@ struct Harness {
             }
         }
         return CaseResult(
-            name: benchmark.name, imagesPerRun: benchmark.imagesPerRun,
-            contenders: benchmark.contenders.map(\.name), samples: samples
+            section: benchmark.section, name: benchmark.name, imagesPerRun: benchmark.imagesPerRun,
+            contenders: benchmark.contenders.map(\.name), samples: samples, comparisons: benchmark.comparisons
         )
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImageCore
 import WebImageDecoding
 import WebImageEncoding
@@ -9,7 +8,7 @@ import WebImageFixtures
     import Glibc
 #endif
 
-/// Issue 16's goal: a valid image behind one structure repeated by the hundred thousand
+/// The goal: a valid image behind one structure repeated by the hundred thousand
 /// (empty APP1 or COM segments, tEXt chunks, comment extensions) decodes in at most
 /// twice the time of the plain image plus the time to read its bytes once.
 ///
@@ -26,8 +25,6 @@ enum HostileStructureCases {
     static let oursPlain = "ours, plain file"
     static let readOnce = "read the bytes once (sum)"
 
-    /// Lines for the summary: programs skipped, and why.
-    static let notes = Mutex<[String]>([])
     /// Where the files for the programs live; removed at exit (a static so the C
     /// `atexit` callback can reach it).
     nonisolated(unsafe) static var root: String?
@@ -101,7 +98,9 @@ enum HostileStructureCases {
             if let program = subject.program {
                 contenders += try processContenders(program, caseName: subject.name, plain: plain, hostile: hostile)
             }
-            cases.append(BenchmarkCase(name: subject.name, contenders: contenders))
+            // Beside the C library's call, and beside the program, on the hostile file.
+            let comparisons = [Comparison.time()] + (subject.program.map { [Comparison.time(against: programName($0))] } ?? [])
+            cases.append(BenchmarkCase(section: .hostile, name: subject.name, contenders: contenders, comparisons: comparisons))
         }
         print("")
         return cases
@@ -141,7 +140,7 @@ enum HostileStructureCases {
     /// on both; otherwise no contender and a note for the summary.
     static func processContenders(_ program: Program, caseName: String, plain: Data, hostile: Data) throws -> [Contender] {
         guard let executable = locate(program.name)?.path else {
-            addNote("\(program.name) rows skipped: not on PATH (apt-get install \(program.package))")
+            Findings.peerLeftOut(programName(program), reason: "not on PATH (make bench-deps installs \(program.package))")
             return []
         }
         let directory = try temporaryDirectory()
@@ -153,7 +152,7 @@ enum HostileStructureCases {
         for path in [plainPath, hostilePath] {
             let status = try run(executable, program.arguments(path))
             guard status == 0 else {
-                addNote("\(caseName): \(program.name) row skipped, it exited with status \(status) on \(path)")
+                Findings.peerLeftOut(programName(program), reason: "it exited with status \(status) on \(path)")
                 return []
             }
         }
@@ -163,7 +162,7 @@ enum HostileStructureCases {
                     throw Baseline.Failure(description: "\(program.name) failed on \(plainPath)")
                 }
             },
-            Contender(name: "\(program.name) (process), hostile file") {
+            Contender(name: programName(program)) {
                 guard try run(executable, program.arguments(hostilePath)) == 0 else {
                     throw Baseline.Failure(description: "\(program.name) failed on \(hostilePath)")
                 }
@@ -171,8 +170,8 @@ enum HostileStructureCases {
         ]
     }
 
-    /// Each note once, though two cases may skip the same program.
-    static func addNote(_ line: String) { notes.withLock { if !$0.contains(line) { $0.append(line) } } }
+    /// The program's contender on the hostile file: a peer of the report.
+    static func programName(_ program: Program) -> String { "\(program.name) (process), hostile file" }
 
     /// The first executable `name` in PATH's directories.
     static func locate(_ name: String) -> URL? {
@@ -214,32 +213,21 @@ enum HostileStructureCases {
         return directory
     }
 
-    /// The goal per case, then how much the repeated structure costs each other
-    /// contender (hostile / plain), then the skipped programs.
+    /// The goal per case, then how much the repeated structure costs each decoder
+    /// (hostile / plain).
     static func printSummary(_ results: [CaseResult]) {
         let measured = results.filter { names.contains($0.name) }
         guard !measured.isEmpty else { return }
-        func ms(_ seconds: Double) -> String { Report.pad(Report.milliseconds(seconds), 10, right: true) }
-        print("Hostile structures (issue 16): ours on the hostile file / (2 x ours on the plain file + reading")
-        print("the hostile file's bytes once); goal <= 1. Medians in ms.")
-        print(
-            [
-                Report.pad("case", 34), Report.pad("hostile", 10, right: true), Report.pad("plain", 10, right: true),
-                Report.pad("read", 10, right: true), Report.pad("2p+r", 10, right: true),
-                Report.pad("ratio", 8, right: true), "  goal",
-            ].joined(separator: " "))
-        print(String(repeating: "-", count: 98))
+        print("Hostile structures: ours on the hostile file / (2 x ours on the plain file + reading its bytes once), goal <= 1:")
         for result in measured {
             let median = Dictionary(zip(result.contenders, result.medians), uniquingKeysWith: { first, _ in first })
             guard let plain = median[oursPlain], let read = median[readOnce] else { continue }
             let hostile = result.medians[0]
             let bound = 2 * plain + read
-            print(
-                [
-                    Report.pad(result.name, 34), ms(hostile), ms(plain), ms(read), ms(bound),
-                    Report.pad(String(format: "%.3f", hostile / bound), 8, right: true),
-                    hostile <= bound ? "  met" : "  NOT MET",
-                ].joined(separator: " "))
+            Findings.record(
+                .hostile, "\(result.name): against the plain file", ours: .seconds(result.contenders[0], hostile),
+                peer: .seconds("2 x ours on the plain file + reading the bytes", bound),
+                measured: Figure(label: "ours hostile / (2 plain + read)", value: hostile / bound, unit: "x"), goal: .atMost(1))
         }
         print("\nHostile / plain time of the same decoder (1.00: the repeated structure costs nothing):")
         for result in measured {
@@ -252,7 +240,8 @@ enum HostileStructureCases {
                         + String(format: "%6.2fx", hostile / plain))
             }
         }
-        for line in notes.withLock({ $0 }) { print("  \(line)") }
         print("")
     }
+
+    private static func ms(_ seconds: Double) -> String { Report.pad(Report.milliseconds(seconds), 10, right: true) }
 }

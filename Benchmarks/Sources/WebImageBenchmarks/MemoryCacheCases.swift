@@ -8,7 +8,7 @@ import WebImageCore
     import Glibc
 #endif
 
-/// The memory cache cases of issue 5: our `MemoryCache` beside a bare `Dictionary`
+/// The memory cache cases: our `MemoryCache` beside a bare `Dictionary`
 /// under one `Mutex` (same `CacheKey`) and beside Foundation's `NSCache`. Each run does
 /// `operations` lookups or stores over a fixed working set, in a fixed pseudo-random
 /// order, so the table's "img/s" column reads as operations per second.
@@ -183,38 +183,50 @@ enum MemoryCacheCases {
 
         let perOp = operations
         return [
-            BenchmarkCase(name: "memory hit", contenders: [oursHit, dictionaryHit], imagesPerRun: perOp),
-            BenchmarkCase(name: "memory hit vs NSCache", contenders: [oursHit, nsCacheHit], imagesPerRun: perOp),
-            BenchmarkCase(name: "memory miss", contenders: [oursMiss, dictionaryMiss], imagesPerRun: perOp),
-            BenchmarkCase(name: "memory miss vs NSCache", contenders: [oursMiss, nsCacheMiss], imagesPerRun: perOp),
-            BenchmarkCase(name: "memory set with eviction", contenders: [oursSet, dictionarySet], imagesPerRun: perOp),
-            BenchmarkCase(name: "memory set with eviction vs NSCache", contenders: [oursSet, nsCacheSet], imagesPerRun: perOp),
             BenchmarkCase(
+                section: .memoryCache, name: "memory hit", contenders: [oursHit, dictionaryHit], imagesPerRun: perOp,
+                comparisons: [.time(.atMost(1.3))]),
+            BenchmarkCase(
+                section: .memoryCache, name: "memory hit vs NSCache", contenders: [oursHit, nsCacheHit], imagesPerRun: perOp,
+                comparisons: [.rate(.atLeast(5))]),
+            BenchmarkCase(section: .memoryCache, name: "memory miss", contenders: [oursMiss, dictionaryMiss], imagesPerRun: perOp),
+            BenchmarkCase(section: .memoryCache, name: "memory miss vs NSCache", contenders: [oursMiss, nsCacheMiss], imagesPerRun: perOp),
+            BenchmarkCase(
+                section: .memoryCache, name: "memory set with eviction", contenders: [oursSet, dictionarySet], imagesPerRun: perOp),
+            BenchmarkCase(
+                section: .memoryCache, name: "memory set with eviction vs NSCache", contenders: [oursSet, nsCacheSet], imagesPerRun: perOp),
+            BenchmarkCase(
+                section: .memoryCache,
                 name: "memory hit, 2 threads vs 1",
                 contenders: [
                     threaded("2 threads", ours, threads: 2), threaded("1 thread", ours, threads: 1),
-                ], imagesPerRun: perOp),
+                ], imagesPerRun: perOp, comparisons: [.rate(.above(1))]),
             BenchmarkCase(
+                section: .memoryCache,
                 name: "memory hit 1 shard",
                 contenders: [
                     Contender(name: "MemoryCache 1 shard") { hits(oneShard, keys, order[...]) }, dictionaryHit,
                 ], imagesPerRun: perOp),
             BenchmarkCase(
+                section: .memoryCache,
                 name: "memory hit 1 shard, 2 threads vs 1",
                 contenders: [
                     threaded("2 threads", oneShard, threads: 2), threaded("1 thread", oneShard, threads: 1),
                 ], imagesPerRun: perOp),
             BenchmarkCase(
+                section: .memoryCache,
                 name: "memory hit 16 shards, 2 threads vs 1",
                 contenders: [
                     threaded("2 threads", sixteen, threads: 2), threaded("1 thread", sixteen, threads: 1),
                 ], imagesPerRun: perOp),
             BenchmarkCase(
+                section: .memoryCache,
                 name: "memory Dictionary+Mutex, 2 thr vs 1",
                 contenders: [
                     threadedDictionary(threads: 2), threadedDictionary(threads: 1),
                 ], imagesPerRun: perOp),
             BenchmarkCase(
+                section: .memoryCache,
                 name: "memory lock: Mutex vs NSLock",
                 contenders: [
                     dictionaryHit,
@@ -227,8 +239,9 @@ enum MemoryCacheCases {
         ]
     }
 
-    /// Nanoseconds per operation of every contender, the goals, and the allocations of a
-    /// hit when the malloc counter is preloaded (see Benchmarks/README.md).
+    /// Nanoseconds per operation of every contender, and the allocations of a hit when the
+    /// malloc counter is preloaded (see Benchmarks/README.md); the ratios' goals are the
+    /// cases' comparisons.
     static func printSummary(_ results: [CaseResult]) {
         let memory = results.filter { $0.name.hasPrefix("memory") }
         guard !memory.isEmpty else { return }
@@ -236,18 +249,13 @@ enum MemoryCacheCases {
         for result in memory {
             print("  \(Report.pad(result.name, 38)) \(Report.nanosecondsPerOperation(result))")
         }
-        func ratio(_ name: String) -> Double? {
-            memory.first { $0.name == name }.map { $0.medians[0] / $0.medians[1] }
-        }
-        if let hit = ratio("memory hit") { print("  hit / Dictionary+Mutex: \(String(format: "%.2f", hit)) (goal <= 1.3)") }
-        if let ns = ratio("memory hit vs NSCache") { print("  NSCache hit / ours: \(String(format: "%.1f", 1 / ns))x (goal >= 5)") }
-        if let two = ratio("memory hit, 2 threads vs 1") {
-            print("  2-thread throughput / 1-thread: \(String(format: "%.2f", 1 / two))x (goal > 1)")
-        }
+        let name = "memory hit, malloc calls per hit"
         if let perHit = mallocsPerHit() {
-            print("  malloc calls per hit: \(String(format: "%.4f", perHit)) (goal 0)")
+            Findings.record(
+                .memoryCache, name, ours: Figure(label: "MemoryCache", value: perHit, unit: ""), peer: nil,
+                measured: Figure(label: "calls per hit", value: perHit, unit: ""), goal: .atMost(0))
         } else {
-            print("  malloc calls per hit: not counted (preload the counter, see Benchmarks/README.md)")
+            Findings.skip(.memoryCache, name, reason: "counted only with the malloc counter preloaded (see Benchmarks/README.md)")
         }
         print("")
     }

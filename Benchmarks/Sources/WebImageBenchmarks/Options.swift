@@ -1,7 +1,8 @@
 /// Command-line options, parsed by hand to keep the benchmark free of dependencies.
 struct Options {
     var quick = false
-    var jsonPath: String?
+    /// `--report DIR`: where RESULTS.md, RESULTS.json and results.svg go.
+    var reportDirectory: String?
     var memoryMode: MemoryProbe.Mode?
     var memoryInput: String?
     /// `--budget-probe FILE --loads N --budget BYTES|none [--pixel-size N]`: a child of
@@ -16,11 +17,12 @@ struct Options {
     var fixturesDirectory: String?
 
     static let usage = """
-        usage: WebImageBenchmarks [--quick] [--json FILE] [--only TEXT] [--contender TEXT]
+        usage: WebImageBenchmarks [--quick] [--report DIR] [--only TEXT] [--contender TEXT]
                WebImageBenchmarks --memory MODE --input FILE
                WebImageBenchmarks --write-fixtures DIR
           --quick        few rounds, for a smoke run
-          --json FILE    also write every sample and median as JSON
+          --report DIR   write the report there: RESULTS.md, RESULTS.json (every sample) and
+                         results.svg; a --quick or --only run will not write over a full one's
           --only TEXT    run only the cases whose name contains TEXT
           --contender TEXT  run only the contenders whose name contains TEXT (to profile
                          one side; the ratios then print only where both sides ran)
@@ -38,7 +40,7 @@ struct Options {
         while let argument = rest.popFirst() {
             switch argument {
             case "--quick": quick = true
-            case "--json": jsonPath = try value(argument)
+            case "--report": reportDirectory = try value(argument)
             case "--only": only = try value(argument)
             case "--contender": contender = try value(argument)
             case "--input": memoryInput = try value(argument)

@@ -7,7 +7,7 @@ import WebImageTestServer
     import Glibc
 #endif
 
-/// Issue 24's run: `webimage proxy` beside thumbor 7.8 (its default Pillow engine, no
+/// The image proxy: `webimage proxy` beside thumbor 7.8 (its default Pillow engine, no
 /// storage), both cold, making 500 distinct 1600x1200 JPEGs from the loopback origin into
 /// thumbnails that fit 300x300, JPEG quality 80, 32 requests at a time. thumbor runs one
 /// process per core (requests spread round-robin over their ports), as its docs advise,
@@ -23,6 +23,7 @@ enum ProxyCase {
     static let name = "Proxy: 500 1600x1200 JPEGs to fit 300x300 JPEG q80, 32 at a time, beside thumbor"
     static let count = 500
     static let concurrency = 32
+    static let vipsPeer = "pyvips thumbnail_buffer + jpegsave_buffer, 1 thread"
 
     struct Run {
         let seconds: Double
@@ -37,7 +38,9 @@ enum ProxyCase {
         try FetchThumbnailCase.writeFiles(into: root, count: count)
         let sources = (0..<count).map { origin.url("/files/\(FetchThumbnailCase.fileName($0))") }
         guard let program = webimageProgram() else {
-            print("  left out: no release webimage (make bench builds it: swift build --package-path Tools -c release --product webimage)")
+            Findings.skip(
+                .proxy, name,
+                reason: "no release webimage (make bench builds it: swift build --package-path Tools -c release --product webimage)")
             print("")
             return
         }
@@ -72,7 +75,7 @@ enum ProxyCase {
                 for server in servers { server.stop() }
             }
         } else {
-            print("  thumbor rows left out: no thumbor (pip install thumbor)")
+            Findings.skip(.proxy, "webimage proxy beside thumbor", reason: "no thumbor (make bench-peers installs it)")
         }
         floorPasses += [try turboFloor(files), try turboFloor(files)]
         let floor = floorPasses.sorted()[1]
@@ -89,27 +92,49 @@ enum ProxyCase {
                 + "the median of passes of \(floorPasses.map { format($0 * 1000, 0, 2) }.joined(separator: ", ")) ms")
         if let vips { print("  pyvips thumbnail_buffer + jpegsave_buffer, 1 thread: \(format(vips * 1000, 0, 2)) ms/image") }
         let ourCPU = oursRun.cpuSeconds / Double(count)
+        let ourRate = Figure(label: "webimage proxy", value: oursRun.rate, unit: "images/s")
         if rows.count == 3 {
-            print("  ours \(format(oursRun.rate / rows[1].1.rate, 0, 2))x thumbor at one process per core (goal >= 1.5)")
-            print("  ours \(format(oursRun.rate / rows[2].1.rate, 0, 2))x one thumbor process (goal >= 3)")
-            print(
-                "  our p99 \(format(oursRun.percentile(0.99) * 1000, 0, 1)) ms against thumbor's p50 "
-                    + "\(format(rows[1].1.percentile(0.5) * 1000, 0, 1)) ms (goal: below)")
+            // At least 1.5x thumbor at one process per core and 3x one process; our p99 below thumbor's p50.
+            for (row, goal) in [(rows[1], 1.5), (rows[2], 3)] {
+                Findings.record(
+                    .proxy, "Cold thumbnails, images per second", ours: ourRate,
+                    peer: Figure(label: row.0, value: row.1.rate, unit: "images/s"),
+                    measured: Figure(label: "ours / peer, rate", value: oursRun.rate / row.1.rate, unit: "x"), goal: .atLeast(goal))
+            }
+            Findings.record(
+                .proxy, "Latency: our p99 against thumbor's p50",
+                ours: Figure(label: "our p99", value: oursRun.percentile(0.99) * 1000, unit: "ms"),
+                peer: Figure(label: "\(rows[1].0), p50", value: rows[1].1.percentile(0.5) * 1000, unit: "ms"),
+                measured: Figure(label: "our p99 / their p50", value: oursRun.percentile(0.99) / rows[1].1.percentile(0.5), unit: "x"),
+                goal: .below(1))
         }
-        if let vips { print("  our CPU per image \(format(ourCPU / vips, 0, 2))x pyvips's (goal <= 0.6)") }
-        print("  our CPU per image \(format(ourCPU / floor, 0, 2))x libjpeg-turbo's floor (goal <= 1.25)")
+        let cpuName = "CPU per image"
+        let ourCPUFigure = Figure(label: "webimage proxy", value: ourCPU * 1000, unit: "ms")
+        if let vips {
+            Findings.record(
+                .proxy, cpuName, ours: ourCPUFigure, peer: Figure(label: vipsPeer, value: vips * 1000, unit: "ms"),
+                measured: Figure(label: "ours / peer", value: ourCPU / vips, unit: "x"), goal: .atMost(0.6))
+        } else {
+            Findings.skip(.proxy, "\(cpuName) beside pyvips", reason: Findings.whyLeftOut(vipsPeer))
+        }
+        Findings.record(
+            .proxy, cpuName, ours: ourCPUFigure,
+            peer: Figure(label: "DCT-scaled tjDecompress2 + tjCompress2", value: floor * 1000, unit: "ms"),
+            measured: Figure(label: "ours / floor", value: ourCPU / floor, unit: "x"), goal: .atMost(1.25))
         // The kernel counts a process's CPU in ticks (10 ms), so over 99 requests the
         // figure moves in steps of about 0.1 ms; 0 means under one step.
         let step = 1000 / Double(sysconf(Int32(_SC_CLK_TCK))) / 99
-        print(
-            "  100 identical concurrent requests: \(format(repeated * 1000, 0, 3)) ms CPU each after the first "
-                + "(goal < 1; read in steps of \(format(step, 0, 2)) ms)")
+        print("  100 identical concurrent requests: CPU read in steps of \(format(step, 0, 2)) ms")
+        let identical = Figure(label: "CPU each after the first", value: repeated * 1000, unit: "ms")
+        Findings.record(.proxy, "100 identical concurrent requests", ours: identical, peer: nil, measured: identical, goal: .below(1))
+        let warmName = "Warm (output cache) under wrk"
         if let warm {
-            print(
-                "  warm (output cache) under wrk: \(format(warm.proxy, 0, 0)) requests/s; a static file from the origin: "
-                    + "\(format(warm.origin, 0, 0)) requests/s (\(format(warm.proxy / warm.origin, 0, 2))x)")
+            Findings.record(
+                .proxy, warmName, ours: Figure(label: "webimage proxy", value: warm.proxy, unit: "requests/s"),
+                peer: Figure(label: "a static file from the origin", value: warm.origin, unit: "requests/s"),
+                measured: Figure(label: "ours / peer, rate", value: warm.proxy / warm.origin, unit: "x"))
         } else {
-            print("  warm rate left out: no wrk (apt-get install wrk)")
+            Findings.skip(.proxy, warmName, reason: "no wrk (make bench-deps installs it)")
         }
         print("")
     }
@@ -271,7 +296,7 @@ enum ProxyCase {
                             image = pyvips.Image.thumbnail_buffer(data, 300, height=300)
                             image.jpegsave_buffer(Q=80)
                     """,
-                missing: "  the pyvips row is left out (pip install pyvips pyvips-binary)")
+                peer: vipsPeer)
         else { return nil }
         let before = ProxyProcess.cpuSeconds(of: peer.processIdentifier)
         try peer.run(1)

@@ -8,9 +8,10 @@ final class PythonPeer {
     private let input = Pipe()
     private let output = Pipe()
 
-    /// Starts `python3` with `setup` (which defines `run()`), or returns `nil` with the
-    /// reason printed when Python or a module it imports is missing.
-    init?(setup: String, missing: String) {
+    /// Starts `python3` with `setup` (which defines `run()`), or returns `nil` when Python
+    /// or a module it imports is missing, noting the reason under the peer's name (the
+    /// name of its contender, or of the row it would have made).
+    init?(setup: String, peer: String) {
         let script =
             setup + """
 
@@ -26,11 +27,11 @@ final class PythonPeer {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch {
-            print("\(missing): no python3 (\(error))")
+            Findings.peerLeftOut(peer, reason: "no python3 (\(error))")
             return nil
         }
         guard readLine() == "ready" else {
-            print("\(missing): python3 could not import what the peer needs (pip install pillow)")
+            Findings.peerLeftOut(peer, reason: "python3 could not import what it needs (make bench-peers installs it)")
             process.terminate()
             return nil
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The readable table and the optional JSON file.
+/// The console's table and summaries.
 enum Report {
     static func milliseconds(_ seconds: Double) -> String { String(format: "%.2f", seconds * 1000) }
 
@@ -57,11 +57,14 @@ enum Report {
         print("")
     }
 
-    static func printSpeedup(full: CaseResult?, eighth: CaseResult?) -> Double? {
-        guard let full, let eighth else { return nil }
-        let speedup = full.medians[0] / eighth.medians[0]
-        print("JPEG 1/8 speedup, ours full / ours at 500 px: \(String(format: "%.2f", speedup))x (goal >= 1.7x)")
-        return speedup
+    /// Ours at 500 px against ours at full size: entropy decoding cannot be skipped, the
+    /// inverse DCT, upsampling and colour conversion can; at least 1.7x faster.
+    static func recordSpeedup(full: CaseResult?, eighth: CaseResult?) {
+        guard let full, let eighth else { return }
+        Findings.record(
+            .decode, "JPEG 4000x3000 at 500 px: against full size", ours: .seconds("ours at 500 px", eighth.medians[0]),
+            peer: .seconds("ours at full size", full.medians[0]),
+            measured: Figure(label: "full / 500 px, time", value: full.medians[0] / eighth.medians[0], unit: "x"), goal: .atLeast(1.7))
     }
 
     static func printMemory(_ peaks: [MemoryProbe.Mode: Int]) {
@@ -74,45 +77,12 @@ enum Report {
         print("  JPEG 4000x3000 full:            \(mib(full))  (+\(mib(full - base)) over the floor)")
         print("  JPEG 4000x3000 at 500 px:       \(mib(eighth))  (+\(mib(eighth - base)) over the floor)")
         if full > base {
-            print(
-                "  1/8 decode's share of the full decode's memory, above the floor: "
-                    + String(format: "%.3f", Double(eighth - base) / Double(full - base)))
+            Findings.record(
+                .decode, "JPEG 4000x3000 at 500 px: peak RSS above the process floor",
+                ours: Figure(label: "at 500 px", value: Double(eighth - base) / 1024, unit: "MiB"),
+                peer: Figure(label: "ours at full size", value: Double(full - base) / 1024, unit: "MiB"),
+                measured: Figure(label: "500 px / full size", value: Double(eighth - base) / Double(full - base), unit: "x"))
         }
         print("")
-    }
-
-    struct JSONReport: Codable {
-        struct Case: Codable {
-            var name: String
-            var contenders: [String]
-            var medianSeconds: [Double]
-            var ratioOursToBare: Double
-            var imagesPerSecond: [Double]
-            var samples: [[Double]]
-        }
-        var rounds: Int
-        var cases: [Case]
-        var jpegEighthSpeedup: Double?
-        var peakRSSKiB: [String: Int]
-    }
-
-    static func writeJSON(_ results: [CaseResult], rounds: Int, speedup: Double?, peaks: [MemoryProbe.Mode: Int], to path: String) throws {
-        let report = JSONReport(
-            rounds: rounds,
-            cases: results.map { result in
-                let medians = result.medians
-                return JSONReport.Case(
-                    name: result.name, contenders: result.contenders, medianSeconds: medians,
-                    ratioOursToBare: medians[0] / medians[1],
-                    imagesPerSecond: medians.map { Double(result.imagesPerRun) / $0 },
-                    samples: result.samples
-                )
-            },
-            jpegEighthSpeedup: speedup,
-            peakRSSKiB: Dictionary(uniqueKeysWithValues: peaks.map { ($0.key.rawValue, $0.value) })
-        )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(report).write(to: URL(fileURLWithPath: path))
     }
 }

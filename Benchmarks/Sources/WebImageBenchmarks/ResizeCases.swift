@@ -4,7 +4,7 @@ import WebImageCore
 import WebImageDecoding
 import WebImageFixtures
 
-/// Issue 23's thumbnail goals: the resampler beside Pillow on the same pixels, and a
+/// The thumbnail cases: the resampler beside Pillow on the same pixels, and a
 /// decode to fit 256 px beside the DCT-scaled decode alone (and Pillow's draft +
 /// thumbnail). Pillow runs in a Python process started for these cases; without it the
 /// Pillow rows are left out with a message.
@@ -14,6 +14,9 @@ enum ResizeCases {
     ]
     /// Operations per timed run: the Python round trip is spread over them.
     static let batch = 20
+    static let pillowResize = "Pillow resize LANCZOS"
+    static let pillowThumbnail = "Pillow draft + thumbnail"
+    static let pillowReference = "Pillow's LANCZOS of the full-size decode"
 
     static func all() throws -> [BenchmarkCase] {
         let pixels = try SyntheticImage.photo(width: 400, height: 300)
@@ -35,7 +38,7 @@ enum ResizeCases {
                     image = Image.open(io.BytesIO(data))
                     image.draft("RGB", (256, 256))
                     image.thumbnail((256, 256))
-                """, missing: "Decode to fit: the Pillow row is left out")
+                """, peer: pillowThumbnail)
         quality = try compareWithPillow(jpeg: jpeg, jpegPath: jpegPath, folder: folder)
         let ours = try resize.transform(source)
         guard ours.size == PixelSize(width: 256, height: 192) else {
@@ -50,11 +53,17 @@ enum ResizeCases {
             Contender(name: "ours (maxPixelSize 256)") { for _ in 0..<batch { consume(try JPEGDecoder().decode(jpeg, options: fit)) } },
             Contender(name: "tjDecompress2 1/4 alone") { for _ in 0..<batch { try Baseline.jpeg(jpeg, scaleDenominator: 4) } },
         ]
-        if let thumbnailPeer { fitContenders.append(Contender(name: "Pillow draft + thumbnail") { try thumbnailPeer.run(batch) }) }
+        if let thumbnailPeer { fitContenders.append(Contender(name: pillowThumbnail) { try thumbnailPeer.run(batch) }) }
         return [
-            BenchmarkCase(name: names[0], contenders: photoContenders, imagesPerRun: batch),
-            BenchmarkCase(name: names[1], contenders: fitContenders, imagesPerRun: batch),
-            BenchmarkCase(name: names[2], contenders: translucentContenders, imagesPerRun: batch),
+            BenchmarkCase(
+                section: .thumbnails, name: names[0], contenders: photoContenders, imagesPerRun: batch,
+                comparisons: [.time(.atMost(0.5), against: pillowResize)]),
+            BenchmarkCase(
+                section: .thumbnails, name: names[1], contenders: fitContenders, imagesPerRun: batch,
+                comparisons: [.time(.atMost(1.15)), .rate(.atLeast(1.3), against: pillowThumbnail)]),
+            BenchmarkCase(
+                section: .thumbnails, name: names[2], contenders: translucentContenders, imagesPerRun: batch,
+                comparisons: [.time(.atMost(0.5), against: pillowResize)]),
         ]
     }
 
@@ -75,8 +84,8 @@ enum ResizeCases {
                 from PIL import Image
                 source = Image.frombytes("RGBA", (\(pixels.width), \(pixels.height)), open("\(path)", "rb").read())
                 def run(): source.resize((256, 192), Image.LANCZOS)
-                """, missing: "Resize (\(name)): the Pillow row is left out")
-        if let peer { contenders.append(Contender(name: "Pillow resize LANCZOS") { try peer.run(batch) }) }
+                """, peer: pillowResize)
+        if let peer { contenders.append(Contender(name: pillowResize) { try peer.run(batch) }) }
         return contenders
     }
 
@@ -99,7 +108,7 @@ enum ResizeCases {
                 quick.thumbnail((256, 256))
                 open("\(thumbnail)", "wb").write(quick.convert("RGB").tobytes())
                 def run(): pass
-                """, missing: "Decode to fit: no PSNR against Pillow")
+                """, peer: pillowReference)
         guard peer != nil, let referenceBytes = FileManager.default.contents(atPath: reference),
             let thumbnailBytes = FileManager.default.contents(atPath: thumbnail)
         else { return nil }
@@ -116,11 +125,25 @@ enum ResizeCases {
         )
     }
 
-    /// The quality beside the speed: the issue asks the scaled decode to match a
-    /// reference resize of the full image within a stated tolerance.
-    static func printSummary() {
-        guard let quality else { return }
-        print("Decode 1600x1200 JPEG to fit 256 px, PSNR against Pillow's LANCZOS of the full-size decode:")
-        print(String(format: "  ours %.1f dB (bound >= 35 dB), Pillow draft + thumbnail %.1f dB\n", quality.ours, quality.pillowThumbnail))
+    /// One opaque resize's time (at most 0.25 ms), and the quality beside the speed: the
+    /// scaled decode must match a reference resize of the full image within 35 dB of PSNR.
+    static func printSummary(_ results: [CaseResult]) {
+        if let photo = results.first(where: { $0.name == names[0] }) {
+            let each = photo.medians.map { $0 / Double(photo.imagesPerRun) }
+            Findings.record(
+                .thumbnails, "Resize 400x300 to 256x192 RGBA: one resize", ours: .seconds(photo.contenders[0], each[0]),
+                peer: photo.contenders.firstIndex(of: pillowResize).map { Figure.seconds(pillowResize, each[$0]) },
+                measured: Figure(label: "ours per resize", value: each[0] * 1000, unit: "ms"), goal: .atMost(0.25))
+        }
+        guard results.contains(where: { $0.name == names[1] }) else { return }
+        let name = "Decode 1600x1200 JPEG to fit 256 px: PSNR against \(pillowReference)"
+        guard let quality else {
+            Findings.skip(.thumbnails, name, reason: "no Pillow to make the reference (make bench-peers installs it)")
+            return
+        }
+        Findings.record(
+            .thumbnails, name, ours: Figure(label: "ours", value: quality.ours, unit: "dB"),
+            peer: Figure(label: pillowThumbnail, value: quality.pillowThumbnail, unit: "dB"),
+            measured: Figure(label: "ours", value: quality.ours, unit: "dB"), goal: .atLeast(35))
     }
 }

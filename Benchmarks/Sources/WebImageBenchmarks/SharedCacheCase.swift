@@ -7,7 +7,7 @@ import WebImageTestServer
     import Glibc
 #endif
 
-/// Issue 25's run, on three local redis-server processes started here:
+/// The shared cache tier, on three local redis-server processes started here:
 ///
 /// - Shared hits of 50 KB values through `SharedCache.lookup` (48 at a time, spread over
 ///   the three nodes by their keys) beside `redis-benchmark`'s GET of 50 KB values, one
@@ -21,6 +21,8 @@ import WebImageTestServer
 ///   without it.
 enum SharedCacheCase {
     static let name = "Shared cache: 50 KB hits on 3 redis-server nodes beside redis-benchmark, and 4 processes loading 1,000 URLs"
+    static let hitsName = "50 KB hits on 3 redis-server nodes"
+    static let fleetName = "4 webimage processes loading the same 1,000 URLs at once"
     static let valueSize = 50 * 1024
     static let keyCount = 300
     static let concurrency = 48
@@ -31,7 +33,8 @@ enum SharedCacheCase {
         guard let redisServer = HostileStructureCases.locate("redis-server")?.path,
             let redisBenchmark = HostileStructureCases.locate("redis-benchmark")?.path
         else {
-            print("  left out: no redis-server or redis-benchmark (make bench-deps installs redis-server and redis-tools)")
+            Findings.skip(
+                .sharedCache, name, reason: "no redis-server or redis-benchmark (make bench-deps installs redis-server and redis-tools)")
             print("")
             return
         }
@@ -63,15 +66,19 @@ enum SharedCacheCase {
                 "  redis-benchmark GET, 3 x 16 conns              \(ProxyCase.format(ceiling.rate, 10, 0)) "
                     + "\(ProxyCase.format(ceiling.p50, 10, 3)) \(ProxyCase.format(ceiling.p99, 9, 3))")
             let each = ratios.map { ProxyCase.format($0, 0, 2) }.joined(separator: ", ")
-            print(
-                "  shared hits \(ProxyCase.format(CaseResult.median(ratios), 0, 2))x redis-benchmark's GET rate, "
-                    + "median of the rounds' (\(each)) (goal >= 0.7)")
+            print("  shared hits / redis-benchmark's GET rate, each round: \(each)")
+            // The median of the rounds' ratios: at least 0.7.
+            Findings.record(
+                .sharedCache, hitsName, ours: Figure(label: "SharedCache.lookup, 48 at a time", value: hits.rate, unit: "ops/s"),
+                peer: Figure(label: "redis-benchmark GET, 3 x 16 connections", value: ceiling.rate, unit: "ops/s"),
+                measured: Figure(label: "ours / peer, rate, median of the rounds'", value: CaseResult.median(ratios), unit: "x"),
+                goal: .atLeast(0.7))
         } else {
-            print("  redis-benchmark row left out: its output could not be read")
+            Findings.skip(.sharedCache, hitsName, reason: "redis-benchmark's output could not be read")
         }
 
         guard let program = ProxyCase.webimageProgram() else {
-            print("  fleet rows left out: no release webimage (make bench builds it)")
+            Findings.skip(.sharedCache, fleetName, reason: "no release webimage (make bench builds it)")
             print("")
             return
         }
@@ -80,11 +87,14 @@ enum SharedCacheCase {
         let shared = try fleetLoad(program: program, urls: urls, origin: origin, sharedCache: tier)
         let alone = try fleetLoad(program: program, urls: urls, origin: origin, sharedCache: nil)
         print(
-            "  4 processes x 1,000 URLs at once, --shared-cache: \(shared.originRequests) origin requests (goal 1,000), "
-                + "sources \(shared.sources), \(ProxyCase.format(shared.seconds, 0, 2)) s")
-        print(
-            "  4 processes x 1,000 URLs at once, disk caches alone: \(alone.originRequests) origin requests, "
-                + "\(ProxyCase.format(alone.seconds, 0, 2)) s")
+            "  with --shared-cache: sources \(shared.sources), \(ProxyCase.format(shared.seconds, 0, 2)) s; "
+                + "disk caches alone: \(ProxyCase.format(alone.seconds, 0, 2)) s")
+        // One origin request per URL across the fleet.
+        let requests = Figure(label: "origin requests with --shared-cache", value: Double(shared.originRequests), unit: "requests")
+        Findings.record(
+            .sharedCache, fleetName, ours: requests,
+            peer: Figure(label: "disk caches alone", value: Double(alone.originRequests), unit: "requests"), measured: requests,
+            goal: .atMost(Double(urls.count)))
         print("")
     }
 

@@ -10,11 +10,11 @@ import WebImageTransport
     import FoundationNetworking
 #endif
 
-/// The transport cases of issue 3: many small bodies over 6 connections and over one,
+/// The transport cases: many small bodies over 6 connections and over one,
 /// and large ones, over loopback HTTP/1.1: ours beside a bare libcurl multi loop (the
 /// floor: at most one transfer per connection in the multi handle, each finished
 /// handle reused for the next URL), the same loop with every URL added at once (how
-/// libcurl's examples and the issue describe it), the curl program (`--parallel`) and
+/// libcurl's examples write it), the curl program (`--parallel`) and
 /// URLSession (on Linux it drives libcurl too). Every contender fetches the same URLs
 /// with the same connection limit.
 enum TransportCases {
@@ -40,15 +40,23 @@ enum TransportCases {
         "Coalescing: 10,000 requests for one URL (100 ms server)",
     ]
 
+    /// Ours beside the bare loop, and beside the curl program and URLSession by rate.
+    static let comparisons: [Comparison] = [.time(), .rate(against: "curl --parallel"), .rate(against: "URLSession")]
+
     static func all(server: LoopbackServer) -> [BenchmarkCase] {
         let small = (0..<1000).map { server.url("/bytes/15000?i=\($0)") }
         let large = (0..<100).map { server.url("/bytes/2000000?i=\($0)") }
         return [
-            BenchmarkCase(name: names[0], contenders: contenders(small, 15000, connections: 6), imagesPerRun: small.count),
-            BenchmarkCase(name: names[1], contenders: contenders(small, 15000, connections: 1), imagesPerRun: small.count),
             BenchmarkCase(
+                section: .transport, name: names[0], contenders: contenders(small, 15000, connections: 6), imagesPerRun: small.count,
+                comparisons: comparisons),
+            BenchmarkCase(
+                section: .transport, name: names[1], contenders: contenders(small, 15000, connections: 1), imagesPerRun: small.count,
+                comparisons: comparisons),
+            BenchmarkCase(
+                section: .transport,
                 name: names[2], contenders: contenders(large, 2_000_000, connections: 6),
-                imagesPerRun: large.count, rounds: 5),
+                imagesPerRun: large.count, rounds: 5, comparisons: comparisons),
         ]
     }
 
