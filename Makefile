@@ -9,8 +9,8 @@
 #                peer, and write the report: Benchmarks/RESULTS.md, RESULTS.json, results.svg
 #   make bench-quick   the same with 3 rounds, a smoke run: its report goes to
 #                Benchmarks/.build/quick-report
-#   make test-sanitize   the test suite under the address (and leak) sanitizer, then the
-#                concurrent modules' tests under the thread sanitizer
+#   make test-sanitize   the test suite under the address (and leak) sanitizer, then
+#                under the thread sanitizer
 #   make test-asan / make test-tsan   one of the two (each in its own build directory)
 #   make test-repeat N=20 [FILTER=...] [SANITIZER=thread|address]   the suite (or the
 #                tests FILTER names) N times in a row: failures counted per test
@@ -137,40 +137,40 @@ ASAN_SCRATCH := .build-asan
 ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH)
 ASAN_FILTER ?=
 ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --timeout 600
-# As in `make test`, the suites that run other programs go second, on their own. The
-# tests run one at a time, as under TSan: run all at once on 2 cores, each two or three
-# times slower, timing-bound tests failed for want of CPU (a transfer waiting for a
-# connection slot, a cancel racing a reachability change), not for a memory error.
+# As in `make test`, the suites that run other programs go second, on their own. Tests
+# run in parallel, at most SANITIZER_WIDTH at once (Swift Testing's
+# SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH): the instrumented code is several
+# times slower, and a width of four keeps 2 cores busy without starving the tests that
+# wait on a server.
+SANITIZER_WIDTH ?= 4
+SANITIZER_PARALLEL := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(SANITIZER_WIDTH)
 define asan-tests
-ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/Sanitizers/asan.supp" \
-	$(call run-suite,test-asan,$(SWIFT) test $(TESTS_PACKAGE) --skip-build --no-parallel $(ASAN_FLAGS) $(1))
+$(SANITIZER_PARALLEL) ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/Sanitizers/asan.supp" \
+	$(call run-suite,$(2),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(ASAN_FLAGS) $(1))
 endef
 test-asan: test-deps
 	$(call build-suite,$(ASAN_FLAGS))
-	$(if $(ASAN_FILTER),$(call asan-tests,--filter '$(ASAN_FILTER)'),$(call asan-tests,--skip '$(PROGRAM_SUITES)') && $(call asan-tests,--filter '$(PROGRAM_SUITES)'))
+	$(if $(ASAN_FILTER),$(call asan-tests,--filter '$(ASAN_FILTER)',test-asan),$(call asan-tests,--skip '$(PROGRAM_SUITES)',test-asan) && $(call asan-tests,--filter '$(PROGRAM_SUITES)',test-asan-programs))
 	ASAN_OPTIONS="detect_leaks=1:halt_on_error=1" \
 	LSAN_OPTIONS="suppressions=$(CURDIR)/Tools/Sanitizers/lsan.supp:print_suppressions=0" \
 		$(ASAN_SCRATCH)/debug/webimage-load $(ASAN_LOAD_ARGS)
 
-# ThreadSanitizer. WEBIMAGE_TSAN swaps Synchronization.Mutex (futex calls the sanitizer
-# cannot see on Linux) for a pthread mutex it can: see Modules/Concurrency/Locking/Locked.swift.
-# By default it skips the suites that are single-threaded C decoding over the corpus
-# (hundreds of images: hours under TSan, and nothing concurrent to find) and the
-# program's end-to-end runs, and the one transport test that races two timers against a
-# flooding server (under TSan the starved server pauses past any stall limit); TSAN_FILTER=...
-# runs exactly what it names instead. The tests run one at a time: run all at once, ten
-# times slower each, the suites' timing bounds (a stall limit, a status line within
-# seconds) failed for want of CPU, not for a race; one at a time the run takes about 3
-# minutes here.
+# ThreadSanitizer over every test, in the same two parts and the same width as
+# AddressSanitizer. WEBIMAGE_TSAN swaps Synchronization.Mutex (futex calls the sanitizer
+# cannot see on Linux) for a pthread mutex it can: see
+# Modules/Concurrency/Locking/Locked.swift. TSAN_FILTER=... runs exactly what it names.
+# Tools/Sanitizers/tsan.supp is where a report in a system library would be suppressed,
+# with its reason; it suppresses nothing.
 TSAN_SCRATCH := .build-tsan
 TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) -Xswiftc -DWEBIMAGE_TSAN
 TSAN_FILTER ?=
-TSAN_SKIP ?= WebImageDecodingTests|WebImageFuzzingTests|WebImageToolTests|chunkExtensionFlood
+define tsan-tests
+$(SANITIZER_PARALLEL) TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tools/Sanitizers/tsan.supp" \
+	$(call run-suite,$(2),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(TSAN_FLAGS) $(1))
+endef
 test-tsan: test-deps
 	$(call build-suite,$(TSAN_FLAGS))
-	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-		$(call run-suite,test-tsan,$(SWIFT) test $(TESTS_PACKAGE) --skip-build --no-parallel $(TSAN_FLAGS) \
-		$(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)',--skip '$(TSAN_SKIP)'))
+	$(if $(TSAN_FILTER),$(call tsan-tests,--filter '$(TSAN_FILTER)',test-tsan),$(call tsan-tests,--skip '$(PROGRAM_SUITES)',test-tsan) && $(call tsan-tests,--filter '$(PROGRAM_SUITES)',test-tsan-programs))
 
 # The suite, or the tests FILTER names, N times in a row with failures counted per test
 # (Tools/TestRepeat/test-repeat.py): a flaky test shows as failing some runs. Builds
@@ -183,6 +183,7 @@ REPEAT_FLAGS := $(if $(filter thread,$(SANITIZER)),$(TSAN_FLAGS),$(if $(filter a
 REPEAT_BUNDLE := $(if $(SANITIZER),$(if $(filter thread,$(SANITIZER)),$(TSAN_SCRATCH),$(ASAN_SCRATCH)),Tests/.build)/debug/swift-web-image-testsPackageTests.xctest
 test-repeat: test-deps
 	$(call build-suite,$(REPEAT_FLAGS))
+	$(if $(SANITIZER),$(SANITIZER_PARALLEL)) \
 	ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/Sanitizers/asan.supp" \
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tools/Sanitizers/tsan.supp" \
 		python3 Tools/TestRepeat/test-repeat.py --bundle $(REPEAT_BUNDLE) --runs $(N) --filter '$(FILTER)' \
