@@ -63,7 +63,8 @@ struct PauseTests {
             request.timeouts = .init(connect: .seconds(10), total: .seconds(30), stall: stall)
             let task = transport.start(request, delegate: paused)
             let atPause = await paused.pausedWithBytes()
-            try #require(atPause > 0, "paused at its first chunk, not ended first: \(String(describing: paused.snapshot.completion?.result))")
+            let ended = String(describing: paused.snapshot.completion?.result)
+            try #require(atPause > 0, "paused at its first chunk, not ended first: \(ended)")
             await monitor.paused(task)
             // Siblings each have their own stall limit: a connection held up by the pause
             // fails them. They run until the paused one's stall limit has passed twice.
