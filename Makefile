@@ -190,9 +190,12 @@ test-repeat: test-deps
 		--logs .build/test-repeat
 
 # The release build CI makes: the benchmarks package, and with it the library and the
-# tools' modules it runs, as `make bench` builds them.
+# tools' modules it runs, as `make bench` builds them; then the tooling package's
+# `webimage` program (the proxy among its commands) in the same build folder, so the
+# library is compiled once.
 build-release: deps
 	$(SWIFT) build --package-path Benchmarks -c release
+	$(SWIFT) build --package-path Benchmarks -c release --product webimage
 
 # What only the benchmarks need: TurboJPEG, the bare library the JPEG baselines call, and
 # programs they run beside ours on the same files (djpeg, pngcrush -n; without them those
