@@ -3,23 +3,25 @@
 (`make lint`, after swift format).
 
 Shipped text says what the code does and why; the git history says when, in which
-task and on whose tracker. A tracker number or a work session in a comment, a test's
+task and on whose tracker. A tracker number or a dated piece of work in a comment, a test's
 display name, a Makefile comment or a Markdown page means nothing to a reader of the
 code, goes stale, and hides the reason it stands in for. So this check reads every
 tracked text file (`git ls-files`: Swift sources and test names, C sources and headers,
 Markdown and the DocC catalogs, the Makefile, shell and Python scripts, sanitizer
 suppressions, module maps) and prints `path:line:column` for each of:
 
-  tracker   a tracker issue number used as such: "issue 12", "issues 3 and 7",
-            "(issue 7)", "Issue #12", "issue-21 floor", "ticket 4", "bug #9"; and the
-            tracker issue as an author: "the issue's floor", "(issue's figure)", "the
-            issue asks" (also sets, measured, describes, says, wants)
-  stop      a work stop: "stop 32", "stop 32's note", "this stop", "an earlier stop",
-            "a later stop's machine", "a stop earlier", "work stop"
-  session   a work session: "session 4", "this session", "last session", "previous
-            session", "an earlier session's machine", "work session"
-  wave      "the first wave", "in the last wave", "wave 2"
-  history   "run-by-run", "stop by stop", "sprint 3"
+  tracker   the word issue, ticket or bug followed by a number (with or without a
+            hash sign, in parentheses, in a list, or hyphenated to the next word); and
+            the tracker issue as an author (its possessive, or the issue followed by
+            asks, sets, measured, describes, says or wants)
+  stop      the word stop followed by a number, or a stop placed in time (this,
+            earlier, later, work)
+  session   the word session followed by a number, or a session placed in time (this,
+            last, previous, earlier, work)
+  wave      a wave counted or placed in time (first, last, followed by a number)
+  history   run-by-run tables, stop-by-stop accounts, numbered sprints
+
+The RULES below are the exact patterns.
 
 Words wrapped at a line's end are read together with the next line (its comment marker
 left out), and a finding is reported on the line where it starts.
@@ -37,13 +39,13 @@ What passes, because it is the technical word:
 Upstream defects: a link to an upstream tracker (https://github.com/swiftlang/swift/
 issues/123) passes: URLs are removed from a line before it is read, since a link says
 whose tracker it is and can be followed. Prefer saying in words what the upstream
-defect is and in which release it is fixed; a bare "issue 123" fails even when it
+defect is and in which release it is fixed; a bare tracker number fails even when it
 means an upstream one, because nothing says whose it is (write the link, or name the
 project with its number: "curl #11005", "swift-corelibs-foundation pull request 5472").
 
 Not read: binary files, the fuzzers' inputs (Tools/Fuzz/Seeds/, the saved inputs
 under Tests/FuzzingTests/Regressions/<target>/: bytes, not prose) and this file, whose
-header has to spell the words out.
+patterns spell the words out.
 
 Usage: history-words.py [FILE...]; without files, every tracked file. Exit status 1
 when anything is found, 0 otherwise.
@@ -58,28 +60,29 @@ NUMBER = r"#?\d+"
 # (kind, pattern): each pattern is matched case-insensitively against a line whose URLs
 # have been removed.
 RULES = [
-    # issue 12, issues 3 and 7, (issue 7), Issue #12, issue 21's; not issue-96-small.gif
+    # A number after issue or ticket (in a list, with a hash, hyphenated); not a file name
+    # that merely contains one.
     ("tracker", r"(?<![\w/.-])(?:issues?|tickets?)[ \t]+" + NUMBER + r"\b"),
     ("tracker", r"(?<![\w/.-])(?:issues?|tickets?|bugs?)[ \t]*#\d+\b"),
     ("tracker", r"(?<![\w/.-])issues?-\d+\b(?![-.]\w)"),
-    # the issue's floor, (issue's figure), the issue asks; not `Issue`'s (Swift Testing's)
+    # The tracker issue as an author; not Swift Testing's `Issue` in backticks.
     ("tracker", r"\bissue's\b"),
     (
         "tracker",
         r"\b(?:the|this|that)[ \t]+issue[ \t]+(?:asks|ask|asked|sets|set|measured|measures|describes|describe"
         r"|described|says|said|wants|wanted|calls[ \t]+for)\b",
     ),
-    # stop 32, stop 32's note, this stop, an earlier stop, a later stop's, a stop earlier
+    # A numbered stop, or one placed in time.
     ("stop", r"\bstops?[ \t]+" + NUMBER + r"\b"),
-    # (singular after "this" and "work": "this stops the transfer" is the verb)
+    # (singular after this and work: the plural there is the verb)
     ("stop", r"\b(?:this|work)[ \t]+stop\b"),
     ("stop", r"\b(?:an?|the|one|of|on|in|at|from)[ \t]+(?:earlier|later|previous)[ \t]+stops?\b"),
     ("stop", r"\b(?:earlier|later|previous)[ \t]+stop's"),
     ("stop", r"\ba[ \t]+stop[ \t]+(?:earlier|later|ago|before)\b"),
-    # session 4, this session, last session, an earlier session's machine, work session
+    # A numbered session, or one placed in time.
     ("session", r"\bsessions?[ \t]+" + NUMBER + r"\b"),
     ("session", r"\b(?:this|last|previous|earlier|later|next|prior|work)[ \t]+sessions?\b"),
-    # the first wave, in the last wave, wave 2
+    # A numbered wave, or one placed in time.
     ("wave", r"\bwaves?[ \t]+" + NUMBER + r"\b"),
     ("wave", r"\b(?:first|second|third|fourth|last|this|that|next|previous|earlier|later)[ \t]+waves?\b"),
     ("history", r"\b(run|stop|session|wave)[- \t]+by[- \t]+\1\b"),
