@@ -20,7 +20,7 @@
 #                and from files with one structure repeated; an input that takes 1 s is a finding
 #   make load    10,000 loads over 1,000 URLs, 64 at once, random cancels; checked (release)
 #   make load-valgrind   a 1,000-load run under valgrind: no leak, no memory error
-#   make docs    the DocC documentation of every module (swift-docc-plugin), warnings as
+#   make docs    the DocC documentation of every module (docc), warnings as
 #                errors, combined into .build-docs/WebImage.doccarchive
 #   make docs-check   compile every ```swift example of README.md and of the DocC catalogs
 #   make lint    check every tracked Swift file against .swift-format (apple/swift-format),
@@ -105,12 +105,21 @@ endef
 # cores, those waits starved the others' timing (a 120 s transfer budget ran out once).
 # So they run second, on their own.
 PROGRAM_SUITES := WebImageToolTests|WebImageReachabilityTests|RevocationTests|WebImageSharedCacheTests
+# The suite's own build flags. Every step that builds in Tests/.build (the suite, the
+# documentation's examples, the documentation itself, test-repeat) passes exactly these,
+# so the library is compiled once for all of them. The build also emits each module's
+# symbol graph as it compiles (public symbols, synthesized members and extension blocks,
+# as swift-docc-plugin asks for), which `make docs` turns into the documentation.
+SYMBOL_GRAPHS := Tests/.build/symbol-graphs
+SUITE_BUILD_FLAGS := -Xswiftc -warnings-as-errors -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
+	-Xswiftc $(CURDIR)/$(SYMBOL_GRAPHS) -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
+	-Xswiftc -emit-extension-block-symbols
 # $(call run-suite,LOG NAME,COMMAND): the command's output also kept in .build/test-logs;
 # on failure it ends with the failing tests, a crash's first frames and the tests that
 # never finished (Tools/TestRun/run-suite.py), where a CI log's tail shows them.
 run-suite = python3 Tools/TestRun/run-suite.py --log .build/test-logs/$(1).log -- $(2)
 test: test-deps
-	$(call build-suite,-Xswiftc -warnings-as-errors)
+	$(call build-suite,$(SUITE_BUILD_FLAGS))
 	$(call run-suite,test,$(SWIFT) test $(TESTS_PACKAGE) --skip-build --skip '$(PROGRAM_SUITES)')
 	$(call run-suite,test-programs,$(SWIFT) test $(TESTS_PACKAGE) --skip-build --filter '$(PROGRAM_SUITES)')
 	$(MAKE) consumer-check
@@ -179,7 +188,7 @@ test-tsan: test-deps
 N ?= 10
 FILTER ?=
 SANITIZER ?=
-REPEAT_FLAGS := $(if $(filter thread,$(SANITIZER)),$(TSAN_FLAGS),$(if $(filter address,$(SANITIZER)),$(ASAN_FLAGS),))
+REPEAT_FLAGS := $(if $(filter thread,$(SANITIZER)),$(TSAN_FLAGS),$(if $(filter address,$(SANITIZER)),$(ASAN_FLAGS),$(SUITE_BUILD_FLAGS)))
 REPEAT_BUNDLE := $(if $(SANITIZER),$(if $(filter thread,$(SANITIZER)),$(TSAN_SCRATCH),$(ASAN_SCRATCH)),Tests/.build)/debug/swift-web-image-testsPackageTests.xctest
 test-repeat: test-deps
 	$(call build-suite,$(REPEAT_FLAGS))
@@ -278,18 +287,20 @@ fuzz: deps
 		FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) FUZZ_MAX_LEN=$(FUZZ_MAX_LEN) \
 		FUZZ_TARGETS="$(FUZZ_TARGETS)" Tools/Fuzz/run-fuzz.sh
 
-# The DocC catalogs (Modules/*/<Module>.docc) and the symbols' own comments, built with
-# swift-docc-plugin, which Package.swift adds only when WEBIMAGE_DOCS is set. Every
-# warning (a broken link, an undocumented parameter) is an error. Each module is built
-# against the archives of the modules it depends on, then all are merged into one archive.
+# The DocC catalogs (Modules/*/<Module>.docc) and the symbols' own comments, combined
+# into .build-docs/WebImage.doccarchive. The symbol graphs come from the suite's build
+# (SUITE_BUILD_FLAGS), so after `make test` this builds nothing; each module is converted
+# against the archives of the modules it depends on, then all are merged
+# (Tools/Docs/build-docs.py). Every warning (a broken link, an undocumented parameter) is
+# an error.
 DOCS_SCRATCH := .build-docs
 DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageHTTP WebImageDecoding WebImageWebP WebImageAVIF WebImageEncoding WebImageCache WebImageTransport WebImageSecurity \
 	WebImageCallbackRegistry WebImageOperations WebImageManager WebImageReachability WebImageSharedCache WebImage
 DOCS_ARCHIVE := $(DOCS_SCRATCH)/WebImage.doccarchive
 docs: deps
-	WEBIMAGE_DOCS=1 $(SWIFT) package --scratch-path $(DOCS_SCRATCH) --allow-writing-to-directory $(DOCS_SCRATCH) \
-		generate-documentation $(foreach target,$(DOCS_TARGETS),--target $(target)) \
-		--enable-experimental-combined-documentation --output-path $(DOCS_ARCHIVE) --warnings-as-errors
+	$(SWIFT) build $(TESTS_PACKAGE) --target WebImage $(SUITE_BUILD_FLAGS)
+	python3 Tools/Docs/build-docs.py --symbol-graphs $(SYMBOL_GRAPHS) --scratch $(DOCS_SCRATCH) --output $(DOCS_ARCHIVE) \
+		$(DOCS_TARGETS)
 
 # The tree's format and swift-format's lint rules (.swift-format: 4 spaces, 140 columns,
 # ordered imports), on every tracked Swift file of the three packages. `swift format`
@@ -310,10 +321,10 @@ format:
 	@$(SWIFT) format format --in-place --parallel $(SWIFT_SOURCES)
 
 # Every ```swift block of README.md and of the catalogs, each in a file of its own, built
-# against the library in a generated package (see Tools/DocsCheck/docs-check.py).
-DOCS_CHECK_SCRATCH := .build-docs-check
+# as the test package's WebImageDocsExamples target with the suite's flags, so the library
+# the suite built is reused (see Tools/DocsCheck/docs-check.py).
 docs-check: deps
-	python3 Tools/DocsCheck/docs-check.py --scratch $(DOCS_CHECK_SCRATCH)
+	python3 Tools/DocsCheck/docs-check.py -- $(SUITE_BUILD_FLAGS)
 
 clean:
-	rm -rf .build $(ASAN_SCRATCH) $(TSAN_SCRATCH) $(FUZZ_SCRATCH) $(DOCS_SCRATCH) $(DOCS_CHECK_SCRATCH) Tools/.build Tests/.build Benchmarks/.build Integrations/.build
+	rm -rf .build $(ASAN_SCRATCH) $(TSAN_SCRATCH) $(FUZZ_SCRATCH) $(DOCS_SCRATCH) Tools/.build Tests/.build Benchmarks/.build Integrations/.build

@@ -289,9 +289,3 @@ let package = Package(
         ),
     ]
 )
-
-// `make docs` builds the DocC catalogs with swift-docc-plugin. The plugin is added only
-// when WEBIMAGE_DOCS is set, so that the package's dependency list stays empty for apps.
-if Context.environment["WEBIMAGE_DOCS"] != nil {
-    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
-}

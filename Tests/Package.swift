@@ -42,8 +42,37 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        // The proxy's HTTP server, for the documentation's proxy examples; as the proxy
+        // takes it, without its default traits.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
+        // Every ```swift block of the README and the DocC catalogs, one generated file each
+        // (`make docs-check`, Tools/DocsCheck/docs-check.py), compiled in this package's
+        // build folder so that the check reuses the library the suite has built.
+        .target(
+            name: "WebImageDocsExamples",
+            dependencies: [
+                library("WebImageCore"), library("WebImageConcurrency"), library("WebImageHTTP"), library("WebImageDecoding"),
+                library("WebImageWebP"), library("WebImageAVIF"), library("WebImageEncoding"), library("WebImageCache"),
+                library("WebImageTransport"), library("WebImageSecurity"), library("WebImageCallbackRegistry"),
+                library("WebImageOperations"), library("WebImageManager"), library("WebImageReachability"),
+                library("WebImageSharedCache"), library("WebImage"),
+                .product(name: "WebImageLogging", package: "swift-web-image-integrations"),
+                .product(name: "WebImageMetrics", package: "swift-web-image-integrations"),
+                .product(name: "WebImageTracing", package: "swift-web-image-integrations"),
+                .product(name: "WebImageLifecycle", package: "swift-web-image-integrations"),
+                .product(name: "WebImageConfigReader", package: "swift-web-image-integrations"),
+                .product(name: "WebImageProxy", package: "swift-web-image-proxy"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "DocsExamples",
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
         .target(
             name: "WebImageTestSupport",
             dependencies: [

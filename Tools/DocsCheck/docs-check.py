@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Compiles every ```swift block of README.md and of the modules' DocC catalogs.
 
-`make docs-check` runs this. It writes a scratch package into .build-docs-check/ that
-depends on the root package, the Integrations package and the Proxy package by absolute
-path and has every library product (and the adapters' and the proxy's, with swift-log,
-swift-service-lifecycle, swift-configuration and Hummingbird for their examples), puts
-each block into a file of its own, builds it with `swift build`, and reports which block
-failed as "README.md line N" (the compiler's own messages point at the Markdown file
-too, through #sourceLocation). Exit status: 0 when every block compiles, 1 otherwise.
+`make docs-check` runs this. It writes each block into a file of its own under
+Tests/DocsExamples/Generated/, builds the test package's WebImageDocsExamples target (every
+library product, the adapters' and the proxy's, with swift-log, swift-service-lifecycle,
+swift-configuration and Hummingbird for their examples) in the suite's own build folder,
+so the library the suite has built is reused, not compiled again, and removes the files
+again. It reports which block failed as "README.md line N" (the compiler's own messages
+point at the Markdown file too, through #sourceLocation). Exit status: 0 when every block
+compiles, 1 otherwise. Arguments after `--` go to `swift build`: they must be the suite's
+own build flags, or the build folder is rebuilt with others.
 
 How a block becomes a file:
 - Fences: only blocks opened with ```swift are compiled; ```sh, ``` and the rest are
@@ -21,7 +23,7 @@ How a block becomes a file:
 - A block whose first line starts with `// swift-tools-version` is a package manifest:
   it is type-checked against the toolchain's PackageDescription instead.
 
-Usage: Tools/DocsCheck/docs-check.py [--root DIR] [--scratch DIR] [--swift SWIFT]
+Usage: Tools/DocsCheck/docs-check.py [--root DIR] [--scratch DIR] [--swift SWIFT] [-- SWIFT BUILD FLAGS...]
 """
 
 import argparse
@@ -32,10 +34,6 @@ import subprocess
 import sys
 import time
 
-PRODUCTS = [
-    "WebImageCore", "WebImageConcurrency", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageAVIF", "WebImageEncoding", "WebImageCache",
-    "WebImageTransport", "WebImageSecurity", "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability", "WebImageSharedCache", "WebImage",
-]
 CATALOG_MODULES = {
     "Core": "WebImageCore", "Concurrency": "WebImageConcurrency", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "WebP": "WebImageWebP", "AVIF": "WebImageAVIF",
     "Encoding": "WebImageEncoding", "Cache": "WebImageCache",
@@ -44,14 +42,6 @@ CATALOG_MODULES = {
     "Manager": "WebImageManager", "Reachability": "WebImageReachability", "SharedCache": "WebImageSharedCache",
     "WebImage": "WebImage",
 }
-# The packages beside the library (Integrations/, Proxy/) and the APIs their examples use.
-INTEGRATION_PRODUCTS = [
-    ("WebImageLogging", "swift-web-image-integrations"), ("WebImageMetrics", "swift-web-image-integrations"),
-    ("WebImageTracing", "swift-web-image-integrations"), ("WebImageLifecycle", "swift-web-image-integrations"),
-    ("WebImageProxy", "swift-web-image-proxy"), ("Logging", "swift-log"),
-    ("ServiceLifecycle", "swift-service-lifecycle"), ("UnixSignals", "swift-service-lifecycle"), ("Hummingbird", "hummingbird"),
-    ("WebImageConfigReader", "swift-web-image-integrations"), ("Configuration", "swift-configuration"),
-]
 # The integrations' own catalogs: Integrations/<folder>/<module>.docc.
 INTEGRATION_CATALOG_MODULES = {"ConfigReader": "WebImageConfigReader"}
 FILE_LEVEL = "// file-level"
@@ -108,19 +98,27 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description="Compile the Swift examples of the README and the DocC catalogs.")
     parser.add_argument("--root", default=os.path.normpath(os.path.join(here, "..", "..")))
-    parser.add_argument("--scratch", default=None, help="default: <root>/.build-docs-check")
+    parser.add_argument("--scratch", default=None, help="for the manifests' checks; default: <root>/.build/docs-check")
     parser.add_argument("--swift", default=os.environ.get("SWIFT", "swift"))
+    parser.add_argument("build_flags", nargs="*", help="after --: the suite's `swift build` flags")
     args = parser.parse_args()
     root = os.path.abspath(args.root)
-    scratch = os.path.abspath(args.scratch or os.path.join(root, ".build-docs-check"))
+    scratch = os.path.abspath(args.scratch or os.path.join(root, ".build", "docs-check"))
 
-    package = os.path.join(scratch, "package")
-    sources = os.path.join(package, "Sources", "DocsExamples")
+    tests = os.path.join(root, "Tests")
+    sources = os.path.join(tests, "DocsExamples", "Generated")
     manifests = os.path.join(scratch, "manifests")
     for folder in (sources, manifests):
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
+    try:
+        return check(root, tests, sources, manifests, args)
+    finally:
+        # The suite builds this target too: a block that does not compile must not break it.
+        shutil.rmtree(sources, ignore_errors=True)
 
+
+def check(root, tests, sources, manifests, args):
     blocks = []   # (markdown path, line, generated file)
     manifest_blocks = []
     for md in markdown_files(root):
@@ -138,39 +136,6 @@ def main():
             with open(os.path.join(sources, name), "w") as f:
                 f.write(swift_source(md, line, body, index))
             blocks.append((rel, line, name))
-
-    products = ",\n".join(
-        ['                .product(name: "%s", package: "swift-web-image")' % p for p in PRODUCTS]
-        + ['                .product(name: "%s", package: "%s")' % pair for pair in INTEGRATION_PRODUCTS])
-    with open(os.path.join(package, "Package.swift"), "w") as f:
-        f.write("""// swift-tools-version: 6.2
-// Generated by Tools/DocsCheck/docs-check.py: one file per ```swift block.
-import PackageDescription
-
-let package = Package(
-    name: "DocsCheck",
-    platforms: [.macOS(.v15)],
-    dependencies: [
-        .package(name: "swift-web-image", path: %s),
-        .package(name: "swift-web-image-integrations", path: %s),
-        .package(name: "swift-web-image-proxy", path: %s),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
-        // As the proxy takes it: without its default traits.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-    ],
-    targets: [
-        .target(
-            name: "DocsExamples",
-            dependencies: [
-%s,
-            ],
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
-        ),
-    ]
-)
-""" % ('"%s"' % root, '"%s"' % os.path.join(root, "Integrations"), '"%s"' % os.path.join(root, "Proxy"), products))
 
     print("docs-check: %d Swift blocks (%d manifests) from %d Markdown files" % (
         len(blocks) + len(manifest_blocks), len(manifest_blocks), len(markdown_files(root))))
@@ -194,7 +159,7 @@ let package = Package(
 
     start = time.time()
     result = subprocess.run(
-        [args.swift, "build", "--package-path", package, "--scratch-path", os.path.join(scratch, "build")],
+        [args.swift, "build", "--package-path", tests, "--target", "WebImageDocsExamples"] + args.build_flags,
         capture_output=True, text=True)
     output = result.stdout + result.stderr
     if result.returncode != 0:
@@ -210,7 +175,7 @@ let package = Package(
             if starts:
                 failed.add((rel, max(starts)))
         if not failed:
-            failed.add(("(the generated package: see the output above)", 0))
+            failed.add(("(the examples target: see the output above)", 0))
     for rel, line in sorted(failed):
         print("docs-check: FAILED: %s line %d" % (rel, line))
     if failed:
