@@ -92,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageConcurrencyTests",
-            dependencies: [library("WebImageCore"), library("WebImageConcurrency"), "WebImageTestSupport"],
+            dependencies: [library("WebImageCore"), library("WebImageConcurrency"), library("WebImageCallbackRegistry"), "WebImageTestSupport"],
             path: "ConcurrencyTests",
             swiftSettings: strictSettings
         ),

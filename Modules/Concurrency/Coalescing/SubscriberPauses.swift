@@ -4,10 +4,10 @@
 /// the bytes another load of the same resource is waiting for, and a load that leaves
 /// (cancelled) no longer holds the others' pause back.
 ///
-/// Pure bookkeeping of subscription ids. The downloader keeps one per download (the
-/// subscribers of a `DownloadKey`), the manager one per load run (the loads of an
-/// `ImageLoadKey`, which together are one subscriber of the download): so a download
-/// pauses while every load still present, at either level, has paused.
+/// Pure bookkeeping of subscription ids. ``CoalescedRuns`` keeps one per run, at both
+/// levels that use it: per download (the subscribers of a `DownloadKey`) and per load run
+/// (the loads of an `ImageLoadKey`, which together are one subscriber of the download).
+/// So a download pauses while every load still present, at either level, has paused.
 package struct SubscriberPauses: Equatable, Sendable {
     package init() {}
 

@@ -51,7 +51,7 @@ public final class ImageManager: Sendable {
     private let queueSuspension: NetworkQueueSuspension?
     private let backpressure: BudgetBackpressure?
     /// The load runs under way, for pause and resume (see ImageLoadToken).
-    private let runs = ImageLoadRuns()
+    private let runs: ImageLoadTask.Runs
     /// The `stale-while-revalidate` refreshes under way.
     private let revalidations = BackgroundRevalidations()
     /// Set by ``shutdown(gracePeriod:)``: new loads fail with ``ImageLoadError/shutdown``.
@@ -74,6 +74,7 @@ public final class ImageManager: Sendable {
         self.downloader = downloader
         self.decoders = decoders
         self.registry = registry
+        self.runs = ImageLoadTask.Runs(registry: registry)
         self.memoryCache = memoryCache
         self.diskCache = diskCache
         self.configuration = configuration
@@ -279,8 +280,6 @@ public final class ImageManager: Sendable {
         let key = ImageLoadKey(request: request, individual: individual)
         let events = reporter(for: request)
         events.started()
-        let candidate = ImageLoadTask(
-            key: key, request: request, stages: stages(for: request, events: events), registry: registry, runs: runs)
         // The end is reported from the subscriber's own completion, so a cancelled load
         // is reported as cancelled even while the run it shared goes on.
         let reportingHandler: @Sendable (ImageLoadEvent) -> Void = { event in
@@ -292,26 +291,20 @@ public final class ImageManager: Sendable {
                 handler(keepsBudgetReservation ? event : .completed(result.map(\.handedOver)))
             }
         }
-        let subscription = registry.add(
-            to: key, delivery: delivery, whenAbandoned: { candidate.abandon() }, handler: reportingHandler)
-        // The run this load's pauses count for (see ImageLoadToken.pause()).
-        let joined: ImageLoadTask? = subscription.isFirst ? runs.register(candidate) : runs[key]
-        joined?.loadJoined(subscription.token, takesProgress: takesProgress)
-        if subscription.isFirst {
-            candidate.start(generation: subscription.generation)
-        } else {
-            joined?.raisePriority(to: request.options.queuePriority)
-        }
-        let registry = self.registry
+        let runs = self.runs
+        let priority = request.options.queuePriority
+        let membership = runs.join(
+            key, priority: priority, delivery: delivery,
+            makeRun: { ImageLoadTask(key: key, request: request, stages: stages(for: request, events: events), runs: runs) },
+            handler: reportingHandler)
+        if takesProgress { membership.run?.takesProgress() }
+        runs.begin(membership, priority: priority)
         return ImageLoadToken(
             key: key,
-            onCancel: { [weak joined] keepingResumableData in
-                // Said before the removal, whose abandonment (if this is the last load)
-                // cancels the run's download and reads it.
-                joined?.loadLeaving(keepingResumableData: keepingResumableData)
-                if registry.remove(subscription.token, failure: .cancelled) { joined?.loadLeft(subscription.token) }
+            onCancel: { [weak runs] keepingResumableData in
+                runs?.leave(membership, keepingResumableData: keepingResumableData, failure: .cancelled)
             },
-            onPauseChange: { [weak joined] paused in joined?.load(subscription.token, paused: paused) })
+            onPauseChange: { [weak runs] paused in runs?.setPaused(membership, paused) })
     }
 
     private func stages(for request: ImageRequest, events: LoadEventReporter) -> LoadStages {

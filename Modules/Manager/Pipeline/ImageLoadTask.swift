@@ -6,39 +6,36 @@ import WebImageCore
 /// One run of the pipeline for every subscriber of an ``ImageLoadKey``: disk ->
 /// download -> decode -> transform -> store, then one result for them all.
 ///
-/// It runs as a Swift task. When its last subscriber leaves, the registry calls
-/// ``abandon()``: the task is cancelled, which is checked between stages and cancels the
+/// It is a run of the manager's ``CoalescedRuns``, which decides when it starts, pauses,
+/// moves up and stops. It runs as a Swift task. When its last subscriber leaves, it is
+/// abandoned: the task is cancelled, which is checked between stages and cancels the
 /// download token (so the transfer stops when no other load shares it), and nothing
-/// more is stored. It publishes only to its own run of the key (``start(generation:)``), so a new
-/// load that already owns the key never hears from it.
+/// more is stored. It publishes only to its own run of the key (``start(generation:)``),
+/// so a new load that already owns the key never hears from it.
 ///
-/// Its loads' pauses are counted here (``SubscriberPauses``): the run's download token
-/// is paused while every load of the run still present has paused, and resumed when one
-/// resumes or a new one joins; the downloader applies the same rule between runs that
-/// share a transfer.
-final class ImageLoadTask: Sendable {
-    typealias Registry = any CallbackRegistering<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
+/// Its loads' pause rule applies to the run's download token: paused while every load
+/// of the run still present has paused; the downloader applies the same rule between
+/// runs that share a transfer.
+final class ImageLoadTask: CoalescedRun {
+    typealias Runs = CoalescedRuns<ImageLoadTask, DecodedImage, ImageResponse, ImageLoadError>
 
     let key: ImageLoadKey
     let request: ImageRequest
     private let stages: LoadStages
-    private let registry: Registry
+    private let runs: Runs
     private let task = Locked<Task<Void, Never>?>(nil)
     private let abandoned = Atomic<Bool>(false)
     private let generation = Atomic<UInt64>(0)
     /// A load that takes progress events joined: until one does, the download's progress
     /// is not published (see `ImageManager.subscribe`). Never cleared: a run whose
-    /// progress-taking load left publishes to the others, as before.
+    /// progress-taking load left publishes to the others.
     private let publishesProgress = Atomic<Bool>(false)
-    /// The last load to leave asked to keep the download's bytes (see ``abandon()``).
-    private let leaverKeepsResumableData = Atomic<Bool>(false)
-    private let runs: ImageLoadRuns?
-    /// The loads' pauses and the run's priority, and the download they apply to once it
+    /// The loads' pause and the run's priority, and the download they apply to once it
     /// started.
-    private let pauses: Locked<Control>
+    private let control: Locked<Control>
 
     private struct Control {
-        var loads = SubscriberPauses()
+        var paused = false
         var download: DownloadToken?
         /// The highest priority of the loads that joined: the run's.
         var priority: DownloadPriority
@@ -46,19 +43,18 @@ final class ImageLoadTask: Sendable {
         var downloadAskedAt: DownloadPriority?
     }
 
-    init(key: ImageLoadKey, request: ImageRequest, stages: LoadStages, registry: Registry, runs: ImageLoadRuns? = nil) {
+    init(key: ImageLoadKey, request: ImageRequest, stages: LoadStages, runs: Runs) {
         self.key = key
         self.request = request
         self.stages = stages
-        self.registry = registry
         self.runs = runs
-        self.pauses = Locked(Control(priority: request.options.queuePriority))
+        self.control = Locked(Control(priority: request.options.queuePriority))
     }
 
     /// Starts the run for the registry's run `generation` of the key.
     func start(generation: UInt64) {
         self.generation.store(generation, ordering: .relaxed)
-        let priority = pauses.withLock { $0.priority }
+        let priority = control.withLock { $0.priority }
         // On the manager's executor: the run's disk reads, decodes and transforms stay off
         // the cooperative pool.
         let task = Task(executorPreference: stages.executor, priority: priority.taskPriority) { await self.run() }
@@ -69,16 +65,16 @@ final class ImageLoadTask: Sendable {
         }
         if !keep { task.cancel() }
         // A load that joined while the task was being made.
-        let now = pauses.withLock { $0.priority }
+        let now = control.withLock { $0.priority }
         if now > priority { Self.escalate(task, to: now) }
     }
 
-    /// A load of `priority` joined: when that is higher than the run's, the run moves up
-    /// at every stage it has not passed. Its task's priority is escalated (its next jobs
-    /// on the worker pool, and its place among the memory budget's waiters, which listens
-    /// for escalation), and so is the download's place in the downloader's queue.
-    func raisePriority(to priority: DownloadPriority) {
-        let (raised, download) = pauses.withLock { state -> (Bool, DownloadToken?) in
+    /// A load of a higher `priority` than the run's joined: the run moves up at every
+    /// stage it has not passed. Its task's priority is escalated (its next jobs on the
+    /// worker pool, and its place among the memory budget's waiters, which listens for
+    /// escalation), and so is the download's place in the downloader's queue.
+    func priorityRaised(to priority: DownloadPriority) {
+        let (raised, download) = control.withLock { state -> (Bool, DownloadToken?) in
             guard priority > state.priority else { return (false, nil) }
             state.priority = priority
             return (true, state.download)
@@ -100,10 +96,9 @@ final class ImageLoadTask: Sendable {
 
     /// The last load left: the task is cancelled, and with it the download (told to keep
     /// what it received when that load asked).
-    func abandon() {
-        runs?.forget(self)
+    func abandoned(keepingResumableData: Bool) {
         abandoned.store(true, ordering: .relaxed)
-        if leaverKeepsResumableData.load(ordering: .relaxed), let download = pauses.withLock({ $0.download }) {
+        if keepingResumableData, let download = control.withLock({ $0.download }) {
             // Before the task's cancellation, whose plain cancel of the token then finds
             // the subscriber gone.
             download.cancel(keepingResumableData: true)
@@ -113,6 +108,11 @@ final class ImageLoadTask: Sendable {
             return held
         }
         task?.cancel()
+    }
+
+    /// A load that takes progress events joined the run.
+    func takesProgress() {
+        publishesProgress.store(true, ordering: .relaxed)
     }
 
     private var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
@@ -129,50 +129,27 @@ final class ImageLoadTask: Sendable {
             if error.isPermanent { stages.failedURLs.insert(request.dataKey) }
         }
         task.withLock { $0 = nil }
-        runs?.forget(self)
-        registry.finish(key, generation: generation.load(ordering: .relaxed), with: result)
+        runs.finish(self, generation: generation.load(ordering: .relaxed), with: result)
     }
 
     // MARK: Pausing
 
-    /// Load `token` joined the run (the first one included).
-    func loadJoined(_ token: SubscriptionToken, takesProgress: Bool) {
-        if takesProgress { publishesProgress.store(true, ordering: .relaxed) }
-        changePause { $0.join(token.id) }
-    }
-
-    /// A load is leaving, and asks (or not) that the download keep what it received
-    /// should its leaving end the run: said just before its subscription is removed.
-    func loadLeaving(keepingResumableData: Bool) {
-        leaverKeepsResumableData.store(keepingResumableData, ordering: .relaxed)
-    }
-
-    /// Load `token` left before the end.
-    func loadLeft(_ token: SubscriptionToken) {
-        changePause { $0.leave(token.id) }
-    }
-
-    /// Load `token` paused or resumed.
-    func load(_ token: SubscriptionToken, paused: Bool) {
-        changePause { $0.set(token.id, paused: paused) }
-    }
-
-    private func changePause(_ change: (inout SubscriberPauses) -> Void) {
-        pauses.withLock { state in
-            let wasPaused = state.loads.wantsPause
-            change(&state.loads)
-            guard state.loads.wantsPause != wasPaused, let download = state.download else { return }
-            // Under the lock, so that racing changes reach the download in order (the
-            // token only records the wish and hands it on).
-            if state.loads.wantsPause { download.pause() } else { download.resume() }
+    /// Every load of the run paused, or one resumed. Under the runs' lock, so that racing
+    /// changes reach the download in order (the token only records the wish and hands it
+    /// on).
+    func pauseChanged(to paused: Bool) {
+        control.withLock { state in
+            state.paused = paused
+            guard let download = state.download else { return }
+            if paused { download.pause() } else { download.resume() }
         }
     }
 
     /// The download began: paused at once when every load paused before it did.
     private func downloadBegan(_ download: DownloadToken) {
-        pauses.withLock { state in
+        control.withLock { state in
             state.download = download
-            if state.loads.wantsPause { download.pause() }
+            if state.paused { download.pause() }
             // A load that joined while the download was being asked for.
             if let asked = state.downloadAskedAt, state.priority > asked { download.raisePriority(to: state.priority) }
         }
@@ -323,7 +300,7 @@ final class ImageLoadTask: Sendable {
     /// subscribers; cancelling the task cancels the download.
     private func download(validators: TransportRequest.Validators?) async throws(ImageLoadError) -> DownloadResult {
         var downloadRequest = request.downloadRequest(validators: validators)
-        let asked = pauses.withLock { state in
+        let asked = control.withLock { state in
             let asked = max(state.priority, downloadRequest.effectivePriority)
             state.downloadAskedAt = asked
             return asked
@@ -343,7 +320,7 @@ final class ImageLoadTask: Sendable {
                 switch event {
                 case .progress(let received, let expected):
                     guard publishesProgress.load(ordering: .relaxed) else { return }
-                    registry.publishProgress(
+                    runs.registry.publishProgress(
                         received: received, expected: expected, for: key, generation: generation.load(ordering: .relaxed))
                 case .partial(let partial):
                     publishPartial(partial)
@@ -365,7 +342,7 @@ final class ImageLoadTask: Sendable {
         guard let image = try? stages.transform(partial, for: request, reports: false) else { return }
         var marked = image
         marked.isPartial = true
-        registry.publishPartial(marked, for: key, generation: generation.load(ordering: .relaxed))
+        runs.registry.publishPartial(marked, for: key, generation: generation.load(ordering: .relaxed))
     }
 
     /// Keeps the image in memory: for as long as its response stays fresh when the memory

@@ -47,8 +47,6 @@ public final class ImageDownloader: ImageDownloading {
     /// monitors can be added while it runs).
     public var transport: any Transporting { context.transport }
     let context: DownloaderContext
-    /// The downloads under way or waiting, by key.
-    let operations = Locked<[DownloadKey: DownloadOperation]>([:])
 
     public init(
         transport: any Transporting,
@@ -69,7 +67,7 @@ public final class ImageDownloader: ImageDownloading {
     deinit {
         context.downloaderWentAway()
         guard context.startsNoMore else { return }
-        for operation in operations.withLock({ Array($0.values) }) { operation.stopUnlessHoldingSlot() }
+        for operation in context.runs.all { operation.stopUnlessHoldingSlot() }
     }
 
     /// Adds a monitor while the downloader runs. It sees the events that happen after this
@@ -99,46 +97,30 @@ public final class ImageDownloader: ImageDownloading {
     ) -> DownloadToken {
         let request = withDefaultHeaders(request)
         let key = Self.key(for: request)
-        let candidate = DownloadOperation(key: key, request: request, context: context) { [weak self] ended in
-            self?.forget(ended)
-        }
-        let registry = context.registry
-        let subscription = registry.add(
-            to: key, delivery: delivery,
-            // The last subscriber left: its cancel decides whether the bytes are kept.
-            whenAbandoned: { candidate.abandoned() }, handler: handler)
-        // The operation this subscriber's pauses count for (see DownloadToken.pause()).
-        let joined: DownloadOperation? = subscription.isFirst ? candidate : operations.withLock { $0[key] }
-        joined?.subscriberJoined(subscription.token)
+        let priority = request.effectivePriority
+        let runs = context.runs
+        let membership = runs.join(
+            key, priority: priority, delivery: delivery,
+            makeRun: { DownloadOperation(key: key, request: request, context: context) }, handler: handler)
         // A token kept after the end holds none of the downloader's parts.
-        let cancel: @Sendable (_ keepingResumableData: Bool) -> Void = { [weak context, weak joined] keeping in
-            // Said before the removal, whose abandonment (if this is the last subscriber)
-            // stops the operation and reads it.
-            joined?.subscriberLeaving(keepingResumableData: keeping)
-            if registry.remove(subscription.token, failure: .cancelled) {
-                joined?.subscriberLeft(subscription.token)
-                context?.notify { $0.download(key, subscriberDidCancel: subscription.token) }
+        let cancel: @Sendable (_ keepingResumableData: Bool) -> Void = { [weak context, weak runs] keeping in
+            if runs?.leave(membership, keepingResumableData: keeping, failure: .cancelled) == true {
+                context?.notify { $0.download(key, subscriberDidCancel: membership.token) }
             }
         }
         let token = DownloadToken(
-            key: key, subscription: subscription.token, onCancel: { cancel(false) },
+            key: key, subscription: membership.token, onCancel: { cancel(false) },
             onCancelKeepingResumableData: { cancel(true) },
-            onPauseChange: { [weak joined] paused in joined?.subscriber(subscription.token, paused: paused) },
-            onPriorityRaise: { [weak joined] priority in joined?.raisePriority(to: priority) })
-        // Known (and announced) before the token is handed out: a subscriber that cancels
-        // from `tokenReady` stops the operation before it starts, which then forgets it,
-        // and monitors hear the queueing before the stop.
-        let priority = request.effectivePriority
-        if subscription.isFirst {
-            operations.withLock { $0[key] = candidate }
-            context.notify { $0.downloadWasQueued(key, priority: priority) }
-        }
+            onPauseChange: { [weak runs] paused in runs?.setPaused(membership, paused) },
+            onPriorityRaise: { [weak runs] priority in runs?.raisePriority(membership, to: priority) })
+        // Announced before the token is handed out: a subscriber that cancels from
+        // `tokenReady` stops the operation before it starts, and monitors hear the
+        // queueing before the stop.
+        if membership.isFirst { context.notify { $0.downloadWasQueued(key, priority: priority) } }
         tokenReady(token)
-        if subscription.isFirst {
-            candidate.start(generation: subscription.generation)
-        } else {
-            operations.withLock { $0[key] }?.raisePriority(to: priority)
-            let subscribers = registry.subscriberCount(for: key)
+        runs.begin(membership, priority: priority)
+        if !membership.isFirst {
+            let subscribers = runs.registry.subscriberCount(for: key)
             context.notify { $0.download(key, didCoalesce: priority, subscribers: subscribers) }
         }
         return token
@@ -147,14 +129,14 @@ public final class ImageDownloader: ImageDownloading {
     /// Stops every download; their subscribers get `DownloadError.cancelled`. Nothing they
     /// received is kept for resuming.
     public func cancelAll() {
-        for operation in operations.withLock({ Array($0.values) }) { operation.stop() }
+        for operation in context.runs.all { operation.stop() }
     }
 
     /// Downloads holding a queue slot now.
     public var currentDownloadCount: Int { queue.runningCount }
 
     /// Downloads under way or waiting (one per distinct key, however many subscribers).
-    public var activeDownloadCount: Int { operations.withLock { $0.count } }
+    public var activeDownloadCount: Int { context.runs.count }
 
     /// Stops starting downloads; those running go on.
     public func suspend() { queue.suspend() }
@@ -186,11 +168,5 @@ public final class ImageDownloader: ImageDownloading {
         for (name, value) in request.headers { headers.add(name, value) }
         merged.headers = headers
         return merged
-    }
-
-    private func forget(_ operation: DownloadOperation) {
-        operations.withLock { operations in
-            if operations[operation.key] === operation { operations[operation.key] = nil }
-        }
     }
 }

@@ -111,11 +111,9 @@ struct DownloadLifecycle {
     private(set) var priority: DownloadPriority
     /// Whether each attempt runs the request modifier before its transfer.
     let modifiesRequests: Bool
-    /// Which subscribers are present and which have paused: the download is paused while
-    /// all of them have.
-    private(set) var subscribers = SubscriberPauses()
-    /// Whether the download is paused now.
-    var isPaused: Bool { subscribers.wantsPause }
+    /// Whether the download is paused now: its subscribers' answer (``SubscriberPauses``,
+    /// kept by the downloader's ``CoalescedRuns``).
+    private(set) var isPaused = false
 
     init(priority: DownloadPriority, modifiesRequests: Bool) {
         self.priority = priority
@@ -317,20 +315,13 @@ struct DownloadLifecycle {
 
     // MARK: Pause
 
-    /// Subscriber `id` joined the download (the first one included, before ``start()``).
-    /// One that has not paused resumes a paused download: it wants the bytes.
-    mutating func subscriberJoined(_ id: UInt64) -> PauseChange {
-        update { $0.join(id) }
-    }
-
-    /// Subscriber `id` left before the end; when every one left is paused, so is the download.
-    mutating func subscriberLeft(_ id: UInt64) -> PauseChange {
-        update { $0.leave(id) }
-    }
-
-    /// Subscriber `id` paused or resumed.
-    mutating func subscriber(_ id: UInt64, paused: Bool) -> PauseChange {
-        update { $0.set(id, paused: paused) }
+    /// The subscribers paused the download, or resumed it (one that has not paused joined,
+    /// or one resumed).
+    mutating func setPaused(_ paused: Bool) -> PauseChange {
+        guard paused != isPaused else { return .unchanged }
+        isPaused = paused
+        guard !isFinished else { return .unchanged }
+        return PauseChange(paused: isPaused, action: isPaused ? pauseAction() : resumeAction())
     }
 
     /// Whether the download paused or resumed, and what to do about it.
@@ -340,13 +331,6 @@ struct DownloadLifecycle {
         var action: Action
 
         static var unchanged: PauseChange { PauseChange(paused: nil, action: .none) }
-    }
-
-    private mutating func update(_ change: (inout SubscriberPauses) -> Void) -> PauseChange {
-        let wasPaused = isPaused
-        change(&subscribers)
-        guard isPaused != wasPaused, !isFinished else { return .unchanged }
-        return PauseChange(paused: isPaused, action: isPaused ? pauseAction() : resumeAction())
     }
 
     private var isFinished: Bool {

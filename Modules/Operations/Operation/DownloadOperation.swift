@@ -13,11 +13,10 @@ import WebImageCore
 /// download ends exactly once, by the first of: the transfer's completion, a rejection,
 /// or a stop (every subscriber left, the downloader cancelled everything, or it was
 /// dropped while the download waited in a queue that starts nothing more).
-final class DownloadOperation: Sendable {
+final class DownloadOperation: CoalescedRun {
     let key: DownloadKey
     let request: DownloadRequest
     private let context: DownloaderContext
-    private let onEnd: @Sendable (DownloadOperation) -> Void
     private let lifecycle: Locked<DownloadLifecycle>
     /// The registry's run of the key this operation serves (set by ``start(generation:)``):
     /// it publishes only to that run, so after every subscriber left, a newer operation's
@@ -29,11 +28,10 @@ final class DownloadOperation: Sendable {
     /// The kept bytes between attempts.
     private let partial = Locked(PartialHold())
 
-    init(key: DownloadKey, request: DownloadRequest, context: DownloaderContext, onEnd: @escaping @Sendable (DownloadOperation) -> Void) {
+    init(key: DownloadKey, request: DownloadRequest, context: DownloaderContext) {
         self.key = key
         self.request = request
         self.context = context
-        self.onEnd = onEnd
         self.lifecycle = Locked(
             DownloadLifecycle(priority: request.effectivePriority, modifiesRequests: context.configuration.requestModifier != nil))
         self.partialIdentity = context.configuration.partialDownloads == nil ? nil : PartialDownloadIdentity(request)
@@ -57,8 +55,8 @@ final class DownloadOperation: Sendable {
         perform(lifecycle.withLock { $0.start() })
     }
 
-    /// A new subscriber asked with `priority`: a waiting download moves up.
-    func raisePriority(to priority: DownloadPriority) {
+    /// A subscriber asked with a higher `priority`: a waiting download moves up.
+    func priorityRaised(to priority: DownloadPriority) {
         perform(lifecycle.withLock { $0.raisePriority(to: priority) })
     }
 
@@ -80,32 +78,15 @@ final class DownloadOperation: Sendable {
         perform(lifecycle.withLock { $0.stopUnlessHoldingSlot() })
     }
 
-    /// A subscriber is leaving, and asks (or not) to keep what arrived should its leaving
-    /// stop the download: said just before its subscription is removed.
-    func subscriberLeaving(keepingResumableData: Bool) {
-        partial.withLock { $0.leaverKeeps = keepingResumableData }
-    }
-
     /// The last subscriber left: stops, keeping what arrived if that subscriber asked.
-    func abandoned() {
-        stop(keepingResumableData: partial.withLock { $0.leaverKeeps })
+    func abandoned(keepingResumableData: Bool) {
+        stop(keepingResumableData: keepingResumableData)
     }
 
-    // MARK: Pausing (the rule is SubscriberPauses')
+    // MARK: Pausing (the rule is SubscriberPauses', applied by the downloader's runs)
 
-    /// Subscriber `token` joined (the first one before ``start(generation:)``).
-    func subscriberJoined(_ token: SubscriptionToken) {
-        changePause { $0.subscriberJoined(token.id) }
-    }
-
-    /// Subscriber `token` left before the end.
-    func subscriberLeft(_ token: SubscriptionToken) {
-        changePause { $0.subscriberLeft(token.id) }
-    }
-
-    /// Subscriber `token` paused or resumed the download.
-    func subscriber(_ token: SubscriptionToken, paused: Bool) {
-        changePause { $0.subscriber(token.id, paused: paused) }
+    func pauseChanged(to paused: Bool) {
+        changePause { $0.setPaused(paused) }
     }
 
     private func changePause(_ transition: (inout DownloadLifecycle) -> DownloadLifecycle.PauseChange) {
@@ -294,7 +275,7 @@ final class DownloadOperation: Sendable {
             entry.finish()
         case .cancelWait(let wait): wait.cancel()
         }
-        onEnd(self)
+        context.runs.forget(self)
         leaveKeptBytes(succeeded: (try? result.get()) != nil, stopped: stopped)
         let subscribers = context.registry.finish(key, generation: generation.load(ordering: .relaxed), with: result)
         if stopped { context.notify { [key] in $0.downloadDidStop(key) } }

@@ -10,7 +10,9 @@ import WebImageCore
 /// and the last one to end lets go of everything.
 final class DownloaderContext: Sendable {
     let transport: any Transporting
-    let registry: any CallbackRegistering<DownloadKey, DecodedImage, DownloadResult, DownloadError>
+    /// The downloads under way or waiting, one per key, and their subscribers.
+    let runs: CoalescedRuns<DownloadOperation, DecodedImage, DownloadResult, DownloadError>
+    var registry: any CallbackRegistering<DownloadKey, DecodedImage, DownloadResult, DownloadError> { runs.registry }
     let queue: DownloadQueue
     let configuration: ImageDownloader.Configuration
     /// The configuration's monitor, then those added while running.
@@ -25,7 +27,7 @@ final class DownloaderContext: Sendable {
         queue: DownloadQueue, configuration: ImageDownloader.Configuration, monitors: MonitorList<any DownloadEventMonitor>
     ) {
         self.transport = transport
-        self.registry = registry
+        self.runs = CoalescedRuns(registry: registry)
         self.queue = queue
         self.configuration = configuration
         self.monitors = monitors

@@ -7,9 +7,6 @@ struct PartialHold: Sendable {
     var isFromStore = false
     /// The first stop asked to keep what the download received.
     var keepsOnStop: Bool?
-    /// The last subscriber to leave asked to keep what the download received: read by
-    /// the stop its leaving causes.
-    var leaverKeeps = false
 
     /// What the download leaves in the store when it ends: nothing after a success; after
     /// a stop, what it received if the stop asked for that (else only what it took);

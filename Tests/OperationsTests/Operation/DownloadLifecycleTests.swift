@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import WebImageConcurrency
 @testable import WebImageCore
 @testable import WebImageOperations
 
@@ -68,6 +69,7 @@ struct LifecycleDriver {
     var lifecycle: DownloadLifecycle
     let url = URL(string: "https://images.example/a.png")!
     private var nextID: UInt64 = 1
+    private var pauses = SubscriberPauses()
 
     init(priority: DownloadPriority = .normal, modifiesRequests: Bool = false) {
         lifecycle = DownloadLifecycle(priority: priority, modifiesRequests: modifiesRequests)
@@ -122,10 +124,19 @@ struct LifecycleDriver {
     mutating func stop() -> Step { Step(lifecycle.stop()) }
     /// Subscriber `id` joins, pauses, resumes or leaves: the step, and whether the
     /// download paused (`true`), resumed (`false`) or neither (`nil`).
-    mutating func joined(_ id: UInt64) -> PauseStep { PauseStep(lifecycle.subscriberJoined(id)) }
-    mutating func left(_ id: UInt64) -> PauseStep { PauseStep(lifecycle.subscriberLeft(id)) }
-    mutating func paused(_ id: UInt64) -> PauseStep { PauseStep(lifecycle.subscriber(id, paused: true)) }
-    mutating func resumed(_ id: UInt64) -> PauseStep { PauseStep(lifecycle.subscriber(id, paused: false)) }
+    /// The subscribers' rule is kept here as the downloader's `CoalescedRuns` keeps it, and
+    /// its answer is handed to the lifecycle.
+    mutating func joined(_ id: UInt64) -> PauseStep { subscribers { $0.join(id) } }
+    mutating func left(_ id: UInt64) -> PauseStep { subscribers { $0.leave(id) } }
+    mutating func paused(_ id: UInt64) -> PauseStep { subscribers { $0.set(id, paused: true) } }
+    mutating func resumed(_ id: UInt64) -> PauseStep { subscribers { $0.set(id, paused: false) } }
+
+    private mutating func subscribers(_ change: (inout SubscriberPauses) -> Void) -> PauseStep {
+        let wasPaused = pauses.wantsPause
+        change(&pauses)
+        guard pauses.wantsPause != wasPaused else { return PauseStep(.unchanged) }
+        return PauseStep(lifecycle.setPaused(pauses.wantsPause))
+    }
 
     /// Started, queued with `entry`, and transferring with `transfer` (attempt 1).
     mutating func transferring(_ entry: QueuedOperation, _ transfer: TransferTask) {

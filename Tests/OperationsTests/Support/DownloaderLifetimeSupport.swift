@@ -42,7 +42,7 @@ struct DownloaderParts {
         self.downloader = downloader
         self.queue = downloader.queue
         self.context = downloader.context
-        self.operations = downloader.operations.withLock { $0.values.map { WeakOperation(operation: $0) } }
+        self.operations = downloader.context.runs.all.map { WeakOperation(operation: $0) }
     }
 
     init() {
