@@ -296,9 +296,31 @@ final class ImageLoadTask: CoalescedRun {
         return ImageResponse(decoded, data: stored.data, source: source, request: request)
     }
 
-    /// Downloads through the downloader, passing progress and partial images on to the
-    /// subscribers; cancelling the task cancels the download.
+    /// Downloads through the downloader. With ``NetworkRecovery``, an attempt that failed
+    /// because the network was down waits for it (within the recovery's bounds) and is
+    /// made again; the run's pause and priority hold for every attempt, and cancelling
+    /// the task ends an attempt or a wait alike.
     private func download(validators: TransportRequest.Validators?) async throws(ImageLoadError) -> DownloadResult {
+        var waits = 0
+        while true {
+            let error: DownloadError
+            switch await attempt(validators: validators) {
+            case .success(let download): return download
+            case .failure(let failure): error = failure
+            }
+            if error.isCancelled { throw .cancelled }
+            guard let recovery = stages.recovery, recovery.waits(after: error, waitsSoFar: waits) else { throw .download(error) }
+            switch await recovery.waitForNetwork(for: request.url, clock: stages.clock) {
+            case .networkBack: waits += 1
+            case .timedOut: throw .download(error)
+            case .cancelled: throw .cancelled
+            }
+        }
+    }
+
+    /// One attempt through the downloader, passing progress and partial images on to the
+    /// subscribers; cancelling the task cancels the download.
+    private func attempt(validators: TransportRequest.Validators?) async -> Result<DownloadResult, DownloadError> {
         var downloadRequest = request.downloadRequest(validators: validators)
         let asked = control.withLock { state in
             let asked = max(state.priority, downloadRequest.effectivePriority)
@@ -307,7 +329,7 @@ final class ImageLoadTask: CoalescedRun {
         }
         downloadRequest.raisePriority(to: asked)
         // The run's task is cancelled when the load is abandoned: that cancels the token.
-        let result = await withCancellableContinuationHoldingEarly({
+        return await withCancellableContinuationHoldingEarly({
             (resume: @escaping @Sendable (Result<DownloadResult, DownloadError>) -> Void, hold) in
             // The token is known before the first event: a load paused from its first
             // progress event finds the download to pause, and a cancel that comes before
@@ -329,10 +351,6 @@ final class ImageLoadTask: CoalescedRun {
                 }
             }
         })
-        switch result {
-        case .success(let download): return download
-        case .failure(let error): throw error.isCancelled ? .cancelled : .download(error)
-        }
     }
 
     private func publishPartial(_ partial: DecodedImage) {

@@ -9,6 +9,10 @@ struct LoadStages: Sendable {
     /// The fleet's tier between the disk cache and the network.
     let shared: (any SharedDataCaching)?
     let downloader: any ImageDownloading
+    /// Waiting for the network after a download failed because it was down (`nil`: no
+    /// waiting), on `clock`.
+    let recovery: NetworkRecovery?
+    let clock: any Clock<Duration>
     let decoders: any ImageDecoderProviding
     let failedURLs: FailedURLSet
     /// Where disk writes wait while loads run.

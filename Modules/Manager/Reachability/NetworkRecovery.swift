@@ -19,7 +19,10 @@ import WebImageCore
 ///
 /// The bound: each wait lasts at most ``maximumWait`` (then the load fails with the
 /// error it had), and a load waits at most ``maximumRetries`` times. Cancelling the load
-/// ends its wait at once with `cancelled`.
+/// ends its wait at once with `cancelled`. The wait belongs to the load's run, so every
+/// load sharing the run waits with it, and a pause or a raised priority holds for the
+/// attempt after the wait. A revalidation behind a stale answer does not wait: the next
+/// load of the resource revalidates again.
 public struct NetworkRecovery: Sendable {
     /// Says whether the network is there (WebImageReachability's
     /// `NetworkReachabilityMonitor`, or any other implementation).

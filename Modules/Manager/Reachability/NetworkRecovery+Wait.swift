@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+import WebImageConcurrency
+import WebImageCore
+
+extension NetworkRecovery {
+    /// How a wait for the network ended.
+    enum WaitOutcome: Equatable, Sendable {
+        /// The observer reported the network reachable: try again.
+        case networkBack
+        /// ``maximumWait`` passed first: the load fails with the error it had.
+        case timedOut
+        /// The load's task was cancelled.
+        case cancelled
+    }
+
+    /// Whether a load's failed attempt waits for the network: its failure means the
+    /// network was not there, the observer says it is unreachable, and the load has
+    /// waited fewer than ``maximumRetries`` times.
+    func waits(after error: DownloadError, waitsSoFar: Int) -> Bool {
+        waitsSoFar < maximumRetries && Self.isNetworkDown(error) && observer.currentStatus == .unreachable
+    }
+
+    /// Waits for the network after a load's attempt failed because it was down, on
+    /// `clock`, for at most ``maximumWait``. Whatever ends the wait first (the network
+    /// back, the bound, the task's cancellation) ends the observation and the timer at
+    /// once, so neither outlives the load.
+    func waitForNetwork(for url: URL, clock: any Clock<Duration>) async -> WaitOutcome {
+        waitHandler?(url)
+        let gate = NetworkWaitGate()
+        let (observer, bound) = (self.observer, maximumWait)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<WaitOutcome, Never>) in
+                gate.install(continuation)
+                let timer = Task {
+                    try? await Task.sleep(for: bound, clock: clock)
+                    if !Task.isCancelled { gate.decide(.timedOut) }
+                }
+                let observation = observer.observe(delivery: .immediate) { status in
+                    if status.isReachable { gate.decide(.networkBack) }
+                }
+                gate.hold(NetworkWait(observation: observation, timer: timer))
+            }
+        } onCancel: {
+            gate.decide(.cancelled)
+        }
+    }
+}
+
+/// The one decision of a wait for the network: the first of its ends resumes the waiting
+/// load and ends the wait's handles. Each part may arrive in any order (a cancel before
+/// the continuation is installed, the network back before the handles are held), so
+/// each step checks what came before it.
+final class NetworkWaitGate: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<NetworkRecovery.WaitOutcome, Never>?
+        var outcome: NetworkRecovery.WaitOutcome?
+        var wait: NetworkWait?
+    }
+
+    private let state = Locked(State())
+
+    init() {}
+
+    /// What decided the wait, once something did.
+    var outcome: NetworkRecovery.WaitOutcome? { state.withLock(\.outcome) }
+
+    /// The waiting load's continuation: resumed at once when the wait was decided before.
+    func install(_ continuation: CheckedContinuation<NetworkRecovery.WaitOutcome, Never>) {
+        let decided = state.withLock { state -> NetworkRecovery.WaitOutcome? in
+            guard let outcome = state.outcome else {
+                state.continuation = continuation
+                return nil
+            }
+            return outcome
+        }
+        if let decided { continuation.resume(returning: decided) }
+    }
+
+    /// The wait's observation and timer: ended at once when the wait was decided before.
+    func hold(_ wait: NetworkWait) {
+        let decided = state.withLock { state -> Bool in
+            guard state.outcome == nil else { return true }
+            state.wait = wait
+            return false
+        }
+        if decided { wait.end() }
+    }
+
+    /// Ends the wait with `outcome`, unless it has ended already.
+    func decide(_ outcome: NetworkRecovery.WaitOutcome) {
+        let taken = state.withLock { state -> (CheckedContinuation<NetworkRecovery.WaitOutcome, Never>?, NetworkWait?)? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            defer { (state.continuation, state.wait) = (nil, nil) }
+            return (state.continuation, state.wait)
+        }
+        guard let (continuation, wait) = taken else { return }
+        wait?.end()
+        continuation?.resume(returning: outcome)
+    }
+}
