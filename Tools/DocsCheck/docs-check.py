@@ -17,7 +17,8 @@ How a block becomes a file:
 - `import` lines are hoisted to the top of the file; everything else goes, in order,
   into the body of `func exampleN() async throws { ... }`, so that statements,
   `try await`, local functions and local types compile as they are. The function is
-  never called: the check compiles, it does not run.
+  never called: the check compiles, it does not run. Each unindented `let` is used
+  once after the block, as the value an example makes often is not used in it.
 - A block whose first line is `// file-level` is kept as it is, at file scope (for
   examples that declare extensions, protocols or conformances, which cannot be local).
 - A block whose first line starts with `// swift-tools-version` is a package manifest:
@@ -45,6 +46,7 @@ CATALOG_MODULES = {
 # The integrations' own catalogs: Integrations/<folder>/<module>.docc.
 INTEGRATION_CATALOG_MODULES = {"ConfigReader": "WebImageConfigReader"}
 FILE_LEVEL = "// file-level"
+TOP_LEVEL_LET = re.compile(r"^let\s+(\w+)\b")
 MANIFEST = "// swift-tools-version"
 IMPORT = re.compile(r"^\s*(@\w+\s+)*import\s+\w+")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
@@ -86,12 +88,15 @@ def swift_source(path, line, body, index):
     if body and body[0].strip().startswith(FILE_LEVEL):
         return "\n".join([location] + body + ["#sourceLocation()", ""])
     kept = ["" if IMPORT.match(l) else l for l in body]   # blank, so that line numbers hold
+    # An example often ends on the value it shows how to make (`let manager = ...`); the
+    # suite's build makes an unused value an error, so each top-level constant is used.
+    used = ["_ = %s" % m.group(1) for m in (TOP_LEVEL_LET.match(l) for l in body) if m]
     return "\n".join(
         imports
         + ["", "@available(*, deprecated, message: \"compiled by make docs-check, never run\")",
            "func example%d() async throws {" % index, location]
         + kept
-        + ["#sourceLocation()", "}", ""])
+        + ["#sourceLocation()"] + used + ["}", ""])
 
 
 def main():
