@@ -92,7 +92,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageConcurrencyTests",
-            dependencies: [library("WebImageCore"), library("WebImageConcurrency"), library("WebImageCallbackRegistry"), "WebImageTestSupport"],
+            dependencies: [
+                library("WebImageCore"), library("WebImageConcurrency"), library("WebImageCallbackRegistry"), "WebImageTestSupport",
+            ],
             path: "ConcurrencyTests",
             swiftSettings: strictSettings
         ),
