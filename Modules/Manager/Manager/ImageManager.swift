@@ -191,15 +191,16 @@ public final class ImageManager: Sendable {
     public func cachedImage(for request: ImageRequest) -> DecodedImage? {
         guard configuration.cacheKeyFilter == nil else {
             let keyed = request.keyed(by: configuration.cacheKeyFilter)
-            return (keyed.context.memoryCache ?? memoryCache)?.value(forKey: keyed.imageKey)
+            return memoryCache(for: keyed)?.value(forKey: keyed.imageKey)
         }
-        return (request.context.memoryCache ?? memoryCache)?.value(forKey: request.imageKey)
+        return memoryCache(for: request)?.value(forKey: request.imageKey)
     }
 
     /// Removes `request`'s decoded image from memory and its bytes from disk.
     public func removeCached(_ request: ImageRequest) {
         let request = request.keyed(by: configuration.cacheKeyFilter)
-        (request.context.memoryCache ?? memoryCache)?.removeValue(forKey: request.imageKey)
+        memoryCache(for: request)?.removeValue(forKey: request.imageKey)
+        // Whatever the options: the bytes are gone from the disk the request would use.
         (request.context.diskCache ?? diskCache)?.removeResponse(forKey: request.dataKey)
     }
 
@@ -247,8 +248,8 @@ public final class ImageManager: Sendable {
         if !options.contains(.retryFailed), failedURLs.contains(request.dataKey) {
             throw .failedRecently(request.url)
         }
-        guard options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .returnDataWithoutDecoding]) else { return nil }
-        return (request.context.memoryCache ?? memoryCache)?.value(forKey: request.imageKey)
+        guard ImageLoadTask.StateMachine.readsMemory(options) else { return nil }
+        return memoryCache(for: request)?.value(forKey: request.imageKey)
     }
 
     /// Tells the monitors of a load answered before it joined any run (a memory hit or a
@@ -310,9 +311,9 @@ public final class ImageManager: Sendable {
     private func stages(for request: ImageRequest, events: LoadEventReporter) -> LoadStages {
         let context = request.context
         return LoadStages(
-            memory: context.memoryCache ?? memoryCache,
-            disk: request.options.contains(.memoryCacheOnly) ? nil : (context.diskCache ?? diskCache),
-            shared: request.options.contains(.memoryCacheOnly) ? nil : configuration.sharedCache,
+            memory: memoryCache(for: request),
+            disk: diskCache(for: request),
+            shared: sharedCache(for: request),
             downloader: context.downloader ?? downloader,
             recovery: configuration.networkRecovery,
             clock: configuration.clock,

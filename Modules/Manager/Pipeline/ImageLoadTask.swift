@@ -120,13 +120,10 @@ final class ImageLoadTask: CoalescedRun {
     private func run() async {
         stages.writes.loadStarted()
         defer { stages.writes.loadEnded() }
-        let result: Result<ImageResponse, ImageLoadError>
-        do {
-            result = .success(try await pipeline())
-            stages.failedURLs.remove(request.dataKey)
-        } catch {
-            result = .failure(error)
-            if error.isPermanent { stages.failedURLs.insert(request.dataKey) }
+        let result = await pipeline()
+        switch result {
+        case .success: stages.failedURLs.remove(request.dataKey)
+        case .failure(let error): if error.isPermanent { stages.failedURLs.insert(request.dataKey) }
         }
         task.withLock { $0 = nil }
         runs.finish(self, generation: generation.load(ordering: .relaxed), with: result)
@@ -157,131 +154,102 @@ final class ImageLoadTask: CoalescedRun {
 
     // MARK: The stages
 
-    private func pipeline() async throws(ImageLoadError) -> ImageResponse {
-        let options = request.options
-        let caching = stages.caching
-        let readsCache = !options.contains(.fromLoaderOnly)
-        let revalidates = options.contains(.refreshCached) && !options.contains(.fromCacheOnly)
-        let decodes = !options.contains(.returnDataWithoutDecoding)
-
-        // Memory again: a load that finished since the caller looked may have stored it.
-        if readsCache, decodes, !revalidates, let image = stages.memory?.value(forKey: request.imageKey) {
-            return ImageResponse(image: image, data: nil, source: .memory, request: request)
+    /// Performs what the run's ``StateMachine`` decides, stage by stage, until it ends.
+    /// The task's cancellation is checked after each stage that waited.
+    private func pipeline() async -> Result<ImageResponse, ImageLoadError> {
+        let layers = StateMachine.Layers(memory: stages.memory != nil, disk: stages.disk != nil, shared: stages.shared != nil)
+        var machine = StateMachine(request: request, caching: stages.caching, layers: layers)
+        var action = machine.start()
+        while true {
+            switch action {
+            case .lookInMemory:
+                // Again: a load that finished since the caller looked may have stored it.
+                action = machine.memoryLooked(stages.memory?.value(forKey: request.imageKey))
+            case .readDisk:
+                // Read here, in the load's task, not through the disk cache's serial queue: a
+                // read is one open, fstat and preadv (a miss, the open alone), and cold loads
+                // queued behind one another and behind the writes took about 35 ms more per
+                // thousand images. The caller's thread never does this read.
+                let entry = stages.diskResponse(for: request)
+                action = Task.isCancelled ? machine.cancelled() : machine.diskRead(entry, at: Date())
+            case .lookInShared(let coalescing):
+                guard let shared = stages.shared else { return .failure(.cancelled) }
+                let lookup = await shared.lookup(forKey: request.dataKey, coalescing: coalescing)
+                action = Task.isCancelled ? machine.cancelled() : machine.sharedLooked(lookup, at: Date())
+            case .answerFromStored(let stored, let source, let revalidateBehind, let copyToDisk):
+                if revalidateBehind { stages.revalidations.revalidate(stored, for: request, stages: stages) }
+                do throws(ImageLoadError) {
+                    let answer = try await answer(from: stored, source: source)
+                    // The fleet's copy becomes this server's: the next load reads its disk.
+                    if copyToDisk { await storeOnDisk(stored.data, metadata: stored.metadata) }
+                    action = machine.answered(answer)
+                } catch {
+                    action = machine.storedAnswerFailed(error)
+                }
+            case .removeFromDisk:
+                stages.disk?.removeResponse(forKey: request.dataKey)
+                action = machine.removedFromDisk()
+            case .download(let validators):
+                let requestedAt = Date()
+                let result: Result<DownloadResult, ImageLoadError>
+                do throws(ImageLoadError) {
+                    result = .success(try await download(validators: validators))
+                } catch {
+                    result = .failure(error)
+                }
+                action =
+                    Task.isCancelled ? machine.cancelled() : machine.downloaded(result, requestedAt: requestedAt, receivedAt: Date())
+            case .answerRevalidated(let stored, let metadata, let download, let storeShared):
+                do throws(ImageLoadError) {
+                    let answer = try await answerRevalidated(stored, metadata: metadata, download: download, storingShared: storeShared)
+                    action = machine.answered(answer)
+                } catch {
+                    action = machine.answerFailed(error)
+                }
+            case .answerFromNetwork(let download, let metadata, let mayStore):
+                do throws(ImageLoadError) {
+                    action = machine.answered(try await answerFromNetwork(download, metadata: metadata, mayStore: mayStore))
+                } catch {
+                    action = machine.answerFailed(error)
+                }
+            case .finish(let result, let releasingLease):
+                // Still held when nothing was stored (a failure, a response that may not be
+                // stored): the fleet's next member takes over at once, not when it expires.
+                if releasingLease { await stages.shared?.releaseLease(forKey: request.dataKey) }
+                return result
+            }
         }
-
-        var cached: CachedResponse?
-        var use = LoadCaching.Use.ignore
-        if caching.readsDisk(options), stages.disk != nil {
-            // Read here, in the load's task, not through the disk cache's serial queue: a
-            // read is one open, fstat and preadv (a miss, the open alone), and cold loads
-            // queued behind one another and behind the writes took about 35 ms more per
-            // thousand images. The caller's thread never does this read.
-            cached = stages.diskResponse(for: request)
-            try stopIfCancelled()
-            if let stored = cached { use = caching.use(of: stored.metadata, for: request, at: Date()) }
-        }
-
-        // Nothing on disk: the fleet's shared tier. A hit is used as a disk entry would be;
-        // a miss may come with the key's lease, held until the bytes are stored there.
-        guard cached == nil, caching.readsDisk(options), let shared = stages.shared else {
-            return try await fromStoredOrNetwork(cached, use: use, fromShared: false)
-        }
-        var fromShared = false
-        var leased = false
-        switch await shared.lookup(forKey: request.dataKey, coalescing: !options.contains(.fromCacheOnly)) {
-        case .hit(let response):
-            cached = response
-            fromShared = true
-            use = caching.use(of: response.metadata, for: request, at: Date())
-        case .miss(let holdsLease):
-            leased = holdsLease
-        }
-        let result: Result<ImageResponse, ImageLoadError>
-        do {
-            try stopIfCancelled()
-            result = .success(try await fromStoredOrNetwork(cached, use: use, fromShared: fromShared))
-        } catch {
-            result = .failure(error)
-        }
-        // Still held when nothing was stored (a failure, a response that may not be
-        // stored): the fleet's next member takes over at once, not when it expires.
-        if leased { await shared.releaseLease(forKey: request.dataKey) }
-        return try result.get()
     }
 
-    /// The rest of the pipeline once the caches were read: the stored entry (from disk,
-    /// or from the shared tier when `fromShared`) as the answer, or the network.
-    private func fromStoredOrNetwork(
-        _ found: CachedResponse?, use: LoadCaching.Use, fromShared: Bool
+    /// A 304 kept the stored bytes: decoded, and stored again with their refreshed metadata.
+    private func answerRevalidated(
+        _ stored: CachedResponse, metadata: CachedResponseMetadata, download: DownloadResult, storingShared: Bool
     ) async throws(ImageLoadError) -> ImageResponse {
-        let options = request.options
-        let caching = stages.caching
-        let decodes = !options.contains(.returnDataWithoutDecoding)
-        var cached = found
-        if let stored = cached, use != .revalidate, use != .ignore {
-            let stale = use != .answer(stale: false)
-            if use == .answerAndRevalidateBehind { stages.revalidations.revalidate(stored, for: request, stages: stages) }
-            do {
-                let answer = try await answer(from: stored, source: stale ? .stale : fromShared ? .shared : .disk)
-                // The fleet's copy becomes this server's: the next load reads its disk.
-                if fromShared { await storeOnDisk(stored.data, metadata: stored.metadata) }
-                return answer
-            } catch .decoding(let error, let response, let bytes) {
-                // Bytes on disk that do not decode are no use to anyone: drop them and
-                // fetch a fresh copy (unless the load may not touch the network).
-                // (The tier's copy is replaced by the fresh one this load stores.)
-                if !fromShared { stages.disk?.removeResponse(forKey: request.dataKey) }
-                if options.contains(.fromCacheOnly) { throw .decoding(error, response: response, bytes: bytes) }
-                cached = nil
-            }
-        }
-        if options.contains(.fromCacheOnly) { throw .notCached }
-
-        // A stale entry (or one that must be revalidated): asked about with its
-        // validators, and the stand-in if the server fails within `stale-if-error`.
-        let stale = use == .revalidate ? cached : nil
-        let validators = stale.map { TransportRequest.Validators($0.metadata) }
-        let conditional = validators.map { $0.etag != nil || $0.lastModified != nil } ?? false
-        // RFC 9111's request time. Taken before the download waits in the queue, so the
-        // response's age errs on the old side, never the fresh one.
-        let requestedAt = Date()
-        let download: DownloadResult
-        do {
-            download = try await self.download(validators: conditional ? validators : nil)
-        } catch .download(let error) {
-            guard let stored = stale, caching.usableAfterFailure(error, stored: stored.metadata, at: Date()) else {
-                throw .download(error)
-            }
-            return try await answer(from: stored, source: .stale)
-        }
+        let decodes = !request.options.contains(.returnDataWithoutDecoding)
+        let decoded = decodes ? try await stages.decodeAndTransform(stored.data, for: request) : nil
         try stopIfCancelled()
-        let receivedAt = Date()
+        if let image = decoded?.image { storeInMemory(image, metadata: metadata) }
+        await storeOnDisk(stored.data, metadata: metadata)
+        if storingShared { await storeShared(stored.data, metadata: metadata) }
+        return ImageResponse(
+            decoded, data: stored.data, source: .revalidated, request: request, httpResponse: download.response, metrics: download.metrics)
+    }
 
-        if download.isNotModified, let stored = stale {
-            let metadata = caching.refreshed(
-                stored.metadata, by: download.response, of: request, requestedAt: requestedAt, receivedAt: receivedAt)
-            let decoded = decodes ? try await stages.decodeAndTransform(stored.data, for: request) : nil
-            try stopIfCancelled()
-            if let image = decoded?.image { storeInMemory(image, metadata: metadata) }
-            await storeOnDisk(stored.data, metadata: metadata)
-            if fromShared { await storeShared(stored.data, metadata: metadata) }
-            return ImageResponse(
-                decoded, data: stored.data, source: .revalidated, request: request,
-                httpResponse: download.response, metrics: download.metrics)
-        }
-
-        // A body that does not decode fails here, before anything is stored.
+    /// The downloaded body as the answer. A body that does not decode fails here, before
+    /// anything is stored.
+    private func answerFromNetwork(
+        _ download: DownloadResult, metadata: CachedResponseMetadata, mayStore: Bool
+    ) async throws(ImageLoadError) -> ImageResponse {
+        let decodes = !request.options.contains(.returnDataWithoutDecoding)
         let decoded = decodes ? try await stages.decodeAndTransform(download.data, for: request, response: download.response) : nil
         try stopIfCancelled()
-        let metadata = caching.metadata(for: download.response, of: request, requestedAt: requestedAt, receivedAt: receivedAt)
         if let image = decoded?.image { storeInMemory(image, metadata: metadata) }
-        if caching.mayStore(download.response, for: request) {
+        if mayStore {
             await storeOnDisk(download.data, metadata: metadata)
             await storeShared(download.data, metadata: metadata)
         }
         return ImageResponse(
-            decoded, data: download.data, source: .network, request: request,
-            httpResponse: download.response, metrics: download.metrics)
+            decoded, data: download.data, source: .network, request: request, httpResponse: download.response, metrics: download.metrics)
     }
 
     /// The stored bytes as the load's answer: decoded and kept in memory, unless the load

@@ -21,7 +21,8 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
     /// Ask the server whether the copy on disk is still current (If-None-Match /
     /// If-Modified-Since from the stored ETag / Last-Modified): a 304 keeps the copy
     /// (source ``ImageSource/revalidated``), a 200 replaces it. The memory cache is
-    /// skipped for the lookup.
+    /// skipped for the lookup. With ``fromCacheOnly``, which forbids asking, the caches
+    /// answer as they are, memory included.
     public static let refreshCached = ImageLoadOptions(rawValue: 1 << 4)
     /// Never download: a miss in both caches fails with ``ImageLoadError/notCached``.
     public static let fromCacheOnly = ImageLoadOptions(rawValue: 1 << 5)
