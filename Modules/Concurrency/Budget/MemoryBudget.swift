@@ -31,7 +31,7 @@ import WebImageCore
 /// All methods may be called from any thread or task. No actor, no polling: a waiter is
 /// resumed by the release or cancellation that lets it in.
 public final class MemoryBudget: Sendable {
-    private typealias Machine = MemoryBudgetStateMachine<CheckedContinuation<Bool, Never>>
+    private typealias Machine = MemoryBudget.StateMachine<CheckedContinuation<Bool, Never>>
 
     private let state: Locked<Machine>
     /// Told when the budget gains its first waiter or loses its last one.

@@ -3,7 +3,7 @@ import Synchronization
 import WebImageConcurrency
 import WebImageCore
 
-/// Performs the I/O of one download's ``DownloadLifecycle``: queues its attempts, runs the
+/// Performs the I/O of one download's ``DownloadOperation.StateMachine``: queues its attempts, runs the
 /// request modifier, starts and cancels transfers, waits between attempts on the
 /// downloader's clock, and hands the single result to the registry.
 ///
@@ -17,7 +17,7 @@ final class DownloadOperation: CoalescedRun {
     let key: DownloadKey
     let request: DownloadRequest
     private let context: DownloaderContext
-    private let lifecycle: Locked<DownloadLifecycle>
+    private let lifecycle: Locked<DownloadOperation.StateMachine>
     /// The registry's run of the key this operation serves (set by ``start(generation:)``):
     /// it publishes only to that run, so after every subscriber left, a newer operation's
     /// subscribers for the same key never see this one's progress or its cancellation.
@@ -33,7 +33,8 @@ final class DownloadOperation: CoalescedRun {
         self.request = request
         self.context = context
         self.lifecycle = Locked(
-            DownloadLifecycle(priority: request.effectivePriority, modifiesRequests: context.configuration.requestModifier != nil))
+            DownloadOperation.StateMachine(
+                priority: request.effectivePriority, modifiesRequests: context.configuration.requestModifier != nil))
         self.partialIdentity = context.configuration.partialDownloads == nil ? nil : PartialDownloadIdentity(request)
     }
 
@@ -89,7 +90,7 @@ final class DownloadOperation: CoalescedRun {
         changePause { $0.setPaused(paused) }
     }
 
-    private func changePause(_ transition: (inout DownloadLifecycle) -> DownloadLifecycle.PauseChange) {
+    private func changePause(_ transition: (inout DownloadOperation.StateMachine) -> DownloadOperation.StateMachine.PauseChange) {
         let change = lifecycle.withLock { lifecycle in
             var change = transition(&lifecycle)
             change.action = forwardingPause(change.action)
@@ -104,7 +105,7 @@ final class DownloadOperation: CoalescedRun {
     /// Pauses or resumes the transfer here, under the lifecycle's lock, so that racing
     /// pauses and resumes reach the transfer in the order the lifecycle took them (the
     /// one exception to "act after the lock": `TransferTask` only posts a command).
-    private func forwardingPause(_ action: DownloadLifecycle.Action) -> DownloadLifecycle.Action {
+    private func forwardingPause(_ action: DownloadOperation.StateMachine.Action) -> DownloadOperation.StateMachine.Action {
         switch action {
         case .pauseTransfer(let transfer):
             transfer.pause()
@@ -163,7 +164,7 @@ final class DownloadOperation: CoalescedRun {
 
     // MARK: Actions
 
-    private func perform(_ action: DownloadLifecycle.Action) {
+    private func perform(_ action: DownloadOperation.StateMachine.Action) {
         switch action {
         case .none:
             break
@@ -265,7 +266,7 @@ final class DownloadOperation: CoalescedRun {
 
     /// Releases what the download held, forgets it, and completes every subscriber
     /// still present.
-    private func end(_ result: Result<DownloadResult, DownloadError>, stopped: Bool, release: DownloadLifecycle.Release) {
+    private func end(_ result: Result<DownloadResult, DownloadError>, stopped: Bool, release: DownloadOperation.StateMachine.Release) {
         switch release {
         case .nothing: break
         case .withdraw(let entry): entry.cancel()

@@ -36,7 +36,7 @@ extension CurlEventLoop {
     }
 
     /// Sends an admitted hop, or ends the transfer whose budget was gone.
-    private func enter(_ state: TransferState, _ admission: TransferLifecycle<Slot>.Admission, origin: String) {
+    private func enter(_ state: TransferState, _ admission: TransferState.StateMachine<Slot>.Admission, origin: String) {
         switch admission {
         case .send: addToMulti(state, origin: origin)
         case .fail(let expiry): complete(state, .failure(state.error(expiry)))

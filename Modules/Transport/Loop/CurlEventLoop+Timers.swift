@@ -36,7 +36,7 @@ extension CurlEventLoop {
 
 extension TransferState {
     /// The error a timer ends the transfer with.
-    func error(_ expiry: TransferLifecycle<CurlEventLoop.Slot>.TimerExpiry) -> TransportError {
+    func error(_ expiry: TransferState.StateMachine<CurlEventLoop.Slot>.TimerExpiry) -> TransportError {
         switch expiry {
         case .waitedForConnection(let total):
             error(.waitedForConnection, "no connection came free within \(total); the request was not sent")

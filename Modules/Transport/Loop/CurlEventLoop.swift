@@ -15,7 +15,7 @@ import WebImageCore
 /// inbox, hops libcurl reports done, timer ticks. It owns a libcurl multi handle and its
 /// easy handles, loops `curl_multi_perform`, `curl_multi_info_read`, `curl_multi_poll`
 /// (the shape libcurl's documentation suggests), and hands each event to the part that
-/// decides: a transfer's ``TransferLifecycle``, ``SlotScheduler`` for connection
+/// decides: a transfer's ``TransferState.StateMachine``, ``SlotScheduler`` for connection
 /// slots, ``RedirectPlanner``, ``ChallengeResponder`` and ``OriginCredentialCache`` for
 /// 401s, ``DataURLServer`` for `data:` URLs, ``CurlErrorMapping`` for failures.
 ///

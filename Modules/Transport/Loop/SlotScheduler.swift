@@ -4,14 +4,14 @@ import WebImageCore
 /// A transfer as ``SlotScheduler`` sees it: its lifecycle, and the activity count its
 /// stall watch starts from when a hop enters libcurl.
 protocol SlotScheduled: AnyObject {
-    var lifecycle: TransferLifecycle<AdmissionControl<Self>.LaneQueue> { get set }
+    var lifecycle: TransferState.StateMachine<AdmissionControl<Self>.LaneQueue> { get set }
     /// The transfer's header-line and body-chunk count.
     var activity: Int { get }
 }
 
 /// Who holds the connection slots, and who gets one as it comes free: the hand-over
 /// between ``AdmissionControl`` (the lanes and their queues) and each transfer's
-/// ``TransferLifecycle``, as a pure state machine the event loop drives.
+/// ``TransferState.StateMachine``, as a pure state machine the event loop drives.
 ///
 /// The loop reports what happened to a transfer (a hop is to start, a hop ended, the
 /// transfer paused, resumed or ended) and does what comes back in libcurl: put a hop in,
@@ -35,7 +35,7 @@ protocol SlotScheduled: AnyObject {
 struct SlotScheduler<Item: SlotScheduled> {
     typealias Lane = AdmissionControl<Item>.Lane
     typealias Slot = AdmissionControl<Item>.LaneQueue
-    typealias Lifecycle = TransferLifecycle<Slot>
+    typealias Lifecycle = TransferState.StateMachine<Slot>
 
     /// What a hop about to enter libcurl comes to.
     enum Start {

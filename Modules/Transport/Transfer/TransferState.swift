@@ -19,7 +19,7 @@ final class TransferState: @unchecked Sendable {
     let startedAt = ContinuousClock.now
     /// Where the transfer is: idle, waiting for a slot, running, awaiting a challenge
     /// answer, finished.
-    var lifecycle: TransferLifecycle<AdmissionControl<TransferState>.LaneQueue>
+    var lifecycle: TransferState.StateMachine<AdmissionControl<TransferState>.LaneQueue>
     /// The loop's thread, checked by every callback in debug builds.
     var loopThread: LoopThreadCheck?
 
@@ -88,7 +88,7 @@ final class TransferState: @unchecked Sendable {
         url = request.url
         scheme = request.url.scheme?.lowercased() ?? ""
         method = request.method
-        lifecycle = TransferLifecycle(timeouts: request.timeouts)
+        lifecycle = TransferState.StateMachine(timeouts: request.timeouts)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 

@@ -3,9 +3,9 @@ import WebImageCore
 
 @testable import WebImageConcurrency
 
-@Suite("MemoryBudgetStateMachine: who is admitted, and when")
+@Suite("MemoryBudget.StateMachine: who is admitted, and when")
 struct MemoryBudgetStateMachineTests {
-    typealias Machine = MemoryBudgetStateMachine<String>
+    typealias Machine = MemoryBudget.StateMachine<String>
 
     /// Asks for `bytes` as `name`; returns the action and the request's id.
     @discardableResult

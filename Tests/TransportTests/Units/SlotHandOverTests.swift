@@ -151,12 +151,12 @@ struct SlotHandOverTests {
 /// One transfer as the scheduler sees it.
 private final class Transfer: SlotScheduled {
     let name: Int
-    var lifecycle: TransferLifecycle<AdmissionControl<Transfer>.LaneQueue>
+    var lifecycle: TransferState.StateMachine<AdmissionControl<Transfer>.LaneQueue>
     let activity = 0
 
     init(name: Int, timeouts: TransportRequest.Timeouts) {
         self.name = name
-        lifecycle = TransferLifecycle(timeouts: timeouts)
+        lifecycle = TransferState.StateMachine(timeouts: timeouts)
     }
 }
 
@@ -515,7 +515,7 @@ private final class HandOver {
 
     /// The lifecycle's stage as a number: idle 0, waiting 1, running 2, awaiting a
     /// challenge 3, paused 4, held 5, finished 6.
-    private static func stage(of lifecycle: TransferLifecycle<AdmissionControl<Transfer>.LaneQueue>) -> Int {
+    private static func stage(of lifecycle: TransferState.StateMachine<AdmissionControl<Transfer>.LaneQueue>) -> Int {
         switch lifecycle.state {
         case .idle: 0
         case .waitingForSlot: 1

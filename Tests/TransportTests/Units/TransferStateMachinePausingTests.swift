@@ -7,7 +7,7 @@ import WebImageCore
 /// made-up clock, a string for the connection slot, no libcurl.
 @Suite("Transfer lifecycle: pause and resume in every state, and what paused time costs")
 struct TransferLifecyclePausingTests {
-    typealias Lifecycle = TransferLifecycle<String>
+    typealias Lifecycle = TransferState.StateMachine<String>
 
     let t0 = ContinuousClock.now
     let timeouts = TransportRequest.Timeouts(connect: .seconds(10), total: .seconds(15), stall: .seconds(10))
@@ -192,9 +192,9 @@ struct TransferLifecyclePausingTests {
 
 /// `.none` spelled so that it cannot be read as `Optional.none`.
 private enum PauseActionNone {
-    static var value: TransferLifecycle<String>.PauseAction { .none }
+    static var value: TransferState.StateMachine<String>.PauseAction { .none }
 }
 
 private enum ResumeActionNone {
-    static var value: TransferLifecycle<String>.ResumeAction { .none }
+    static var value: TransferState.StateMachine<String>.ResumeAction { .none }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// Pausing a download: the subscribers' rule and what each state does with a pause,
 /// driven with plain values.
-@Suite("DownloadLifecycle: pausing and resuming, by the subscribers' rule")
+@Suite("DownloadOperation.StateMachine: pausing and resuming, by the subscribers' rule")
 struct DownloadLifecyclePausingTests {
     @Test("one subscriber: its pause pauses the running transfer, its resume resumes it")
     func oneSubscriber() {

@@ -21,10 +21,10 @@ enum Step: Equatable {
     case cancelTask(Task<Void, Never>)
     case retry(after: Duration, status: Int?, attempt: Int, freeing: QueuedOperation)
     /// `attempts` of a success, or the failure's description.
-    case end(String, release: DownloadLifecycle.Release)
-    case endStopped(release: DownloadLifecycle.Release)
+    case end(String, release: DownloadOperation.StateMachine.Release)
+    case endStopped(release: DownloadOperation.StateMachine.Release)
 
-    init(_ action: DownloadLifecycle.Action) {
+    init(_ action: DownloadOperation.StateMachine.Action) {
         switch action {
         case .none: self = .none
         case .enqueue(let priority, let attempt): self = .enqueue(priority, attempt: attempt)
@@ -50,7 +50,7 @@ enum Step: Equatable {
 enum Phase: Equatable {
     case idle, queued, modifying, transferring, cancellingTransfer, backingOff, held, finished
 
-    init(_ state: DownloadLifecycle.State) {
+    init(_ state: DownloadOperation.StateMachine.State) {
         switch state {
         case .idle: self = .idle
         case .queued: self = .queued
@@ -66,13 +66,13 @@ enum Phase: Equatable {
 
 /// Drives one lifecycle with plain values: no queue, no transport, no clock.
 struct LifecycleDriver {
-    var lifecycle: DownloadLifecycle
+    var lifecycle: DownloadOperation.StateMachine
     let url = URL(string: "https://images.example/a.png")!
     private var nextID: UInt64 = 1
     private var pauses = SubscriberPauses()
 
     init(priority: DownloadPriority = .normal, modifiesRequests: Bool = false) {
-        lifecycle = DownloadLifecycle(priority: priority, modifiesRequests: modifiesRequests)
+        lifecycle = DownloadOperation.StateMachine(priority: priority, modifiesRequests: modifiesRequests)
     }
 
     var phase: Phase { Phase(lifecycle.state) }
@@ -147,7 +147,7 @@ struct LifecycleDriver {
     }
 }
 
-@Suite("DownloadLifecycle: the download's states and the actions they ask for")
+@Suite("DownloadOperation.StateMachine: the download's states and the actions they ask for")
 struct DownloadLifecycleTests {
     @Test("start queues attempt 1 at the request's priority, once")
     func start() {
@@ -439,7 +439,7 @@ struct PauseStep: Equatable {
         self.step = step
     }
 
-    init(_ change: DownloadLifecycle.PauseChange) {
+    init(_ change: DownloadOperation.StateMachine.PauseChange) {
         self.init(paused: change.paused, Step(change.action))
     }
 

@@ -7,7 +7,7 @@ import WebImageCore
 /// connection slot, no libcurl.
 @Suite("Transfer lifecycle: every transition and what it asks the loop to do")
 struct TransferLifecycleTests {
-    typealias Lifecycle = TransferLifecycle<String>
+    typealias Lifecycle = TransferState.StateMachine<String>
 
     let t0 = ContinuousClock.now
     let timeouts = TransportRequest.Timeouts(connect: .seconds(10), total: .seconds(15), stall: .seconds(10))

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 @testable import WebImageOperations
 
-@Suite("DownloadLifecycle when nothing will start it again: a download without a slot stops, one with a slot goes on")
+@Suite("DownloadOperation.StateMachine when nothing will start it again: a download without a slot stops, one with a slot goes on")
 struct DownloadLifecycleNoMoreStartsTests {
     @Test("a download waiting for a slot stops and withdraws its entry; one whose entry has not arrived withdraws it on arrival")
     func queued() {

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 @testable import WebImageOperations
 
-@Suite("DownloadLifecycle: a refused resume restarts the transfer in the same slot")
+@Suite("DownloadOperation.StateMachine: a refused resume restarts the transfer in the same slot")
 struct DownloadLifecycleRestartTests {
     func restarted(_ driver: inout LifecycleDriver, attempt: Int = 1) -> Step {
         Step(driver.lifecycle.transferRestarted(attempt: attempt, request: driver.request))
