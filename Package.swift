@@ -28,6 +28,7 @@ let package = Package(
     products: [
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImageConcurrency", targets: ["WebImageConcurrency"]),
+        .library(name: "WebImageResources", targets: ["WebImageResources"]),
         .library(name: "WebImageHTTP", targets: ["WebImageHTTP"]),
         .library(name: "WebImageDecoding", targets: ["WebImageDecoding"]),
         .library(name: "WebImageWebP", targets: ["WebImageWebP"]),
@@ -62,6 +63,15 @@ let package = Package(
             name: "WebImageConcurrency",
             dependencies: ["WebImageCore"],
             path: "Modules/Concurrency",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Resources: what the process may use and how the library shares it: its
+        // worker threads, its memory budget, and the limits cgroups set.
+        .target(
+            name: "WebImageResources",
+            dependencies: ["WebImageCore", "WebImageConcurrency"],
+            path: "Modules/Resources",
             swiftSettings: strictSettings
         ),
 
@@ -170,7 +180,7 @@ let package = Package(
         // MARK: Cache: memory and disk caches.
         .target(
             name: "WebImageCache",
-            dependencies: ["WebImageCore", "WebImageConcurrency"],
+            dependencies: ["WebImageCore", "WebImageConcurrency", "WebImageResources"],
             path: "Modules/Cache",
             swiftSettings: strictSettings
         ),
@@ -197,7 +207,7 @@ let package = Package(
         ),
         .target(
             name: "WebImageTransport",
-            dependencies: ["WebImageCore", "WebImageConcurrency", "CWebImageTransport", "CLibCurl"],
+            dependencies: ["WebImageCore", "WebImageConcurrency", "WebImageResources", "CWebImageTransport", "CLibCurl"],
             path: "Modules/Transport",
             exclude: ["C"],
             swiftSettings: strictSettings
@@ -223,7 +233,7 @@ let package = Package(
         // MARK: Operations: the download queue, its operations and the downloader.
         .target(
             name: "WebImageOperations",
-            dependencies: ["WebImageCore", "WebImageConcurrency", "WebImageHTTP"],
+            dependencies: ["WebImageCore", "WebImageConcurrency", "WebImageResources", "WebImageHTTP"],
             path: "Modules/Operations",
             swiftSettings: strictSettings
         ),
@@ -231,7 +241,7 @@ let package = Package(
         // MARK: Manager: the pipeline, the failed-URL set, the prefetcher.
         .target(
             name: "WebImageManager",
-            dependencies: ["WebImageCore", "WebImageConcurrency", "WebImageHTTP"],
+            dependencies: ["WebImageCore", "WebImageConcurrency", "WebImageResources", "WebImageHTTP"],
             path: "Modules/Manager",
             swiftSettings: strictSettings
         ),
@@ -279,7 +289,8 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "WebImageCore", "WebImageConcurrency", "WebImageHTTP", "WebImageDecoding", "WebImageWebP", "WebImageAVIF",
+                "WebImageCore", "WebImageConcurrency", "WebImageResources", "WebImageHTTP", "WebImageDecoding", "WebImageWebP",
+                "WebImageAVIF",
                 "WebImageEncoding", "WebImageCache",
                 "WebImageTransport", "WebImageSecurity",
                 "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability",

@@ -68,6 +68,7 @@ let package = Package(
                 .product(name: "WebImageAVIF", package: "swift-web-image"),
                 .product(name: "WebImageEncoding", package: "swift-web-image"),
                 .product(name: "WebImageCache", package: "swift-web-image"),
+                .product(name: "WebImageResources", package: "swift-web-image"),
                 .product(name: "WebImageFixtures", package: "swift-web-image-tools"),
                 .product(name: "WebImageTransport", package: "swift-web-image"),
                 .product(name: "WebImageCallbackRegistry", package: "swift-web-image"),

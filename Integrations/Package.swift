@@ -57,6 +57,7 @@ let package = Package(
                 .product(name: "WebImageManager", package: "swift-web-image"),
                 .product(name: "WebImageOperations", package: "swift-web-image"),
                 .product(name: "WebImageConcurrency", package: "swift-web-image"),
+                .product(name: "WebImageResources", package: "swift-web-image"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Metrics",

@@ -46,6 +46,7 @@ let package = Package(
                 "CProxyTurboJPEG",
                 .product(name: "WebImage", package: "swift-web-image"),
                 .product(name: "WebImageConcurrency", package: "swift-web-image"),
+                .product(name: "WebImageResources", package: "swift-web-image"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

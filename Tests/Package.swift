@@ -57,7 +57,7 @@ let package = Package(
                 library("WebImageWebP"), library("WebImageAVIF"), library("WebImageEncoding"), library("WebImageCache"),
                 library("WebImageTransport"), library("WebImageSecurity"), library("WebImageCallbackRegistry"),
                 library("WebImageOperations"), library("WebImageManager"), library("WebImageReachability"),
-                library("WebImageSharedCache"), library("WebImage"),
+                library("WebImageSharedCache"), library("WebImage"), library("WebImageResources"),
                 .product(name: "WebImageLogging", package: "swift-web-image-integrations"),
                 .product(name: "WebImageMetrics", package: "swift-web-image-integrations"),
                 .product(name: "WebImageTracing", package: "swift-web-image-integrations"),
@@ -88,6 +88,12 @@ let package = Package(
             name: "WebImageCoreTests",
             dependencies: [library("WebImageCore"), "WebImageTestSupport"],
             path: "CoreTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageResourcesTests",
+            dependencies: [library("WebImageCore"), library("WebImageConcurrency"), library("WebImageResources"), "WebImageTestSupport"],
+            path: "ResourcesTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -3,6 +3,7 @@ import WebImageConcurrency
 import WebImageCore
 import WebImageManager
 import WebImageOperations
+import WebImageResources
 
 /// The levels behind the loads, as swift-metrics gauges, read when ``sample()`` runs (or
 /// every interval with ``run(every:)``):

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import WebImageConcurrency
 import WebImageCore
+import WebImageResources
 
 /// Fetches HTTP(S), `file:` and `data:` URLs with libcurl's multi interface.
 ///

@@ -11,6 +11,7 @@
 @_exported import WebImageManager
 @_exported import WebImageOperations
 @_exported import WebImageReachability
+@_exported import WebImageResources
 @_exported import WebImageSecurity
 @_exported import WebImageTransport
 @_exported import WebImageWebP

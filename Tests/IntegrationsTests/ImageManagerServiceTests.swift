@@ -10,6 +10,7 @@ import WebImageTestSupport
 
 @testable import WebImageConcurrency
 @testable import WebImageManager
+@testable import WebImageResources
 
 /// The load under way is held at the memory budget (the test takes all of it), not at the
 /// server: no network timer runs while it waits, however slowly the suite runs the test.

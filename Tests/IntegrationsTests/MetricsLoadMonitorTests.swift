@@ -6,6 +6,7 @@ import Testing
 import WebImage
 import WebImageConcurrency
 import WebImageMetrics
+import WebImageResources
 import WebImageTestServer
 import WebImageTestSupport
 

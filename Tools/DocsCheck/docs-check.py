@@ -36,7 +36,7 @@ import sys
 import time
 
 CATALOG_MODULES = {
-    "Core": "WebImageCore", "Concurrency": "WebImageConcurrency", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "WebP": "WebImageWebP", "AVIF": "WebImageAVIF",
+    "Core": "WebImageCore", "Concurrency": "WebImageConcurrency", "Resources": "WebImageResources", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "WebP": "WebImageWebP", "AVIF": "WebImageAVIF",
     "Encoding": "WebImageEncoding", "Cache": "WebImageCache",
     "Transport": "WebImageTransport", "Security": "WebImageSecurity",
     "CallbackRegistry": "WebImageCallbackRegistry", "Operations": "WebImageOperations",

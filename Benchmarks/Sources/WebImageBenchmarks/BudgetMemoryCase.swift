@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import WebImage
 import WebImageFixtures
+import WebImageResources
 import WebImageTestServer
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import WebImage
+import WebImageResources
 import WebImageTestServer
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageResources
 
 /// The machine a run measured: what the report's figures are of.
 struct Machine: Codable, Sendable {

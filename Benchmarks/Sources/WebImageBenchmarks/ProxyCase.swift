@@ -1,6 +1,7 @@
 import CTurboJPEG
 import Foundation
 import WebImage
+import WebImageResources
 import WebImageTestServer
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WebImage
+import WebImageResources
 import WebImageTestServer
 
 /// Responsiveness: while the pipeline cold-loads 200 large JPEGs (4000x3000,

@@ -1,4 +1,5 @@
 import WebImageConcurrency
+import WebImageResources
 
 /// The limits of a ``MemoryCache``.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import WebImageConcurrency
 import WebImageCore
 import WebImageHTTP
+import WebImageResources
 
 extension ImageManager {
     /// What every load of one manager shares.

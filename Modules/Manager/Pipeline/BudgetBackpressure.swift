@@ -1,6 +1,7 @@
 import Synchronization
 import WebImageConcurrency
 import WebImageCore
+import WebImageResources
 
 /// Holds the downloader's new downloads back while loads wait for the memory budget
 /// (``ImageManager/Configuration/holdsDownloadsWhileDecodesWait``).

@@ -1,6 +1,7 @@
 import Foundation
 import WebImageConcurrency
 import WebImageCore
+import WebImageResources
 
 /// The parts one load runs through, resolved from the manager and the load's context.
 struct LoadStages: Sendable {

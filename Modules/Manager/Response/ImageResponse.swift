@@ -1,6 +1,7 @@
 import Foundation
 import WebImageConcurrency
 import WebImageCore
+import WebImageResources
 
 /// A finished load: the image, where it came from, and what the network said.
 public struct ImageResponse: Sendable {

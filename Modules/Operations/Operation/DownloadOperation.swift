@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import WebImageConcurrency
 import WebImageCore
+import WebImageResources
 
 /// Performs the I/O of one download's ``DownloadOperation.StateMachine``: queues its attempts, runs the
 /// request modifier, starts and cancels transfers, waits between attempts on the

@@ -1,6 +1,7 @@
 import Foundation
 import WebImageConcurrency
 import WebImageCore
+import WebImageResources
 
 /// 401s: the loop's side of ``ChallengeResponder``, which decides; here the challenge
 /// is put to the handler off the loop and its answer comes back as a command.

@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageResources
 
 extension ImageProxy {
     /// The quality each lossy format is written at when a URL gives no `q:`.

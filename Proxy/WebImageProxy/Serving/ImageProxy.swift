@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import NIOConcurrencyHelpers
 import WebImage
+import WebImageResources
 
 /// An image proxy: thumbnails of remote images, made on demand from imgproxy-style URLs,
 /// cached, and served with the headers a CDN in front of it needs.

@@ -1,4 +1,5 @@
 import WebImageConcurrency
+import WebImageResources
 
 /// At most `width` renders at once, and at most `capacity` more waiting in order; a
 /// request beyond those is refused at once (429 with `Retry-After`) instead of growing a

@@ -4,6 +4,7 @@ import WebImage
 
 @testable import WebImageConcurrency
 @testable import WebImageManager
+@testable import WebImageResources
 
 /// Counts its holds, and runs `onHold` inside `holdStarts()`: a stand-in for a downloader
 /// whose start or release runs other code on the same thread (a failed download's

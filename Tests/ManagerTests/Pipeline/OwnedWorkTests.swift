@@ -7,6 +7,7 @@ import WebImageTestSupport
 
 @testable import WebImageConcurrency
 @testable import WebImageOperations
+@testable import WebImageResources
 
 /// A transformer that notes whether it ran on `pool`'s threads.
 private final class ThreadProbe: ImageTransforming {

@@ -6,6 +6,7 @@ import WebImageTestSupport
 
 @testable import WebImageConcurrency
 @testable import WebImageProxy
+@testable import WebImageResources
 
 /// The proxy as its users meet it: real HTTP requests (libcurl) to the proxy on
 /// Hummingbird, which fetches from a real loopback origin.

@@ -4,6 +4,7 @@ import WebImageTestSupport
 
 @testable import WebImageConcurrency
 @testable import WebImageProxy
+@testable import WebImageResources
 
 @Suite("Processing queue", .timeLimit(.minutes(1)))
 struct ProcessingQueueTests {

@@ -3,6 +3,7 @@ import Testing
 import WebImageCore
 
 @testable import WebImageConcurrency
+@testable import WebImageResources
 
 /// A budget whose every queued request is announced on `queued`, so a test can wait for
 /// a waiter to be in place instead of sleeping.

@@ -2,6 +2,7 @@ import Testing
 import WebImageCore
 
 @testable import WebImageConcurrency
+@testable import WebImageResources
 
 @Suite("MemoryBudget.StateMachine: who is admitted, and when")
 struct MemoryBudgetStateMachineTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WebImageConcurrency
+@testable import WebImageResources
 
 @Suite("ProcessResources: usable cores and memory limit")
 struct ProcessResourcesTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WebImageConcurrency
+@testable import WebImageResources
 
 /// A directory standing in for `/`, with `/proc/self/...` and cgroup files written into it.
 private final class FakeRoot {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WebImageConcurrency
+@testable import WebImageResources
 
 @Suite("cpu.max and memory.max text")
 struct CgroupTextTests {

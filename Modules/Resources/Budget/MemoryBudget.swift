@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// A bound on the bytes in use at once, such as the pixels of images being decoded: a

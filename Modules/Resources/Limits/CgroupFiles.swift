@@ -1,4 +1,5 @@
 import Foundation
+import WebImageConcurrency
 
 /// Where the process's cgroup limits are, and what they say: the files a container
 /// runtime writes when it is given `--cpus` or `--memory`.

@@ -1,3 +1,5 @@
+import WebImageConcurrency
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageConcurrency
 
 #if canImport(Glibc)
     import Glibc

@@ -5,6 +5,7 @@ import Testing
 import WebImageTestSupport
 
 @testable import WebImageConcurrency
+@testable import WebImageResources
 
 /// A gate that blocks the threads that reach it (the pool's own, never the test's) until
 /// the test opens it, and announces each arrival.

@@ -1,3 +1,4 @@
+import WebImageConcurrency
 import WebImageCore
 
 extension MemoryBudget {
