@@ -116,8 +116,8 @@ SUITE_BUILD_FLAGS := -Xswiftc -warnings-as-errors -Xswiftc -emit-symbol-graph -X
 	-Xswiftc -emit-extension-block-symbols
 # $(call run-suite,LOG NAME,COMMAND): the command's output also kept in .build/test-logs;
 # on failure it ends with the failing tests, a crash's first frames and the tests that
-# never finished (Tools/TestRun/run-suite.py), where a CI log's tail shows them.
-run-suite = python3 Tools/TestRun/run-suite.py --log .build/test-logs/$(1).log -- $(2)
+# never finished (Tools/Scripts/TestRun/run-suite.py), where a CI log's tail shows them.
+run-suite = python3 Tools/Scripts/TestRun/run-suite.py --log .build/test-logs/$(1).log -- $(2)
 test: test-deps
 	$(call build-suite,$(SUITE_BUILD_FLAGS))
 	$(call run-suite,test,$(SWIFT) test $(TESTS_PACKAGE) --skip-build --skip '$(PROGRAM_SUITES)')
@@ -127,9 +127,9 @@ test: test-deps
 # The library as an app sees it: two scratch apps outside the repository, one taking
 # WebImageDecoding alone and one WebImageCache alone, depend on this package by path; the
 # check fails if resolving them pulls any other package (a tooling dependency leaking
-# back into the root manifest), then builds and runs each (Tools/ConsumerCheck).
+# back into the root manifest), then builds and runs each (Tools/Scripts/ConsumerCheck).
 consumer-check: deps
-	SWIFT="$(SWIFT)" Tools/ConsumerCheck/consumer-check.sh
+	SWIFT="$(SWIFT)" Tools/Scripts/ConsumerCheck/consumer-check.sh
 
 # Each sanitizer needs its own build of everything; it lives beside the normal one.
 test-sanitize: test-asan test-tsan
@@ -140,7 +140,7 @@ test-sanitize: test-asan test-tsan
 # tests use to run programs, and XCTest's own objects are reported at its exit, so its
 # report would say nothing about this library. ASAN_FILTER narrows the test run; without
 # it the suites run in the same two parts as `make test`.
-# Tools/Sanitizers/asan.supp names the one error suppressed: an over-read inside
+# Tools/TestSupport/Sanitizers/asan.supp names the one error suppressed: an over-read inside
 # Foundation's Process.run(), fixed upstream after Swift 6.3.1.
 ASAN_SCRATCH := .build-asan
 ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH)
@@ -154,27 +154,27 @@ ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --
 SANITIZER_WIDTH ?= 4
 SANITIZER_PARALLEL := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(SANITIZER_WIDTH)
 define asan-tests
-$(SANITIZER_PARALLEL) ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/Sanitizers/asan.supp" \
+$(SANITIZER_PARALLEL) ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/asan.supp" \
 	$(call run-suite,$(2),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(ASAN_FLAGS) $(1))
 endef
 test-asan: test-deps
 	$(call build-suite,$(ASAN_FLAGS))
 	$(if $(ASAN_FILTER),$(call asan-tests,--filter '$(ASAN_FILTER)',test-asan),$(call asan-tests,--skip '$(PROGRAM_SUITES)',test-asan) && $(call asan-tests,--filter '$(PROGRAM_SUITES)',test-asan-programs))
 	ASAN_OPTIONS="detect_leaks=1:halt_on_error=1" \
-	LSAN_OPTIONS="suppressions=$(CURDIR)/Tools/Sanitizers/lsan.supp:print_suppressions=0" \
+	LSAN_OPTIONS="suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/lsan.supp:print_suppressions=0" \
 		$(ASAN_SCRATCH)/debug/webimage-load $(ASAN_LOAD_ARGS)
 
 # ThreadSanitizer over every test, in the same two parts and the same width as
 # AddressSanitizer. WEBIMAGE_TSAN swaps Synchronization.Mutex (futex calls the sanitizer
 # cannot see on Linux) for a pthread mutex it can: see
 # Modules/Concurrency/Locking/Locked.swift. TSAN_FILTER=... runs exactly what it names.
-# Tools/Sanitizers/tsan.supp is where a report in a system library would be suppressed,
+# Tools/TestSupport/Sanitizers/tsan.supp is where a report in a system library would be suppressed,
 # with its reason; it suppresses nothing.
 TSAN_SCRATCH := .build-tsan
 TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) -Xswiftc -DWEBIMAGE_TSAN
 TSAN_FILTER ?=
 define tsan-tests
-$(SANITIZER_PARALLEL) TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tools/Sanitizers/tsan.supp" \
+$(SANITIZER_PARALLEL) TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/tsan.supp" \
 	$(call run-suite,$(2),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(TSAN_FLAGS) $(1))
 endef
 test-tsan: test-deps
@@ -182,7 +182,7 @@ test-tsan: test-deps
 	$(if $(TSAN_FILTER),$(call tsan-tests,--filter '$(TSAN_FILTER)',test-tsan),$(call tsan-tests,--skip '$(PROGRAM_SUITES)',test-tsan) && $(call tsan-tests,--filter '$(PROGRAM_SUITES)',test-tsan-programs))
 
 # The suite, or the tests FILTER names, N times in a row with failures counted per test
-# (Tools/TestRepeat/test-repeat.py): a flaky test shows as failing some runs. Builds
+# (Tools/Scripts/TestRepeat/test-repeat.py): a flaky test shows as failing some runs. Builds
 # once, in the configuration SANITIZER picks (none, address or thread), and runs the
 # built bundle itself; each run's output is kept under .build/test-repeat.
 N ?= 10
@@ -193,9 +193,9 @@ REPEAT_BUNDLE := $(if $(SANITIZER),$(if $(filter thread,$(SANITIZER)),$(TSAN_SCR
 test-repeat: test-deps
 	$(call build-suite,$(REPEAT_FLAGS))
 	$(if $(SANITIZER),$(SANITIZER_PARALLEL)) \
-	ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/Sanitizers/asan.supp" \
-	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tools/Sanitizers/tsan.supp" \
-		python3 Tools/TestRepeat/test-repeat.py --bundle $(REPEAT_BUNDLE) --runs $(N) --filter '$(FILTER)' \
+	ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/asan.supp" \
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/tsan.supp" \
+		python3 Tools/Scripts/TestRepeat/test-repeat.py --bundle $(REPEAT_BUNDLE) --runs $(N) --filter '$(FILTER)' \
 		--logs .build/test-repeat
 
 # The release build CI makes: the benchmarks package, and with it the library and the
@@ -247,7 +247,7 @@ bench-quick: bench-deps bench-peers
 
 # The load run: every load completes exactly once with the right image, nothing
 # is left in the registry or downloader, peak RSS stays under the bound (see
-# Tools/Load/LoadOptions.swift).
+# Tools/TestSupport/Load/LoadOptions.swift).
 LOAD_ARGS := --loads 10000 --urls 1000 --concurrency 64 --cancel-share 0.2
 load: deps
 	$(SWIFT) build --package-path Tools -c release --product webimage-load
@@ -255,20 +255,20 @@ load: deps
 
 # A smaller load run under valgrind: fails on a definite leak or any memory error.
 # valgrind 3.19 cannot read the toolchain's DWARF 5, so it runs a copy without debug
-# info (symbol names stay). Tools/Sanitizers/valgrind.supp says what it suppresses.
+# info (symbol names stay). Tools/TestSupport/Sanitizers/valgrind.supp says what it suppresses.
 LOAD_VALGRIND := .build/load-valgrind
 load-valgrind: deps
 	$(SWIFT) build --package-path Tools -c release --product webimage-load
 	mkdir -p $(LOAD_VALGRIND)
 	objcopy --strip-debug Tools/.build/release/webimage-load $(LOAD_VALGRIND)/webimage-load
 	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
-		--suppressions=Tools/Sanitizers/valgrind.supp \
+		--suppressions=Tools/TestSupport/Sanitizers/valgrind.supp \
 		$(LOAD_VALGRIND)/webimage-load --loads 1000 --urls 200 --concurrency 64 --timeout 600 --max-rss-mib 2048
 
 # libFuzzer with AddressSanitizer, in its own build directory. The C shims are
 # instrumented too (-fsanitize=fuzzer-no-link); the system codecs are not. Each target
 # runs in turn, seeded from the shared corpus, with its working corpus, crash inputs
-# and log under .build-fuzz (see Tools/Fuzz/run-fuzz.sh). The image targets also start
+# and log under .build-fuzz (see Tools/TestSupport/Fuzz/run-fuzz.sh). The image targets also start
 # from the scaling tests' files (one structure repeated to about 1 MB), which the fuzzer
 # binary writes into their corpus folders. Slowness is a finding, as a hang would be: inputs go
 # up to FUZZ_MAX_LEN (1 MiB), and one that takes FUZZ_TIMEOUT (1 s) is saved as a
@@ -285,13 +285,13 @@ fuzz: deps
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DWEBIMAGE_FUZZ -Xcc -fsanitize=fuzzer-no-link,address
 	FUZZ_BIN=$(FUZZ_SCRATCH)/release/webimage-fuzz FUZZ_DIR=$(FUZZ_SCRATCH) FUZZ_CORPUS=../shared/corpus \
 		FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) FUZZ_MAX_LEN=$(FUZZ_MAX_LEN) \
-		FUZZ_TARGETS="$(FUZZ_TARGETS)" Tools/Fuzz/run-fuzz.sh
+		FUZZ_TARGETS="$(FUZZ_TARGETS)" Tools/TestSupport/Fuzz/run-fuzz.sh
 
 # The DocC catalogs (Modules/*/<Module>.docc) and the symbols' own comments, combined
 # into .build-docs/WebImage.doccarchive. The symbol graphs come from the suite's build
 # (SUITE_BUILD_FLAGS), so after `make test` this builds nothing; each module is converted
 # against the archives of the modules it depends on, then all are merged
-# (Tools/Docs/build-docs.py). Every warning (a broken link, an undocumented parameter) is
+# (Tools/Scripts/Docs/build-docs.py). Every warning (a broken link, an undocumented parameter) is
 # an error.
 DOCS_SCRATCH := .build-docs
 DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageResources WebImageHTTP WebImageDecoding WebImageWebP WebImageAVIF WebImageEncoding WebImageCache WebImageTransport WebImageSecurity \
@@ -299,13 +299,13 @@ DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageResources WebImageHTTP 
 DOCS_ARCHIVE := $(DOCS_SCRATCH)/WebImage.doccarchive
 docs: deps
 	$(SWIFT) build $(TESTS_PACKAGE) --target WebImage $(SUITE_BUILD_FLAGS)
-	python3 Tools/Docs/build-docs.py --symbol-graphs $(SYMBOL_GRAPHS) --scratch $(DOCS_SCRATCH) --output $(DOCS_ARCHIVE) \
+	python3 Tools/Scripts/Docs/build-docs.py --symbol-graphs $(SYMBOL_GRAPHS) --scratch $(DOCS_SCRATCH) --output $(DOCS_ARCHIVE) \
 		$(DOCS_TARGETS)
 
 # The tree's format and swift-format's lint rules (.swift-format: 4 spaces, 140 columns,
 # ordered imports), on every tracked Swift file of the three packages. `swift format`
 # ships with the toolchain.
-# Then Tools/Lint/history-words.py over every tracked text file (sources, test names,
+# Then Tools/Scripts/Lint/history-words.py over every tracked text file (sources, test names,
 # Markdown and DocC, this Makefile, scripts): shipped text says what the code does and
 # why, never when. A tracker's issue number, or the stop, session or wave of work a
 # change came from, fails with file:line:column; the git history says when. Technical
@@ -315,16 +315,16 @@ SWIFT_SOURCES = $(shell git ls-files '*.swift')
 lint:
 	@echo "swift format lint --strict: $(words $(SWIFT_SOURCES)) files"
 	@$(SWIFT) format lint --strict --parallel $(SWIFT_SOURCES)
-	@python3 Tools/Lint/history-words.py
+	@python3 Tools/Scripts/Lint/history-words.py
 format:
 	@echo "swift format format --in-place: $(words $(SWIFT_SOURCES)) files"
 	@$(SWIFT) format format --in-place --parallel $(SWIFT_SOURCES)
 
 # Every ```swift block of README.md and of the catalogs, each in a file of its own, built
 # as the test package's WebImageDocsExamples target with the suite's flags, so the library
-# the suite built is reused (see Tools/DocsCheck/docs-check.py).
+# the suite built is reused (see Tools/Scripts/DocsCheck/docs-check.py).
 docs-check: deps
-	python3 Tools/DocsCheck/docs-check.py -- $(SUITE_BUILD_FLAGS)
+	python3 Tools/Scripts/DocsCheck/docs-check.py -- $(SUITE_BUILD_FLAGS)
 
 clean:
 	rm -rf .build $(ASAN_SCRATCH) $(TSAN_SCRATCH) $(FUZZ_SCRATCH) $(DOCS_SCRATCH) Tools/.build Tests/.build Benchmarks/.build Integrations/.build

@@ -9,7 +9,7 @@
 // A package of its own, beside the library, so that an app taking any module of
 // swift-web-image resolves none of these: SwiftPM pulls every package that any product of
 // a root manifest uses into every app that depends on it, even for products the app never
-// takes (Tools/ConsumerCheck proves the library alone stays free of them). An app that
+// takes (Tools/Scripts/ConsumerCheck proves the library alone stays free of them). An app that
 // wants an adapter adds this package as well. It depends on the library by path here, in
 // the library's repository; published on its own, that line names the library's URL.
 

@@ -48,7 +48,7 @@ let package = Package(
     ],
     targets: [
         // Every ```swift block of the README and the DocC catalogs, one generated file each
-        // (`make docs-check`, Tools/DocsCheck/docs-check.py), compiled in this package's
+        // (`make docs-check`, Tools/Scripts/DocsCheck/docs-check.py), compiled in this package's
         // build folder so that the check reuses the library the suite has built.
         .target(
             name: "WebImageDocsExamples",

@@ -50,33 +50,33 @@ let package = Package(
         // MARK: Fixtures: sample images made with the C encoders.
         .systemLibrary(
             name: "CFixtureJPEG",
-            path: "Fixtures/C/CFixtureJPEG",
+            path: "TestSupport/Fixtures/C/CFixtureJPEG",
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
         ),
         .systemLibrary(
             name: "CFixtureGIF",
-            path: "Fixtures/C/CFixtureGIF",
+            path: "TestSupport/Fixtures/C/CFixtureGIF",
             pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
         .systemLibrary(
             name: "CFixtureWebP",
-            path: "Fixtures/C/CFixtureWebP",
+            path: "TestSupport/Fixtures/C/CFixtureWebP",
             pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
         .target(
             name: "CWebImageFixtures",
             dependencies: ["CFixtureJPEG", "CFixtureGIF", "CFixtureWebP"],
-            path: "Fixtures/C/CWebImageFixtures"
+            path: "TestSupport/Fixtures/C/CWebImageFixtures"
         ),
         .target(
             name: "WebImageFixtures",
             dependencies: [
                 library("WebImageCore"), library("WebImageDecoding"), library("WebImageEncoding"), "CWebImageFixtures",
             ],
-            path: "Fixtures",
+            path: "TestSupport/Fixtures",
             exclude: ["C"],
             swiftSettings: strictSettings
         ),
@@ -84,7 +84,7 @@ let package = Package(
         // MARK: The loopback test server
         .systemLibrary(
             name: "CZlib",
-            path: "TestServer/CZlib",
+            path: "TestSupport/TestServer/CZlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(
@@ -104,7 +104,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
-            path: "TestServer",
+            path: "TestSupport/TestServer",
             exclude: ["CZlib", "README.md"],
             swiftSettings: strictSettings
         ),
@@ -138,7 +138,7 @@ let package = Package(
                 library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageAVIF"),
                 library("WebImageTransport"), library("WebImageSecurity"), "WebImageFixtures",
             ],
-            path: "Fuzz/Harnesses",
+            path: "TestSupport/Fuzz/Harnesses",
             swiftSettings: strictSettings
         ),
         // Built with `-sanitize=fuzzer,address -DWEBIMAGE_FUZZ` by `make fuzz`, it is a
@@ -146,7 +146,7 @@ let package = Package(
         .executableTarget(
             name: "webimage-fuzz",
             dependencies: ["WebImageFuzzing"],
-            path: "Fuzz/Entry",
+            path: "TestSupport/Fuzz/Entry",
             swiftSettings: strictSettings
         ),
         // 10,000 loads over 1,000 URLs with random cancellation, in a process of its own
@@ -159,7 +159,7 @@ let package = Package(
                 // it under TSan); Synchronization.Mutex is futex calls it cannot see.
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            path: "Load",
+            path: "TestSupport/Load",
             swiftSettings: strictSettings
         ),
     ]

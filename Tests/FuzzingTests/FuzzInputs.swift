@@ -7,9 +7,9 @@ enum FuzzInputs {
     /// Tests/FuzzingTests.
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
-    /// Tools/Fuzz/Seeds: the hand-written seeds of targets the image corpus cannot seed.
+    /// Tools/TestSupport/Fuzz/Seeds: the hand-written seeds of targets the image corpus cannot seed.
     static let seedsFolder = testsFolder.deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Tools/Fuzz/Seeds")
+        .appendingPathComponent("Tools/TestSupport/Fuzz/Seeds")
 
     /// Every input a fuzzer crashed on, saved under `Regressions/<target>/`.
     static func regressions(of target: FuzzTarget) -> [URL] {
@@ -39,7 +39,7 @@ enum FuzzInputs {
         return outcomes
     }
 
-    /// The seeds of `target` under Tools/Fuzz/Seeds.
+    /// The seeds of `target` under Tools/TestSupport/Fuzz/Seeds.
     static func seeds(of target: FuzzTarget) -> [URL] {
         files(in: seedsFolder.appendingPathComponent(target.rawValue))
     }

@@ -16,7 +16,7 @@ package enum CurlLibrary {
     /// Before 8.1.0 (Debian 12 ships 7.88) a stream whose receive buffer overflows on
     /// its last DATA frame ends, and the frames of its siblings still in libcurl's
     /// connection buffer are never read: with nothing more on the socket, those siblings
-    /// wait for ever (Tools/Reproductions/libcurl-h2-pause shows it; curl 8.1.0 rewrote
+    /// wait for ever (Tools/TestSupport/Reproductions/libcurl-h2-pause shows it; curl 8.1.0 rewrote
     /// that buffering).
     package static let multiplexesSafely: Bool = versionNumber >= 0x08_01_00
 

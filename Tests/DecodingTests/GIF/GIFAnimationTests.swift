@@ -14,7 +14,7 @@ struct GIFAnimationTests {
         var comparable: Bool
     }
 
-    /// Pillow's frames by file (see Tools/reference/gif_frame_hashes.py).
+    /// Pillow's frames by file (see Tools/TestSupport/Reference/gif_frame_hashes.py).
     static let pillowFrames: [String: [PillowFrame]] = {
         var table: [String: [PillowFrame]] = [:]
         for line in GIFPillowFrameHashes.tsv.split(separator: "\n") {

@@ -9,7 +9,7 @@ import WebImageTransport
 
 /// NTLM through libcurl's own implementation, against the loopback server's route that
 /// runs the real three-message handshake and checks the NTLMv2 response for a known
-/// password (Tools/TestServer/NTLM).
+/// password (Tools/TestSupport/TestServer/NTLM).
 @Suite("NTLM authentication")
 struct NTLMAuthenticationTests {
     static let ann = Credential(user: #"WIDOMAIN\ann"#, password: "s3cret")

@@ -43,7 +43,7 @@ defect is and in which release it is fixed; a bare tracker number fails even whe
 means an upstream one, because nothing says whose it is (write the link, or name the
 project with its number: "curl #11005", "swift-corelibs-foundation pull request 5472").
 
-Not read: binary files, the fuzzers' inputs (Tools/Fuzz/Seeds/, the saved inputs
+Not read: binary files, the fuzzers' inputs (Tools/TestSupport/Fuzz/Seeds/, the saved inputs
 under Tests/FuzzingTests/Regressions/<target>/: bytes, not prose) and this file, whose
 patterns spell the words out.
 
@@ -92,8 +92,8 @@ COMPILED = [(kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in RULE
 COMMENT_MARKER = re.compile(r"^\s*(?:///?|//!|/\*\*?|\*|#+|--|;+)?\s*")
 URL = re.compile(r"\b(?:https?|ssh|git)://\S+|\bgit@[\w.-]+:\S+")
 
-SELF = "Tools/Lint/history-words.py"
-SKIPPED_PREFIXES = ("Tools/Fuzz/Seeds/",)
+SELF = "Tools/Scripts/Lint/history-words.py"
+SKIPPED_PREFIXES = ("Tools/TestSupport/Fuzz/Seeds/",)
 REGRESSIONS = "Tests/FuzzingTests/Regressions/"
 
 
@@ -152,7 +152,7 @@ def main(arguments: list[str]) -> int:
     if count:
         print(
             f"history-words: {count} place(s) say when instead of why; say what the code does and why "
-            "(the git history says when; see Tools/Lint/history-words.py)",
+            "(the git history says when; see Tools/Scripts/Lint/history-words.py)",
             file=sys.stderr,
         )
         return 1

@@ -11,7 +11,7 @@ with that module's symbol graphs and the archives of the documented modules it d
 (so a link to another module's symbol resolves), every warning an error; then `docc merge`
 combines the archives into one with a landing page for the package.
 
-Usage: Tools/Docs/build-docs.py --symbol-graphs DIR --scratch DIR --output ARCHIVE MODULE...
+Usage: Tools/Scripts/Docs/build-docs.py --symbol-graphs DIR --scratch DIR --output ARCHIVE MODULE...
 """
 
 import argparse
@@ -63,7 +63,7 @@ def catalog(root, module):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description="Build the DocC archive of the library's modules.")
-    parser.add_argument("--root", default=os.path.normpath(os.path.join(here, "..", "..")))
+    parser.add_argument("--root", default=os.path.normpath(os.path.join(here, "..", "..", "..")))
     parser.add_argument("--symbol-graphs", required=True, help="where the build emitted the symbol graphs")
     parser.add_argument("--scratch", required=True)
     parser.add_argument("--output", required=True)

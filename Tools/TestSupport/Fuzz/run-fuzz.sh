@@ -13,7 +13,7 @@
 #                  saves (slow-unit-*) an input that took as long but ended between alarms
 # The limits are set so that slowness is a finding, as a hang would be: a decoder
 # quadratic in a repeated structure needs seconds for a 1 MiB file of it, and the image
-# targets start from such files as well (see Tools/Fuzz/Harnesses/RepeatedStructureSeeds.swift).
+# targets start from such files as well (see Tools/TestSupport/Fuzz/Harnesses/RepeatedStructureSeeds.swift).
 # Exits non-zero when any target found a crash, leak, timeout, slow or out-of-memory input.
 set -u
 

@@ -13,7 +13,7 @@ import NIOSSL
 /// let url = server.url("/bytes/1024")        // http://127.0.0.1:PORT/bytes/1024
 /// ```
 ///
-/// The routes are listed in Tools/TestServer/README.md.
+/// The routes are listed in Tools/TestSupport/TestServer/README.md.
 public final class LoopbackServer: Sendable {
     public struct Configuration: Sendable {
         /// The server's certificate and key; nil serves plain HTTP/1.1.

@@ -14,7 +14,7 @@ registers or the image list, and to symbolicate fast: a full backtrace of a debu
 bundle takes minutes to symbolicate and buries the frames under hundreds of lines. A
 SWIFT_BACKTRACE already in the environment is left as it is.
 
-Usage: Tools/TestRun/run-suite.py --log FILE -- COMMAND...
+Usage: Tools/Scripts/TestRun/run-suite.py --log FILE -- COMMAND...
 """
 import argparse
 import os

@@ -15,7 +15,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 swift=${SWIFT:-swift}
 consumers=${CONSUMERS:-DecodingConsumer CacheConsumer}
 

@@ -24,7 +24,7 @@ How a block becomes a file:
 - A block whose first line starts with `// swift-tools-version` is a package manifest:
   it is type-checked against the toolchain's PackageDescription instead.
 
-Usage: Tools/DocsCheck/docs-check.py [--root DIR] [--scratch DIR] [--swift SWIFT] [-- SWIFT BUILD FLAGS...]
+Usage: Tools/Scripts/DocsCheck/docs-check.py [--root DIR] [--scratch DIR] [--swift SWIFT] [-- SWIFT BUILD FLAGS...]
 """
 
 import argparse
@@ -102,7 +102,7 @@ def swift_source(path, line, body, index):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description="Compile the Swift examples of the README and the DocC catalogs.")
-    parser.add_argument("--root", default=os.path.normpath(os.path.join(here, "..", "..")))
+    parser.add_argument("--root", default=os.path.normpath(os.path.join(here, "..", "..", "..")))
     parser.add_argument("--scratch", default=None, help="for the manifests' checks; default: <root>/.build/docs-check")
     parser.add_argument("--swift", default=os.environ.get("SWIFT", "swift"))
     parser.add_argument("build_flags", nargs="*", help="after --: the suite's `swift build` flags")
