@@ -228,8 +228,8 @@ let package = Package(
             name: "WebImageManagerTests",
             dependencies: [
                 library("WebImageConcurrency"),
-                library("WebImage"), library("WebImageCore"), library("WebImageManager"), tool("WebImageFixtures"),
-                tool("WebImageTestServer"), "WebImageTestSupport",
+                library("WebImage"), library("WebImageCore"), library("WebImageDecoding"), library("WebImageManager"),
+                tool("WebImageFixtures"), tool("WebImageTestServer"), "WebImageTestSupport",
             ],
             path: "ManagerTests",
             swiftSettings: strictSettings

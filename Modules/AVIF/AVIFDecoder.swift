@@ -55,7 +55,11 @@ public struct AVIFDecoder: AnimatedImageDecoding {
     ///   `invalidDimensions`, `tooLarge`, `truncated`, `corrupt`, `unsupported` or
     ///   `outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
-        let reader = try AVIFFrameReader(data: data, options: options)
+        try Self.decodeAll(AVIFFrameReader(data: data, options: options), options: options)
+    }
+
+    /// Every frame the reader's options ask for, as one image.
+    static func decodeAll(_ reader: AVIFFrameReader, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         var frames: [ImageFrame] = []
         frames.reserveCapacity(options.firstFrameOnly ? 1 : reader.frameCount)
         while let frame = try reader.nextFrame() { frames.append(frame) }
@@ -97,9 +101,40 @@ public struct AVIFDecoder: AnimatedImageDecoding {
     /// from the container; `nil` when it cannot be read.
     public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
         try? data.withBytes { (bytes) throws(ImageDecodingError) -> Int in
-            let session = try AVIFSession(bytes: bytes, options: options)
-            let frames = options.firstFrameOnly ? 1 : session.frameCount
-            return options.targetSize(for: session.displaySize).pixelCount * 4 * frames + session.codedSize.pixelCount * 3
+            Self.estimatedMemory(of: try AVIFSession(bytes: bytes, options: options), options: options)
+        }
+    }
+
+    /// The estimate from a parsed container.
+    static func estimatedMemory(of session: AVIFSession, options: DecodeOptions) -> Int {
+        let frames = options.firstFrameOnly ? 1 : session.frameCount
+        return options.targetSize(for: session.displaySize).pixelCount * 4 * frames + session.codedSize.pixelCount * 3
+    }
+
+    /// Parses the container once (libavif's parse, with the limits checked) into the
+    /// frame reader the decode runs, and reads the estimate from it; the estimate and the
+    /// decode otherwise each parse it. The reader holds a copy of the compressed file
+    /// until the decode runs or the prepared decode is dropped.
+    public func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode {
+        let opened = Result { () throws(ImageDecodingError) in try AVIFFrameReader(data: data, options: options) }
+        switch opened {
+        case .failure(let error):
+            // The decode's first step is this same parse: it throws this error.
+            return PreparedImageDecode(format: .avif) {
+                nil
+            } decode: { () throws(ImageDecodingError) -> DecodedImage in
+                throw error
+            }
+        case .success(let reader):
+            let estimate = reader.estimatedMemory
+            let unread = AVIFPreparedReader(reader)
+            return PreparedImageDecode(format: .avif) {
+                estimate
+            } decode: { () throws(ImageDecodingError) -> DecodedImage in
+                // The parsed reader for the first decode; a further decode parses again.
+                if let image = try unread.decodeOnce(options: options) { return image }
+                return try Self.decodeAll(AVIFFrameReader(data: data, options: options), options: options)
+            }
         }
     }
 }

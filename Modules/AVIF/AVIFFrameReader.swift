@@ -1,5 +1,6 @@
 internal import CLibAVIF
 import Foundation
+import Synchronization
 import WebImageCore
 import WebImageDecoding
 
@@ -36,6 +37,9 @@ final class AVIFFrameReader: ImageFrameReading {
         info = ImageInfo(format: .avif, size: shown, orientation: session.transform.orientation)
     }
 
+    /// What the decode holds at its peak (see `AVIFDecoder.estimatedMemory(decoding:options:)`).
+    var estimatedMemory: Int { AVIFDecoder.estimatedMemory(of: session, options: options) }
+
     func nextFrame() throws(ImageDecodingError) -> ImageFrame? {
         guard returned < (options.firstFrameOnly ? 1 : frameCount), let (image, seconds) = try session.nextFrame() else {
             return nil
@@ -71,4 +75,22 @@ final class AVIFFileCopy {
     }
 
     deinit { UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate() }
+}
+
+/// A parsed frame reader waiting for its decode, handed over once: a prepared decode is
+/// `Sendable`, the reader (libavif's decoder) belongs to one thread at a time.
+final class AVIFPreparedReader: Sendable {
+    private let reader: Mutex<AVIFFrameReader?>
+
+    init(_ reader: sending AVIFFrameReader) {
+        self.reader = Mutex(reader)
+    }
+
+    /// Decodes with the reader the first time; `nil` once it has been used.
+    func decodeOnce(options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage? {
+        try reader.withLock { (unread) throws(ImageDecodingError) -> DecodedImage? in
+            guard let taken = unread.take() else { return nil }
+            return try AVIFDecoder.decodeAll(taken, options: options)
+        }
+    }
 }

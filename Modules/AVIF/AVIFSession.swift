@@ -1,5 +1,6 @@
 internal import CLibAVIF
 import WebImageCore
+@_spi(Testing) import WebImageDecoding
 
 /// One libavif decoder over bytes the caller keeps alive: the container parsed, the
 /// limits checked, and the frames decoded one at a time.
@@ -30,6 +31,7 @@ final class AVIFSession {
     init(
         bytes: UnsafeRawBufferPointer, options: DecodeOptions, complete: Bool = true, keepingAlive bytesOwner: AnyObject? = nil
     ) throws(ImageDecodingError) {
+        HeaderParseLog.record(.avif)
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw ImageDecodingError(.empty, "no bytes to decode", format: .avif)
         }

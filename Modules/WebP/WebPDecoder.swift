@@ -51,7 +51,15 @@ public struct WebPDecoder: AnimatedImageDecoding {
     ///   `invalidDimensions`, `tooLarge`, `truncated`, `corrupt`, `unsupported` or
     ///   `outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
-        let (header, orientation) = try Self.headerAndOrientation(data)
+        try decode(data, options: options, parsed: Self.headerAndOrientation(data))
+    }
+
+    /// Decodes from the header and orientation already read, as a prepared decode hands
+    /// them over (see ``prepareDecode(_:options:)``).
+    func decode(
+        _ data: Data, options: DecodeOptions, parsed: (header: WebPHeader, orientation: ImageOrientation)
+    ) throws(ImageDecodingError) -> DecodedImage {
+        let (header, orientation) = parsed
         if header.isAnimated {
             let reader = try WebPFrameReader(data: data, header: header, orientation: orientation, options: options)
             var frames: [ImageFrame] = []
@@ -94,6 +102,24 @@ public struct WebPDecoder: AnimatedImageDecoding {
         guard let header = try? data.withBytes({ (bytes) throws(ImageDecodingError) in try WebPHeader(bytes) }) else {
             return nil
         }
+        return Self.estimatedMemory(decoding: data, header: header, options: options)
+    }
+
+    /// Reads the header (and the EXIF orientation) once, for the estimate and for the
+    /// decode, which otherwise both ask libwebp for it.
+    public func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode {
+        let parsed = Result { () throws(ImageDecodingError) in try Self.headerAndOrientation(data) }
+        return PreparedImageDecode(format: .webp) {
+            guard case .success(let (header, _)) = parsed else { return nil }
+            return Self.estimatedMemory(decoding: data, header: header, options: options)
+        } decode: { () throws(ImageDecodingError) -> DecodedImage in
+            // A header that did not read throws what the decode's own read would.
+            try self.decode(data, options: options, parsed: parsed.get())
+        }
+    }
+
+    /// The estimate from a header already read.
+    static func estimatedMemory(decoding data: Data, header: WebPHeader, options: DecodeOptions) -> Int {
         let output = options.targetSize(for: header.size).pixelCount * 4
         guard header.isAnimated else { return output }
         let frames = options.firstFrameOnly ? 1 : (WebPHeader.frameCount(data) ?? 1)

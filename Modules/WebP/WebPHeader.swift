@@ -1,6 +1,7 @@
 internal import CLibWebP
 import Foundation
 import WebImageCore
+@_spi(Testing) import WebImageDecoding
 
 /// What a WebP file's headers say, read without decoding a pixel.
 ///
@@ -21,6 +22,7 @@ struct WebPHeader {
     /// - Throws: `truncated` when the bytes end inside the headers, `invalidHeader`
     ///   when they are not a WebP file libwebp accepts.
     init(_ bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) {
+        HeaderParseLog.record(.webp)
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
             throw ImageDecodingError(.empty, "no bytes to decode", format: .webp)
         }

@@ -64,7 +64,43 @@ enum Cases {
                     Contender(name: "ours") { for data in small { consume(try JPEGDecoder().decode(data)) } },
                     Contender(name: "tjDecompress2") { for data in small { try Baseline.jpeg(data) } },
                 ], imagesPerRun: small.count, rounds: Swift.max(3, rounds / 2), comparisons: [.sameLibrary]),
+            // What a load under a memory budget runs: an estimate, then the decode. One
+            // prepared decode parses the header once for both; the separate calls sniff
+            // and parse twice (for a GIF, two walks of every block).
+            BenchmarkCase(
+                section: .decode,
+                name: "\(small.count) JPEGs 256x256, estimate and decode",
+                contenders: [
+                    Contender(name: "ours, one parse (prepareDecode)") {
+                        for data in small { consume(try estimatedThenDecoded(data)) }
+                    },
+                    Contender(name: "ours, estimate then decode") { for data in small { consume(try estimateThenDecode(data)) } },
+                ], imagesPerRun: small.count, rounds: Swift.max(3, rounds / 2), comparisons: [.time()]),
+            BenchmarkCase(
+                section: .decode,
+                name: "GIF 480x360, 30 frames, estimate and decode",
+                contenders: [
+                    Contender(name: "ours, one parse (prepareDecode)") { consume(try estimatedThenDecoded(gif)) },
+                    Contender(name: "ours, estimate then decode") { consume(try estimateThenDecode(gif)) },
+                ], comparisons: [.time()]),
         ]
+    }
+
+    /// The decode stage under a memory budget: one sniff and one header parse for the
+    /// estimate and the decode.
+    static func estimatedThenDecoded(_ data: Data) throws(ImageDecodingError) -> DecodedImage {
+        let prepared = try ImageDecoderRegistry.standard.prepareDecode(data, options: .default)
+        guard prepared.estimatedMemory != nil else { throw ImageDecodingError(.invalidHeader, "no estimate") }
+        return try prepared.decode()
+    }
+
+    /// The same stage with the estimate and the decode asked for separately.
+    static func estimateThenDecode(_ data: Data) throws(ImageDecodingError) -> DecodedImage {
+        let registry = ImageDecoderRegistry.standard
+        guard registry.estimatedMemory(decoding: data, options: .default) != nil else {
+            throw ImageDecodingError(.invalidHeader, "no estimate")
+        }
+        return try registry.decode(data, options: .default)
     }
 
     /// Decodes every fixture once both ways and checks that the sizes agree, so that

@@ -19,6 +19,16 @@ extension ImageDecoderProviding {
         try decoder(for: data).decode(data, options: options)
     }
 
+    /// Sniffs `data` once and has the decoder it calls for parse the header once: the
+    /// returned value gives the memory estimate and the decode from that one header (see
+    /// ``PreparedImageDecode``). The path to take when memory is reserved before a decode.
+    ///
+    /// - Throws: the errors of ``decoder(for:)``; errors in the file itself come from
+    ///   ``PreparedImageDecode/decode()``.
+    public func prepareDecode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> PreparedImageDecode {
+        try decoder(for: data).prepareDecode(data, options: options)
+    }
+
     /// About how many bytes of pixels decoding `data` holds at its peak, from the headers
     /// of the decoder its first bytes call for (see
     /// ``ImageDecoding/estimatedMemory(decoding:options:)``); `nil` when unknown.

@@ -39,6 +39,16 @@ public protocol ImageDecoding: Sendable {
     ///   ``ImageDecodingError/Code/unsupported`` from a decoder that cannot read them
     ///   alone (the default).
     func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader
+
+    /// Parses the header of `data` once and returns the decode ready to run, with its
+    /// memory estimate read from the same header (see ``PreparedImageDecode``).
+    ///
+    /// A caller that reserves memory before decoding calls this rather than
+    /// ``estimatedMemory(decoding:options:)`` then ``decode(_:options:)``, which would
+    /// read the header twice. Bad bytes do not throw here: the prepared decode throws
+    /// what ``decode(_:options:)`` throws for them. The default estimates with
+    /// ``estimatedMemory(decoding:options:)`` and decodes with ``decode(_:options:)``.
+    func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode
 }
 
 extension ImageDecoding {
@@ -46,6 +56,14 @@ extension ImageDecoding {
 
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
         throw ImageDecodingError(.unsupported, "this decoder reads no header on its own", format: format)
+    }
+
+    public func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode {
+        PreparedImageDecode(format: format) {
+            self.estimatedMemory(decoding: data, options: options)
+        } decode: { () throws(ImageDecodingError) -> DecodedImage in
+            try self.decode(data, options: options)
+        }
     }
 
     public func recognizes(_ header: Data) -> Bool {

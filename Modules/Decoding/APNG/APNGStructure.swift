@@ -59,6 +59,7 @@ struct APNGStructure {
     /// The animation in `data`, or `nil` when `data` has no `acTL` before its first
     /// `IDAT` or any of its animation chunks is wrong (see the type's discussion).
     init?(_ data: Data) {
+        HeaderParseLog.record(.png)
         guard let parsed = data.withUnsafeBytes({ APNGStructure.parse($0) }) else { return nil }
         self = parsed
     }

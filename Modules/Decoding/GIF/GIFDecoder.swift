@@ -49,7 +49,13 @@ public struct GIFDecoder: AnimatedImageDecoding {
     /// - Throws: `ImageDecodingError` with code `empty`, `invalidHeader`,
     ///   `invalidDimensions`, `tooLarge`, `truncated`, `corrupt` or `outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
-        let reader = try GIFFrameReader(data: data, options: options)
+        try decode(data, options: options, surveyed: nil)
+    }
+
+    /// Decodes with the survey a prepared decode made (see `prepareDecode(_:options:)`),
+    /// or surveys the frames first.
+    func decode(_ data: Data, options: DecodeOptions, surveyed: GIFSurvey.OfScreen?) throws(ImageDecodingError) -> DecodedImage {
+        let reader = try GIFFrameReader(data: data, options: options, surveyed: surveyed)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(reader.expectedFrameCount)
         while let frame = try reader.nextFrame() {

@@ -34,13 +34,15 @@ final class GIFFrameReader: ImageFrameReading {
     private var done = false
     private var failure: ImageDecodingError?
 
-    /// Opens `data`, checks the screen and surveys the frames.
+    /// Opens `data`, checks the screen and surveys the frames, or takes `surveyed`: the
+    /// survey of the same bytes with the same options, made for a memory estimate (used
+    /// when its screen is this file's).
     ///
     /// - Throws: ``ImageDecodingError/Code/empty``, ``ImageDecodingError/Code/invalidHeader``,
     ///   ``ImageDecodingError/Code/invalidDimensions`` for a zero-sized screen,
     ///   ``ImageDecodingError/Code/tooLarge``, ``ImageDecodingError/Code/truncated``
     ///   when the data ends inside the header.
-    init(data: Data, options: DecodeOptions) throws(ImageDecodingError) {
+    init(data: Data, options: DecodeOptions, surveyed: GIFSurvey.OfScreen? = nil) throws(ImageDecodingError) {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .gif) }
         do throws(ImageDecodingError) {
             file = try GIFFile(data: data)
@@ -49,7 +51,12 @@ final class GIFFrameReader: ImageFrameReading {
                 throw ImageDecodingError(.invalidDimensions, "the GIF logical screen is \(screen)")
             }
             try options.checkPixelCount(screen.pixelCount, "the GIF logical screen \(screen)")
-            let survey = try GIFSurvey(data: data, screen: screen, options: options)
+            let survey: GIFSurvey
+            if let surveyed, surveyed.screen == screen {
+                survey = surveyed.survey
+            } else {
+                survey = try GIFSurvey(data: data, screen: screen, options: options)
+            }
             info = ImageInfo(format: .gif, size: screen, orientation: .up, isProgressive: survey.firstFrameInterlaced)
             loopCount = survey.loopCount
             isAnimated = survey.frameCount > 1

@@ -12,6 +12,12 @@ import WebImageCore
 /// learn that the file is animated. Damage and truncation end the pass quietly: the
 /// decoding pass reports them where they are.
 struct GIFSurvey {
+    /// A survey with the logical screen it was made for.
+    struct OfScreen {
+        let screen: PixelSize
+        let survey: GIFSurvey
+    }
+
     /// Image descriptors found (at most 2 with `firstFrameOnly`).
     var frameCount = 0
     /// The first NETSCAPE2.0 / ANIMEXTS1.0 loop count; 1 without one.
@@ -25,6 +31,7 @@ struct GIFSurvey {
     ///   together, are over the pixel limit, or there are more frames than
     ///   ``DecodeOptions/maxFrameCount``.
     init(data: Data, screen: PixelSize, options: DecodeOptions) throws(ImageDecodingError) {
+        HeaderParseLog.record(.gif)
         guard let file = try? GIFFile(data: data) else { return }
         var sawLoopCount = false
         walk: while true {

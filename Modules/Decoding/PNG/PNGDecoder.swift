@@ -48,7 +48,14 @@ public struct PNGDecoder: AnimatedImageDecoding {
     ///   IEND are ignored.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .png) }
-        if let animation = try animationReader(data, options: options) {
+        return try decode(data, options: options, structure: APNGStructure(data))
+    }
+
+    /// Decodes with the chunk list already read (`nil`: no animation chunks), as a
+    /// prepared decode hands it over (see `prepareDecode(_:options:)`).
+    func decode(_ data: Data, options: DecodeOptions, structure: APNGStructure?) throws(ImageDecodingError) -> DecodedImage {
+        guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .png) }
+        if let animation = try animationReader(data, structure: structure, options: options) {
             if let image = try? Self.decodeAll(animation, options: options) { return image }
             // A frame that does not decode: the still image, as browsers show it.
         }
@@ -61,13 +68,15 @@ public struct PNGDecoder: AnimatedImageDecoding {
     /// - Throws: `ImageDecodingError` when the still image is bad, the animation is over
     ///   the limits, or (while reading) a frame's data does not decode.
     public func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {
-        if let animation = try animationReader(data, options: options) { return animation }
+        if let animation = try animationReader(data, structure: APNGStructure(data), options: options) { return animation }
         return StillImageFrameReader(image: try decodeStill(data, options: options))
     }
 
     /// The animation's frame reader, or `nil` when `data` does not animate.
-    private func animationReader(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> APNGFrameReader? {
-        guard let structure = APNGStructure(data), structure.isAnimated else { return nil }
+    private func animationReader(
+        _ data: Data, structure: APNGStructure?, options: DecodeOptions
+    ) throws(ImageDecodingError) -> APNGFrameReader? {
+        guard let structure, structure.isAnimated else { return nil }
         return try APNGFrameReader(file: data, structure: structure, orientation: structure.orientation(in: data), options: options)
     }
 

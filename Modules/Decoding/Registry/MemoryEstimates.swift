@@ -6,6 +6,8 @@ import WebImageCore
 // pixels, the full-size image a downsampling decoder resamples from, an animation's
 // canvas and every frame. A file over the options' pixel limits estimates 0: its decode
 // fails from the same headers before allocating, so it need not wait for memory.
+// `prepareDecode(_:options:)` (PreparedDecodes.swift) reads these headers once for both
+// the estimate and the decode.
 
 extension JPEGDecoder {
     public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
@@ -27,13 +29,15 @@ extension JPEGDecoder {
 
     /// The frame header as the segment walk reads it.
     static func scannedHeader(_ bytes: UnsafeRawBufferPointer) -> JPEGHeader? {
-        JPEGHeaderScan(bytes).map {
+        HeaderParseLog.record(.jpeg)
+        return JPEGHeaderScan(bytes).map {
             JPEGHeader(size: $0.size, colorModel: $0.colorModel, isProgressive: $0.isProgressive, hasMultipleScans: $0.hasMultipleScans)
         }
     }
 
     /// The frame header as libjpeg reads it.
     static func libjpegHeader(_ bytes: UnsafeRawBufferPointer) -> JPEGHeader? {
+        HeaderParseLog.record(.jpeg)
         guard let engine = try? JPEGDecompressor(incremental: false), (try? engine.borrow(bytes)) != nil,
             (try? engine.step()) == .headerReady
         else { return nil }
@@ -43,6 +47,12 @@ extension JPEGDecoder {
 
 extension PNGDecoder {
     public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
+        Self.estimatedMemory(decoding: data, options: options) { APNGStructure(data) }
+    }
+
+    /// The estimate, with the chunk list read by `structure` (called only once IHDR
+    /// shows a size within the limits).
+    static func estimatedMemory(decoding data: Data, options: DecodeOptions, structure: () -> APNGStructure?) -> Int? {
         // The signature, then IHDR: length, type, width, height (big-endian).
         guard data.count >= 24 else { return nil }
         let bytes = [UInt8](data.prefix(24))
@@ -55,7 +65,7 @@ extension PNGDecoder {
         let still = size.pixelCount * bytesPerPixel + (target == size ? 0 : target.pixelCount * bytesPerPixel)
         // An animation (a plain PNG's chunk list is read up to its first IDAT): every frame kept
         // at the output size, beside the canvas and one frame's pixels at full size.
-        guard let animation = APNGStructure(data), animation.isAnimated else { return still }
+        guard let animation = structure(), animation.isAnimated else { return still }
         let frames = options.firstFrameOnly ? 1 : animation.frames.count
         return frames * target.pixelCount * bytesPerPixel + 2 * size.pixelCount * 4
     }
@@ -63,14 +73,26 @@ extension PNGDecoder {
 
 extension GIFDecoder {
     public func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
+        guard let screen = Self.logicalScreen(data) else { return nil }
+        // The survey walks the blocks without decoding (linear in the file) and checks
+        // the same limits the decode will.
+        return Self.estimatedMemory(screen: screen, survey: try? GIFSurvey(data: data, screen: screen, options: options), options: options)
+    }
+
+    /// The logical screen's size from the first ten bytes, or `nil` when there are
+    /// fewer or it has no pixels.
+    static func logicalScreen(_ data: Data) -> PixelSize? {
         // "GIF89a", then the logical screen's width and height (little-endian).
         guard data.count >= 10 else { return nil }
         let bytes = [UInt8](data.prefix(10))
         let screen = PixelSize(width: Int(bytes[6]) | Int(bytes[7]) << 8, height: Int(bytes[8]) | Int(bytes[9]) << 8)
-        guard screen.pixelCount > 0 else { return nil }
-        // The survey walks the blocks without decoding (linear in the file) and checks
-        // the same limits the decode will.
-        guard let survey = try? GIFSurvey(data: data, screen: screen, options: options) else { return 0 }
+        return screen.pixelCount > 0 ? screen : nil
+    }
+
+    /// The estimate from the survey (`nil`: the survey refused the file over the limits,
+    /// so the decode fails before allocating, and the estimate is 0).
+    static func estimatedMemory(screen: PixelSize, survey: GIFSurvey?, options: DecodeOptions) -> Int {
+        guard let survey else { return 0 }
         let frames = options.firstFrameOnly ? 1 : max(1, survey.frameCount)
         let target = options.targetSize(for: screen)
         // The canvas and the copy a "restore to previous" frame needs, then every frame.

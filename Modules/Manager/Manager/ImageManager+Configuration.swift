@@ -45,9 +45,10 @@ extension ImageManager {
         /// load's priority orders its work on the pool. `nil`: the cooperative pool.
         public var executor: (any TaskExecutor)? = WorkerPool.shared
         /// Bounds the bytes of pixels being decoded and transformed at once: a load
-        /// reserves its decode's estimated peak (`ImageDecoding.estimatedMemory`, from
-        /// the headers) before decoding, and gives it back once every load sharing the
-        /// run has the image: an async caller as its call returns, a handler when it has
+        /// reserves its decode's estimated peak (`PreparedImageDecode.estimatedMemory`,
+        /// from the headers the decode then reads, parsed once) before decoding, and
+        /// gives it back once every load sharing the run has the image: an async caller
+        /// as its call returns, a handler when it has
         /// returned (on its delivery's queue, for a queued delivery). Loads over the
         /// budget wait, highest priority first and then in order, and may be cancelled
         /// while they wait. Default: `MemoryBudget.shared`, a quarter of the memory the

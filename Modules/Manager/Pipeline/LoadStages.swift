@@ -40,28 +40,43 @@ struct LoadStages: Sendable {
     /// The image for `request`, decoded from `data` and transformed, with the memory
     /// budget's reservation for its decode. `response` is the response the bytes came
     /// with, kept on a decoding error (`nil` for bytes from disk).
+    ///
+    /// The format is sniffed and the header parsed once (``PreparedImageDecode``): the
+    /// budget's estimate and the decode read the same parse.
     func decodeAndTransform(
         _ data: Data, for request: ImageRequest, response: TransportResponse? = nil
     ) async throws(ImageLoadError) -> BudgetedImage {
-        // A decode or transform that throws gives the bytes back as `reservation` goes
-        // (a reservation releases itself when it is freed).
-        let reservation = try await reserveMemory(decoding: data, for: request)
-        let started = events.isActive ? ContinuousClock.now : nil
-        let image: DecodedImage
+        // The header parse is decode work: its time counts in the decode's duration, the
+        // wait for the budget does not.
+        let preparing = events.isActive ? ContinuousClock.now : nil
+        let prepared: PreparedImageDecode
         do {
-            image = try decoders.decodeImage(data, options: request.decodeOptions)
+            prepared = try decoders.prepareDecode(data, options: request.decodeOptions)
         } catch {
             throw .decoding(error, response: response, bytes: data.count)
         }
-        if let started { events.decoded(image, duration: ContinuousClock.now - started) }
+        let parsing = preparing.map { ContinuousClock.now - $0 } ?? .zero
+        // A decode or transform that throws gives the bytes back as `reservation` goes
+        // (a reservation releases itself when it is freed).
+        let reservation = try await reserveMemory(prepared, for: request)
+        let started = events.isActive ? ContinuousClock.now : nil
+        let image: DecodedImage
+        do {
+            image = try prepared.decode()
+        } catch {
+            throw .decoding(error, response: response, bytes: data.count)
+        }
+        if let started { events.decoded(image, duration: parsing + (ContinuousClock.now - started)) }
         try stopIfCancelled()
         return BudgetedImage(image: try transform(image, for: request), reservation: reservation)
     }
 
     /// Waits for the memory budget to hold the decode's estimated peak; `nil` without a
     /// budget or an estimate.
-    private func reserveMemory(decoding data: Data, for request: ImageRequest) async throws(ImageLoadError) -> MemoryReservation? {
-        guard let memoryBudget, let bytes = decoders.estimatedMemory(decoding: data, options: request.decodeOptions), bytes > 0
+    private func reserveMemory(_ prepared: PreparedImageDecode, for request: ImageRequest) async throws(ImageLoadError)
+        -> MemoryReservation?
+    {
+        guard let memoryBudget, let bytes = prepared.estimatedMemory, bytes > 0
         else { return nil }
         // The run's priority now: a load that joined may have raised its task's.
         let priority = max(request.options.queuePriority, DownloadPriority(taskPriority: Task.currentPriority))

@@ -28,18 +28,18 @@ struct ThumbnailRenderer: Sendable {
         return header
     }
 
-    /// What one render will do, decided once from the header: the plan, the decoder the
-    /// bytes call for, and the decode options (which the memory budget reserves for).
+    /// What one render will do, decided once from the header: the plan, the decode
+    /// prepared with the options the plan calls for (its header parsed once, for the
+    /// memory budget's estimate and for the decode).
     struct Job {
         let header: ImageHeader
         let plan: ResizePlan
-        let decoder: any ImageDecoding
-        let decodeOptions: DecodeOptions
+        let decode: PreparedImageDecode
         let options: ProcessingOptions
         let format: OutputFormat
 
         /// About how many bytes of pixels the decode holds at its peak; `nil` when unknown.
-        func estimatedMemory(of data: Data) -> Int? { decoder.estimatedMemory(decoding: data, options: decodeOptions) }
+        var estimatedMemory: Int? { decode.estimatedMemory }
     }
 
     func job(for data: Data, header: ImageHeader, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Job {
@@ -48,9 +48,9 @@ struct ThumbnailRenderer: Sendable {
             maxPixelSize: plan.decodePixelSize, maxPixelCount: limits.maxResolution,
             firstFrameOnly: !(format == .webp && header.frameCount > 1), appliesOrientation: true,
             maxFrameCount: limits.maxFrames)
-        let decoder: any ImageDecoding
-        do { decoder = try decoders.decoder(for: data) } catch { throw Self.proxyError(for: error) }
-        return Job(header: header, plan: plan, decoder: decoder, decodeOptions: decodeOptions, options: options, format: format)
+        let decode: PreparedImageDecode
+        do { decode = try decoders.prepareDecode(data, options: decodeOptions) } catch { throw Self.proxyError(for: error) }
+        return Job(header: header, plan: plan, decode: decode, options: options, format: format)
     }
 
     func render(_ data: Data, _ job: Job) throws(ProxyError) -> Data {
@@ -58,7 +58,7 @@ struct ThumbnailRenderer: Sendable {
         if let planar = planarJPEG(data, job) { return planar }
         var image: DecodedImage
         do {
-            image = try job.decoder.decode(data, options: job.decodeOptions)
+            image = try job.decode.decode()
         } catch {
             throw Self.proxyError(for: error)
         }

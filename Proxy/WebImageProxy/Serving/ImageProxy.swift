@@ -173,7 +173,7 @@ public final class ImageProxy: Sendable {
             prefersWebP: configuration.prefersWebP)
         let job = try renderer.job(for: data, header: header, options: key.options, format: format)
         var reservation: MemoryReservation?
-        if let budget = configuration.memoryBudget, let bytes = job.estimatedMemory(of: data), bytes > 0 {
+        if let budget = configuration.memoryBudget, let bytes = job.estimatedMemory, bytes > 0 {
             reservation = try await budget.reserve(min(bytes, budget.capacity))
         }
         defer { reservation?.release() }
