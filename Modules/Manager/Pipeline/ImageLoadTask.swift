@@ -117,6 +117,9 @@ final class ImageLoadTask: CoalescedRun {
 
     private var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
 
+    /// The run's priority now: the highest any of its loads asked.
+    private var priority: DownloadPriority { control.withLock { $0.priority } }
+
     private func run() async {
         stages.writes.loadStarted()
         defer { stages.writes.loadEnded() }
@@ -226,7 +229,7 @@ final class ImageLoadTask: CoalescedRun {
         _ stored: CachedResponse, metadata: CachedResponseMetadata, download: DownloadResult, storingShared: Bool
     ) async throws(ImageLoadError) -> ImageResponse {
         let decodes = !request.options.contains(.returnDataWithoutDecoding)
-        let decoded = decodes ? try await stages.decodeAndTransform(stored.data, for: request) : nil
+        let decoded = decodes ? try await stages.decodeAndTransform(stored.data, for: request, priority: priority) : nil
         try stopIfCancelled()
         if let image = decoded?.image { storeInMemory(image, metadata: metadata) }
         await storeOnDisk(stored.data, metadata: metadata)
@@ -241,7 +244,7 @@ final class ImageLoadTask: CoalescedRun {
         _ download: DownloadResult, metadata: CachedResponseMetadata, mayStore: Bool
     ) async throws(ImageLoadError) -> ImageResponse {
         let decodes = !request.options.contains(.returnDataWithoutDecoding)
-        let decoded = decodes ? try await stages.decodeAndTransform(download.data, for: request, response: download.response) : nil
+        let decoded = decodes ? try await stages.decodeAndTransform(download.data, for: request, priority: priority, response: download.response) : nil
         try stopIfCancelled()
         if let image = decoded?.image { storeInMemory(image, metadata: metadata) }
         if mayStore {
@@ -258,7 +261,7 @@ final class ImageLoadTask: CoalescedRun {
         guard !request.options.contains(.returnDataWithoutDecoding) else {
             return ImageResponse(image: nil, data: stored.data, source: source, request: request)
         }
-        let decoded = try await stages.decodeAndTransform(stored.data, for: request)
+        let decoded = try await stages.decodeAndTransform(stored.data, for: request, priority: priority)
         try stopIfCancelled()
         storeInMemory(decoded.image, metadata: stored.metadata)
         return ImageResponse(decoded, data: stored.data, source: source, request: request)

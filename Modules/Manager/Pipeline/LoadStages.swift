@@ -38,13 +38,14 @@ struct LoadStages: Sendable {
     }
 
     /// The image for `request`, decoded from `data` and transformed, with the memory
-    /// budget's reservation for its decode. `response` is the response the bytes came
-    /// with, kept on a decoding error (`nil` for bytes from disk).
+    /// budget's reservation for its decode, asked at `priority` (the run's now: a load
+    /// that joined may have raised it). `response` is the response the bytes came with,
+    /// kept on a decoding error (`nil` for bytes from disk).
     ///
     /// The format is sniffed and the header parsed once (``PreparedImageDecode``): the
     /// budget's estimate and the decode read the same parse.
     func decodeAndTransform(
-        _ data: Data, for request: ImageRequest, response: TransportResponse? = nil
+        _ data: Data, for request: ImageRequest, priority: DownloadPriority, response: TransportResponse? = nil
     ) async throws(ImageLoadError) -> BudgetedImage {
         // The header parse is decode work: its time counts in the decode's duration, the
         // wait for the budget does not.
@@ -58,7 +59,7 @@ struct LoadStages: Sendable {
         let parsing = preparing.map { ContinuousClock.now - $0 } ?? .zero
         // A decode or transform that throws gives the bytes back as `reservation` goes
         // (a reservation releases itself when it is freed).
-        let reservation = try await reserveMemory(prepared, for: request)
+        let reservation = try await reserveMemory(prepared, priority: priority)
         let started = events.isActive ? ContinuousClock.now : nil
         let image: DecodedImage
         do {
@@ -73,13 +74,11 @@ struct LoadStages: Sendable {
 
     /// Waits for the memory budget to hold the decode's estimated peak; `nil` without a
     /// budget or an estimate.
-    private func reserveMemory(_ prepared: PreparedImageDecode, for request: ImageRequest) async throws(ImageLoadError)
+    private func reserveMemory(_ prepared: PreparedImageDecode, priority: DownloadPriority) async throws(ImageLoadError)
         -> MemoryReservation?
     {
         guard let memoryBudget, let bytes = prepared.estimatedMemory, bytes > 0
         else { return nil }
-        // The run's priority now: a load that joined may have raised its task's.
-        let priority = max(request.options.queuePriority, DownloadPriority(taskPriority: Task.currentPriority))
         do {
             return try await memoryBudget.reserve(bytes, priority: priority)
         } catch {
