@@ -45,7 +45,7 @@ public struct PlanarJPEGThumbnailer: Sendable, Hashable {
     /// 1 to 100 (clamped), as ``JPEGEncoder/quality``; 85 by default.
     public var quality: Int
     /// The most pixels a source may have (its stored width times height); a larger one
-    /// gets `nil`. ``DecodeOptions/defaultMaxPixelCount`` by default.
+    /// gets `nil`. `DecodeOptions.defaultMaxPixelCount` by default.
     public var maxPixelCount: Int
 
     public init(quality: Int = 85, maxPixelCount: Int = DecodeOptions.defaultMaxPixelCount) {
