@@ -149,8 +149,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: Encoding: JPEG (TurboJPEG) and WebP encoders, apart from the decoders so
-        // that an app that only reads images links no encoder.
+        // MARK: Encoding: JPEG (TurboJPEG), PNG and WebP encoders, apart from the decoders so
+        // that an app that only reads images links no encoder. It takes Decoding for the
+        // planar JPEG thumbnail, whose planes go through the decoders' resampler and scale.
         .systemLibrary(
             name: "CLibTurboJPEG",
             path: "Modules/Encoding/C/CLibTurboJPEG",
@@ -171,7 +172,7 @@ let package = Package(
         ),
         .target(
             name: "WebImageEncoding",
-            dependencies: ["WebImageCore", "CWebImageEncoding", "CLibPNG", "CLibTurboJPEG", "CLibWebPEncode"],
+            dependencies: ["WebImageCore", "WebImageDecoding", "CWebImageEncoding", "CLibPNG", "CLibTurboJPEG", "CLibWebPEncode"],
             path: "Modules/Encoding",
             exclude: ["C"],
             swiftSettings: strictSettings

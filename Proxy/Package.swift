@@ -5,7 +5,8 @@
 // root manifest to no dependency at all). It depends on the library by path.
 //   WebImageProxy   thumbnails of remote images made on demand, imgproxy-style URLs,
 //                   signed; `ImageProxy` answers requests without any server, and
-//                   `ImageProxy.addRoutes(to:)` mounts it on a Hummingbird router.
+//                   `ImageProxy.addRoutes(to:)` mounts it on a Hummingbird router. Its
+//                   decoders, encoders and JPEG-to-JPEG thumbnail are the library's.
 // `webimage proxy` (Tools/) runs it as a program.
 
 import PackageDescription
@@ -33,17 +34,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-        // libjpeg-turbo's TurboJPEG API, for the JPEG-to-JPEG path that stays in YCbCr.
-        .systemLibrary(
-            name: "CProxyTurboJPEG",
-            path: "CProxyTurboJPEG",
-            pkgConfig: "libturbojpeg",
-            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
-        ),
         .target(
             name: "WebImageProxy",
             dependencies: [
-                "CProxyTurboJPEG",
                 .product(name: "WebImage", package: "swift-web-image"),
                 .product(name: "WebImageConcurrency", package: "swift-web-image"),
                 .product(name: "WebImageResources", package: "swift-web-image"),
@@ -57,6 +50,6 @@ let package = Package(
             ],
             path: "WebImageProxy",
             swiftSettings: strictSettings
-        ),
+        )
     ]
 )

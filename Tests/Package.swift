@@ -141,7 +141,7 @@ let package = Package(
             name: "WebImageEncodingTests",
             dependencies: [
                 library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageEncoding"),
-                tool("WebImageFixtures"),
+                tool("WebImageFixtures"), "WebImageTestSupport",
             ],
             path: "EncodingTests",
             swiftSettings: strictSettings

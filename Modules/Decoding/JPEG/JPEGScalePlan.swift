@@ -2,7 +2,9 @@ import WebImageCore
 
 /// How a JPEG is decoded under ``DecodeOptions``: the DCT scale libjpeg decodes at,
 /// the size the caller gets, and the pixel limits checked before any allocation.
-struct JPEGScalePlan {
+/// Its scale arithmetic is the package's one copy: WebImageEncoding's planar JPEG
+/// thumbnail decodes at the scale `coveringEighths(of:covering:)` picks.
+package struct JPEGScalePlan {
     /// The size asked for (``DecodeOptions/targetSize(for:)`` of the stored size).
     let targetSize: PixelSize
     /// libjpeg decodes at `scaleEighths`/8 of the stored size.
@@ -19,13 +21,7 @@ struct JPEGScalePlan {
         // The smallest M/8 whose scaled size still covers the target on both sides, so
         // the exact resampling afterwards only ever shrinks. Full size is always 8/8:
         // on tiny images a smaller M can round up to the same size with a coarser IDCT.
-        scaleEighths =
-            target == source
-            ? 8
-            : (1...8).first { m in
-                let scaled = JPEGScalePlan.scaled(source, eighths: m)
-                return scaled.width >= target.width && scaled.height >= target.height
-            } ?? 8
+        scaleEighths = target == source ? 8 : JPEGScalePlan.coveringEighths(of: source, covering: target) ?? 8
         wantsGray = options.pixelFormat == .gray8 && header.colorModel != .cmyk
         let scaled = JPEGScalePlan.scaled(source, eighths: scaleEighths)
         do {
@@ -40,7 +36,17 @@ struct JPEGScalePlan {
     }
 
     /// libjpeg's output size at M/8: each side rounded up.
-    static func scaled(_ size: PixelSize, eighths: Int) -> PixelSize {
+    package static func scaled(_ size: PixelSize, eighths: Int) -> PixelSize {
         PixelSize(width: (size.width * eighths + 7) / 8, height: (size.height * eighths + 7) / 8)
+    }
+
+    /// The smallest M (1 to 8) whose M/8 scale of `source` covers `target` on both
+    /// sides, so that the exact resampling afterwards only ever shrinks; `nil` when even
+    /// 8/8 does not (the target is larger than the source).
+    package static func coveringEighths(of source: PixelSize, covering target: PixelSize) -> Int? {
+        (1...8).first { m in
+            let size = scaled(source, eighths: m)
+            return size.width >= target.width && size.height >= target.height
+        }
     }
 }

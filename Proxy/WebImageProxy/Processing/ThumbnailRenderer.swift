@@ -6,7 +6,7 @@ import WebImageEncoding
 /// Turns a source's bytes into the output the options ask for: header and limits, a
 /// decode at the planned size (JPEG scales in the DCT), the scale and the cut, then the
 /// encoder. A JPEG made into a JPEG with nothing to cut or turn stays in YCbCr
-/// (`PlanarJPEGRenderer`). Blocks its thread for the work: `ImageProxy` runs it on the
+/// (WebImageEncoding's `PlanarJPEGThumbnailer`). Blocks its thread for the work: `ImageProxy` runs it on the
 /// library's own worker pool, never on Swift's cooperative threads.
 struct ThumbnailRenderer: Sendable {
     let decoders: ImageDecoderRegistry
@@ -84,13 +84,14 @@ struct ThumbnailRenderer: Sendable {
     }
 
     /// A JPEG source made into a JPEG with nothing to cut and nothing to turn: the
-    /// planar path (`PlanarJPEGRenderer`), which stays in YCbCr; `nil` when it does not
-    /// apply or declines the file.
+    /// planar path (`PlanarJPEGThumbnailer`), which stays in YCbCr; `nil` when it does
+    /// not apply or declines the file.
     private func planarJPEG(_ data: Data, _ job: Job) -> Data? {
         guard job.format == .jpeg, job.header.info.format == .jpeg, job.header.info.orientation == .up,
             job.plan.cropSize == nil || job.plan.cropSize == job.plan.scaledSize
         else { return nil }
-        return PlanarJPEGRenderer.render(data, to: job.plan.scaledSize, quality: job.options.quality ?? quality.jpeg)
+        let thumbnailer = PlanarJPEGThumbnailer(quality: job.options.quality ?? quality.jpeg, maxPixelCount: limits.maxResolution)
+        return thumbnailer.thumbnail(of: data, size: job.plan.scaledSize)
     }
 
     private func encode(

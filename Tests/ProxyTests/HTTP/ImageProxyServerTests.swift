@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImage
+import WebImageFixtures
 import WebImageTestServer
 import WebImageTestSupport
 
@@ -32,6 +33,28 @@ struct ImageProxyServerTests {
             let answer = try await harness.get(harness.path(options, origin: "/files/photo.jpg"))
             #expect(answer.status == 200)
             #expect(try ProxyImages.size(of: answer.data) == expected)
+        }
+    }
+
+    @Test(
+        "a JPEG made into a JPEG with nothing to cut is the library's planar thumbnail byte for byte; a cut or a gray source takes the RGBA path"
+    )
+    func jpegToJPEG() async throws {
+        let photo = try ProxyImages.photoJPEG()
+        let gray = try JPEGFixtureEncoder().encode(
+            try ImageBitmap(width: 400, height: 300, pixelFormat: .gray8) { bytes, _ in
+                for index in bytes.indices { bytes[index] = UInt8(index % 251) }
+            })
+        try await ProxyHarness.run(files: ["photo.jpg": photo, "gray.jpg": gray]) { harness in
+            let fit = try await harness.get(harness.path("rs:fit:300:300/q:80", origin: "/files/photo.jpg", ext: "jpg"))
+            let planar = try #require(PlanarJPEGThumbnailer(quality: 80).thumbnail(of: photo, size: PixelSize(width: 300, height: 225)))
+            #expect(fit.status == 200)
+            #expect(fit.data == planar)
+            let fill = try await harness.get(harness.path("rs:fill:200:200/q:80", origin: "/files/photo.jpg", ext: "jpg"))
+            #expect(try ProxyImages.size(of: fill.data) == PixelSize(width: 200, height: 200))
+            let grayAnswer = try await harness.get(harness.path("rs:fit:100:100", origin: "/files/gray.jpg", ext: "jpg"))
+            #expect(grayAnswer.status == 200)
+            #expect(try ProxyImages.size(of: grayAnswer.data) == PixelSize(width: 100, height: 75))
         }
     }
 
