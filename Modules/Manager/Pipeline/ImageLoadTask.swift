@@ -244,7 +244,9 @@ final class ImageLoadTask: CoalescedRun {
         _ download: DownloadResult, metadata: CachedResponseMetadata, mayStore: Bool
     ) async throws(ImageLoadError) -> ImageResponse {
         let decodes = !request.options.contains(.returnDataWithoutDecoding)
-        let decoded = decodes ? try await stages.decodeAndTransform(download.data, for: request, priority: priority, response: download.response) : nil
+        let decoded =
+            decodes
+            ? try await stages.decodeAndTransform(download.data, for: request, priority: priority, response: download.response) : nil
         try stopIfCancelled()
         if let image = decoded?.image { storeInMemory(image, metadata: metadata) }
         if mayStore {
