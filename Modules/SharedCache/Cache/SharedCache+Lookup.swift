@@ -29,6 +29,7 @@ extension SharedCache {
         var isWaiting = false
         defer { if isWaiting { countLeaseWait(-1) } }
         while true {
+            let askedAt = ContinuousClock.now
             let reply = await client.send(valueOrLeaseCommand(key, token: token), to: node)
             switch reply {
             case .success(.integer(1)):
@@ -49,7 +50,10 @@ extension SharedCache {
             default:
                 return .miss(leased: false)  // an error reply, or the node failed
             }
-            guard ContinuousClock.now - started < waitLimit else { return .miss(leased: false) }
+            // Judged by when the node was asked, not when its answer came: on a loaded
+            // machine an answer may arrive long after the lease it describes expired, and
+            // the next turn, asked after that, takes the lease over.
+            guard askedAt - started < waitLimit else { return .miss(leased: false) }
             do {
                 try await Task.sleep(for: interval)
             } catch {
