@@ -32,12 +32,14 @@ extension NetworkRecovery {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<WaitOutcome, Never>) in
                 gate.install(continuation)
+                // The observation first: once the bound's timer runs, the network's return
+                // is heard.
+                let observation = observer.observe(delivery: .immediate) { status in
+                    if status.isReachable { gate.decide(.networkBack) }
+                }
                 let timer = Task {
                     try? await Task.sleep(for: bound, clock: clock)
                     if !Task.isCancelled { gate.decide(.timedOut) }
-                }
-                let observation = observer.observe(delivery: .immediate) { status in
-                    if status.isReachable { gate.decide(.networkBack) }
                 }
                 gate.hold(NetworkWait(observation: observation, timer: timer))
             }
@@ -47,10 +49,12 @@ extension NetworkRecovery {
     }
 }
 
-/// The one decision of a wait for the network: the first of its ends resumes the waiting
-/// load and ends the wait's handles. Each part may arrive in any order (a cancel before
-/// the continuation is installed, the network back before the handles are held), so
-/// each step checks what came before it.
+/// The one decision of a wait for the network: the first of its ends decides, the wait's
+/// handles are ended, and only then does the waiting load resume, so no observation or
+/// timer outlives the moment its load hears the outcome. Each part may arrive in any
+/// order (a cancel before the continuation is installed, the network back before the
+/// handles are held), so each step checks what came before it. The handles always come
+/// last (``hold(_:)``), after the continuation.
 final class NetworkWaitGate: Sendable {
     private struct State {
         var continuation: CheckedContinuation<NetworkRecovery.WaitOutcome, Never>?
@@ -65,38 +69,40 @@ final class NetworkWaitGate: Sendable {
     /// What decided the wait, once something did.
     var outcome: NetworkRecovery.WaitOutcome? { state.withLock(\.outcome) }
 
-    /// The waiting load's continuation: resumed at once when the wait was decided before.
+    /// The waiting load's continuation, resumed once the wait is decided and its handles
+    /// are ended.
     func install(_ continuation: CheckedContinuation<NetworkRecovery.WaitOutcome, Never>) {
-        let decided = state.withLock { state -> NetworkRecovery.WaitOutcome? in
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// The wait's observation and timer. When the wait was decided before, they are ended
+    /// at once and the load resumes.
+    func hold(_ wait: NetworkWait) {
+        let decided = state.withLock { state -> (NetworkRecovery.WaitOutcome, CheckedContinuation<NetworkRecovery.WaitOutcome, Never>?)? in
             guard let outcome = state.outcome else {
-                state.continuation = continuation
+                state.wait = wait
                 return nil
             }
-            return outcome
+            defer { state.continuation = nil }
+            return (outcome, state.continuation)
         }
-        if let decided { continuation.resume(returning: decided) }
+        guard let (outcome, continuation) = decided else { return }
+        wait.end()
+        continuation?.resume(returning: outcome)
     }
 
-    /// The wait's observation and timer: ended at once when the wait was decided before.
-    func hold(_ wait: NetworkWait) {
-        let decided = state.withLock { state -> Bool in
-            guard state.outcome == nil else { return true }
-            state.wait = wait
-            return false
-        }
-        if decided { wait.end() }
-    }
-
-    /// Ends the wait with `outcome`, unless it has ended already.
+    /// Ends the wait with `outcome`, unless it has ended already. Before the handles are
+    /// held, the outcome waits for them (``hold(_:)`` ends them and resumes the load).
     func decide(_ outcome: NetworkRecovery.WaitOutcome) {
-        let taken = state.withLock { state -> (CheckedContinuation<NetworkRecovery.WaitOutcome, Never>?, NetworkWait?)? in
+        let taken = state.withLock { state -> (CheckedContinuation<NetworkRecovery.WaitOutcome, Never>?, NetworkWait)? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
+            guard let wait = state.wait else { return nil }
             defer { (state.continuation, state.wait) = (nil, nil) }
-            return (state.continuation, state.wait)
+            return (state.continuation, wait)
         }
         guard let (continuation, wait) = taken else { return }
-        wait?.end()
+        wait.end()
         continuation?.resume(returning: outcome)
     }
 }

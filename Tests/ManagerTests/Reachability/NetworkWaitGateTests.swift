@@ -36,7 +36,7 @@ struct NetworkWaitGateTests {
         #expect(ended())
     }
 
-    @Test("a cancel before the load is waiting resumes it as it starts to wait, and ends the handles as they arrive")
+    @Test("a cancel before the load is waiting resumes it once the handles arrive, and ends them first")
     func cancelledBeforeEverything() async {
         let gate = NetworkWaitGate()
         gate.decide(.cancelled)
@@ -49,7 +49,7 @@ struct NetworkWaitGateTests {
         #expect(ended())
     }
 
-    @Test("the network back before the handles arrive resumes the load; the handles are ended as they arrive")
+    @Test("the network back before the handles arrive decides the wait; the handles are ended as they arrive, then the load resumes")
     func decidedBeforeTheHandles() async {
         let gate = NetworkWaitGate()
         let (wait, ended) = recordedWait()
