@@ -85,6 +85,11 @@ package final class CoalescedRuns<Run: CoalescedRun, Partial: Sendable, Success:
         }
     }
 
+    /// The run a first subscriber made, for the registry's abandonment handler.
+    final class MadeEntry: Sendable {
+        let entry = Locked<Entry?>(nil)
+    }
+
     struct Control {
         var pauses = SubscriberPauses()
         /// The highest priority any subscriber asked: the run's.
@@ -106,18 +111,26 @@ package final class CoalescedRuns<Run: CoalescedRun, Partial: Sendable, Success:
 
     /// Adds a subscriber to `key`'s run, making the run with `makeRun` when there is none.
     /// The run does not start yet: the caller hands out its token first (so a pause or a
-    /// cancel made from the first event finds it), then calls ``begin(_:)``.
+    /// cancel made from the first event finds it), then calls ``begin(_:priority:)``.
+    ///
+    /// `makeRun` is called for the key's first subscriber only: a subscriber that joins a
+    /// run under way costs no run of its own.
     package func join(
         _ key: Run.Key, priority: DownloadPriority, delivery: CallbackDelivery, makeRun: () -> Run,
         handler: @escaping @Sendable (Event) -> Void
     ) -> Membership {
-        let candidate = Entry(run: makeRun(), priority: priority)
+        // The registry keeps the first subscriber's abandonment handler, which must reach
+        // the run that subscriber makes; it is filled before the subscriber's token exists,
+        // so before anything can abandon it.
+        let made = MadeEntry()
         let subscription = registry.add(
-            to: key, delivery: delivery, whenAbandoned: { [self] in abandon(candidate) }, handler: handler)
+            to: key, delivery: delivery, whenAbandoned: { [self] in made.entry.withLock { $0 }.map(abandon) }, handler: handler)
         let entry: Entry?
         if subscription.isFirst {
-            entries.withLock { $0[key] = (subscription.generation, candidate) }
-            entry = candidate
+            let first = Entry(run: makeRun(), priority: priority)
+            made.entry.withLock { $0 = first }
+            entries.withLock { $0[key] = (subscription.generation, first) }
+            entry = first
         } else {
             entry = entries.withLock { entries in
                 entries[key].flatMap { $0.generation == subscription.generation ? $0.entry : nil }
