@@ -25,32 +25,14 @@ struct AVIFPreparedDecodeTests {
 
     @Test("the estimate and the decode parse the container once between them", arguments: Sample.allCases)
     func oneParse(sample: Sample) throws {
-        let data = try sample.data()
-        let log = HeaderParseLog()
-        let image = try HeaderParseLog.$current.withValue(log) {
-            let prepared = AVIFDecoder().prepareDecode(data, options: .default)
-            #expect(prepared.estimatedMemory != nil)
-            return try prepared.decode()
-        }
-        #expect(log.formats == [.avif])
-        #expect(!image.frames.isEmpty)
+        try PreparedDecodeChecks.oneParse(AVIFDecoder(), try sample.data(), format: .avif)
     }
 
     @Test(
         "the prepared estimate is the decoder's estimate, and covers the pixels of the same decode",
         arguments: Sample.allCases, options)
     func estimateAgreesWithDecode(sample: Sample, options: DecodeOptions) throws {
-        let data = try sample.data()
-        let decoder = AVIFDecoder()
-        let prepared = decoder.prepareDecode(data, options: options)
-        let estimate = try #require(prepared.estimatedMemory)
-        #expect(estimate == decoder.estimatedMemory(decoding: data, options: options))
-        let image = try prepared.decode()
-        let held = image.frames.reduce(0) { $0 + $1.bitmap.packedRowBytes * $1.bitmap.height }
-        #expect(estimate >= held, "\(estimate) bytes estimated, \(held) decoded")
-        let plain = try decoder.decode(data, options: options)
-        #expect(image.frames.map(\.bitmap) == plain.frames.map(\.bitmap))
-        #expect(image.orientation == plain.orientation)
+        try PreparedDecodeChecks.estimateAgreesWithDecode(AVIFDecoder(), try sample.data(), options: options)
     }
 
     @Test("a prepared decode run twice gives the same image twice")
@@ -63,16 +45,7 @@ struct AVIFPreparedDecodeTests {
 
     @Test("a damaged or cut file: the prepared decode throws the error the decode throws", arguments: Sample.allCases)
     func damagedFilesKeepTheirErrors(sample: Sample) throws {
-        let data = try sample.data()
-        var damaged = [0, 1, 12, 24, 40, 64, data.count / 3, data.count * 2 / 3, data.count - 1].map { data.prefix($0) }
-        damaged.append(data.prefix(64) + Data(repeating: 0x5A, count: 400))
-        let decoder = AVIFDecoder()
-        for options in [DecodeOptions.default, DecodeOptions(maxPixelCount: 100)] {
-            for bytes in damaged + [data] {
-                let decoded = Result { () throws(ImageDecodingError) in try decoder.decode(bytes, options: options) }
-                let prepared = Result { () throws(ImageDecodingError) in try decoder.prepareDecode(bytes, options: options).decode() }
-                #expect(prepared.error == decoded.error, "\(bytes.count) bytes of \(sample)")
-            }
-        }
+        PreparedDecodeChecks.damagedFilesKeepTheirErrors(
+            AVIFDecoder(), try sample.data(), cuts: [0, 1, 12, 24, 40, 64], noiseAfter: 64, label: "\(sample)")
     }
 }
