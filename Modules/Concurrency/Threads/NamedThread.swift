@@ -14,6 +14,27 @@ extension Thread {
         thread.start()
     }
 
+    /// Starts a joinable POSIX thread that runs `body`, named `name` when given: for a
+    /// thread whose end someone waits for with `pthread_join` (a pool's shutdown, a loop
+    /// that reports itself gone), which Foundation's `Thread` does not offer.
+    package static func startJoinable(named name: String? = nil, _ body: @escaping @Sendable () -> Void) -> pthread_t {
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread,
+            nil,
+            { raw in
+                guard let raw else { return nil }
+                let start = Unmanaged<JoinableStart>.fromOpaque(raw).takeRetainedValue()
+                if let name = start.name { Thread.nameCurrent(name) }
+                start.body()
+                return nil
+            },
+            Unmanaged.passRetained(JoinableStart(name: name, body: body)).toOpaque()
+        )
+        precondition(result == 0, "could not start the thread \(name ?? "") (error \(result))")
+        return thread
+    }
+
     /// Names the calling thread as the system shows it (`top -H`, `perf`, `gdb`,
     /// `/proc/<pid>/task/<tid>/comm`), cut to the whole characters that fit in the 15
     /// bytes Linux keeps, and as Foundation's `Thread.current.name` shows it.
@@ -40,5 +61,16 @@ extension Thread {
             }
         #endif
         Thread.current.name = shown
+    }
+}
+
+/// What a joinable thread runs, handed to it through `pthread_create`'s argument.
+private final class JoinableStart: Sendable {
+    let name: String?
+    let body: @Sendable () -> Void
+
+    init(name: String?, body: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.body = body
     }
 }

@@ -117,20 +117,7 @@ public final class WorkerPool: TaskExecutor, Sendable {
     }
 
     private static func startThread(_ context: WorkerContext) -> pthread_t {
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread,
-            nil,
-            { raw in
-                guard let raw else { return nil }
-                let context = Unmanaged<WorkerContext>.fromOpaque(raw).takeRetainedValue()
-                context.run()
-                return nil
-            },
-            Unmanaged.passRetained(context).toOpaque()
-        )
-        precondition(result == 0, "could not start a worker thread (error \(result))")
-        return thread
+        Thread.startJoinable { context.run() }
     }
 }
 

@@ -89,20 +89,7 @@ final class CurlEventLoop: @unchecked Sendable {
     /// Starts the loop's thread: joinable, so that ``whenEnded(_:)`` can report the
     /// thread gone, not only about to end.
     func start() {
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread,
-            nil,
-            { raw in
-                guard let raw else { return nil }
-                let loop = Unmanaged<CurlEventLoop>.fromOpaque(raw).takeRetainedValue()
-                Thread.nameCurrent("webimage.curl")
-                loop.run()
-                return nil
-            },
-            Unmanaged.passRetained(self).toOpaque()
-        )
-        precondition(result == 0, "could not start the transport's thread (error \(result))")
+        _ = Thread.startJoinable(named: "webimage.curl") { self.run() }
     }
 
     /// Calls `callback` once the loop's thread has ended and freed libcurl's handles: at
