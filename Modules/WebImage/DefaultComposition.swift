@@ -16,11 +16,10 @@ import WebImageTransport
 /// build on these parts.
 @_spi(Tooling)
 public struct DefaultComposition: Sendable {
-    public typealias DownloadRegistry = CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>
+    public typealias DownloadRegistry = CallbackRegistry<DownloadKey, ReceivedBody, DownloadResult, DownloadError>
     public typealias LoadRegistry = CallbackRegistry<ImageLoadKey, DecodedImage, ImageResponse, ImageLoadError>
 
-    /// A ``CurlTransport`` under an ``ImageDownloader`` whose partial images come from
-    /// the same decoders as the final ones (unless the configuration names others).
+    /// A ``CurlTransport`` under an ``ImageDownloader``.
     public let downloader: ImageDownloader
     public let downloadRegistry: DownloadRegistry
     public let loadRegistry: LoadRegistry
@@ -32,9 +31,6 @@ public struct DefaultComposition: Sendable {
 
     public init(configuration: WebImageConfiguration) {
         var downloaderConfiguration = configuration.downloader
-        if downloaderConfiguration.progressiveDecoders.isEmpty {
-            downloaderConfiguration.progressiveDecoders = configuration.decoders.decoders
-        }
         downloaderConfiguration.partialDownloads = configuration.makePartialDownloadStore()
         var transportConfiguration = configuration.transport
         // The transport's default Accept names the built-in formats; with a registry of

@@ -2,8 +2,7 @@ import WebImageManager
 
 extension ImageManager {
     /// A manager composed of the default modules as `configuration` says: a
-    /// `CurlTransport` under an `ImageDownloader` (partial images from the same
-    /// decoders), a `MemoryCache` and, when there is a cache directory, a `DiskCache`.
+    /// `CurlTransport` under an `ImageDownloader`, a `MemoryCache` and, when there is a cache directory, a `DiskCache`.
     /// The manager owns that transport: `shutdown(gracePeriod:)` shuts it
     /// down once the loads have ended.
     public convenience init(configuration: WebImageConfiguration) {

@@ -4,11 +4,10 @@ import Foundation
 ///
 /// More than the URL: the method, every request header (so requests that differ in
 /// Authorization, Accept, Range or any other header never share a response), the
-/// credential, the validators of a conditional request, the certificate choice, and for a
-/// progressive download the options its partial images are decoded with, and the request's
-/// own URL policy (a request held to public addresses never shares the transfer of one
-/// that is not). It is made from
-/// the request before the downloader's request modifier runs: a modifier must change
+/// credential, the validators of a conditional request, the certificate choice, whether
+/// the download hands out its body as it arrives (progressive), and the request's own URL
+/// policy (a request held to public addresses never shares the transfer of one that is
+/// not). It is made from the request before the downloader's request modifier runs: a modifier must change
 /// equal requests in equal ways (signing a URL, adding a token), which is what they do.
 public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
     public let url: String
@@ -18,15 +17,15 @@ public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
     public let credential: Credential?
     public let validators: TransportRequest.Validators?
     public let allowsInvalidCertificates: Bool
-    /// The partial images' decode options, for a progressive download only.
-    public let progressiveDecodeOptions: DecodeOptions?
+    /// Whether subscribers get the body as it arrives (``DownloadOptions/progressive``).
+    public let isProgressive: Bool
     /// The request's own URL policy; `nil` for the downloader's.
     public let urlPolicy: URLPolicy?
 
     public init(
         url: URL, method: TransportRequest.Method = .get, headers: HTTPHeaderFields = [:], credential: Credential? = nil,
         validators: TransportRequest.Validators? = nil, allowsInvalidCertificates: Bool = false,
-        progressiveDecodeOptions: DecodeOptions? = nil, urlPolicy: URLPolicy? = nil
+        isProgressive: Bool = false, urlPolicy: URLPolicy? = nil
     ) {
         self.url = url.absoluteString
         self.method = method
@@ -34,7 +33,7 @@ public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
         self.credential = credential
         self.validators = validators
         self.allowsInvalidCertificates = allowsInvalidCertificates
-        self.progressiveDecodeOptions = progressiveDecodeOptions
+        self.isProgressive = isProgressive
         self.urlPolicy = urlPolicy
     }
 
@@ -46,7 +45,7 @@ public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
         if let credential { parts.append("user \(credential.user)") }
         if validators != nil { parts.append("conditional") }
         if allowsInvalidCertificates { parts.append("any certificate") }
-        if progressiveDecodeOptions != nil { parts.append("progressive") }
+        if isProgressive { parts.append("progressive") }
         if urlPolicy != nil { parts.append("own URL policy") }
         return parts.joined(separator: ", ")
     }

@@ -20,9 +20,6 @@ public struct DownloadRequest: Sendable {
     public var validators: TransportRequest.Validators?
     /// Overrides the downloader's whole-transfer timeout.
     public var timeout: Duration?
-    /// Options for partial images (``DownloadOptions/progressive``): a target size keeps
-    /// the partial images small. Part of the coalescing key when progressive.
-    public var progressiveDecodeOptions: DecodeOptions
     /// Overrides the downloader's retry policy for this request.
     public var retryPolicy: RetryPolicy?
     /// Which URLs and addresses this download may reach, replacing the transport's for
@@ -38,7 +35,6 @@ public struct DownloadRequest: Sendable {
         credential: Credential? = nil,
         validators: TransportRequest.Validators? = nil,
         timeout: Duration? = nil,
-        progressiveDecodeOptions: DecodeOptions = .default,
         retryPolicy: RetryPolicy? = nil,
         urlPolicy: URLPolicy? = nil
     ) {
@@ -49,7 +45,6 @@ public struct DownloadRequest: Sendable {
         self.credential = credential
         self.validators = validators
         self.timeout = timeout
-        self.progressiveDecodeOptions = progressiveDecodeOptions
         self.retryPolicy = retryPolicy
         self.urlPolicy = urlPolicy
     }
@@ -77,7 +72,8 @@ public struct DownloadOptions: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
-    /// Decode as bytes arrive and send partial images to subscribers.
+    /// Hand subscribers the body received so far as it grows (``ReceivedBody``), for
+    /// partial images made above the downloader.
     public static let progressive = DownloadOptions(rawValue: 1 << 0)
     /// Queue at low priority.
     public static let lowPriority = DownloadOptions(rawValue: 1 << 1)

@@ -1,6 +1,7 @@
-/// The events of one download subscriber: progress, partial images of a progressive
-/// download, then exactly one result.
-public typealias DownloadEvent = SubscriberEvent<DecodedImage, DownloadResult, DownloadError>
+/// The events of one download subscriber: progress, the body received so far of a
+/// progressive download, then exactly one result. A downloader hands bytes only; images
+/// are made above it.
+public typealias DownloadEvent = SubscriberEvent<ReceivedBody, DownloadResult, DownloadError>
 
 /// Turns download requests into bytes: the role of SDWebImage's downloader, seen by a
 /// manager through this protocol only.

@@ -291,8 +291,9 @@ final class ImageLoadTask: CoalescedRun {
         }
     }
 
-    /// One attempt through the downloader, passing progress and partial images on to the
-    /// subscribers; cancelling the task cancels the download.
+    /// One attempt through the downloader, passing progress on to the subscribers, and
+    /// partial images made from the body as it arrives for a progressive load; cancelling
+    /// the task cancels the download.
     private func attempt(validators: TransportRequest.Validators?) async -> Result<DownloadResult, DownloadError> {
         var downloadRequest = request.downloadRequest(validators: validators)
         let asked = control.withLock { state in
@@ -301,6 +302,9 @@ final class ImageLoadTask: CoalescedRun {
             return asked
         }
         downloadRequest.raisePriority(to: asked)
+        let progressive =
+            request.options.contains(.progressiveLoad)
+            ? ProgressiveImages(decoders: stages.decoders, options: request.decodeOptions) { [self] in publishPartial($0) } : nil
         // The run's task is cancelled when the load is abandoned: that cancels the token.
         return await withCancellableContinuationHoldingEarly({
             (resume: @escaping @Sendable (Result<DownloadResult, DownloadError>) -> Void, hold) in
@@ -317,9 +321,10 @@ final class ImageLoadTask: CoalescedRun {
                     guard publishesProgress.load(ordering: .relaxed) else { return }
                     runs.registry.publishProgress(
                         received: received, expected: expected, for: key, generation: generation.load(ordering: .relaxed))
-                case .partial(let partial):
-                    publishPartial(partial)
+                case .partial(let body):
+                    progressive?.receive(body)
                 case .completed(let result):
+                    progressive?.close()
                     resume(result)
                 }
             }

@@ -13,6 +13,6 @@ extension ImageRequest {
         if options.contains(.allowInvalidCertificates) { downloadOptions.insert(.allowInvalidCertificates) }
         return DownloadRequest(
             url: url, headers: context.headers, options: downloadOptions, credential: context.credential,
-            validators: validators, progressiveDecodeOptions: decodeOptions, urlPolicy: context.urlPolicy)
+            validators: validators, urlPolicy: context.urlPolicy)
     }
 }

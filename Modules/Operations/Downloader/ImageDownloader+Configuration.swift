@@ -29,9 +29,6 @@ extension ImageDownloader {
         public var maximumBodySize: Int64?
         public var requestModifier: RequestModifier?
         public var responseModifier: ResponseModifier?
-        /// The decoders that make partial images of a `DownloadOptions.progressive`
-        /// download, chosen by the first bytes. Empty: no partial images.
-        public var progressiveDecoders: [any ImageDecoding]
         /// Sees the whole lifecycle; give a `CompositeDownloadEventMonitor` for several, or
         /// add more while running with ``ImageDownloader/addEventMonitor(_:delivery:)``.
         public var eventMonitor: (any DownloadEventMonitor)?
@@ -54,7 +51,6 @@ extension ImageDownloader {
             maximumBodySize: Int64? = 64 << 20,
             requestModifier: RequestModifier? = nil,
             responseModifier: ResponseModifier? = nil,
-            progressiveDecoders: [any ImageDecoding] = [],
             eventMonitor: (any DownloadEventMonitor)? = nil,
             partialDownloads: PartialDownloadStore? = nil
         ) {
@@ -66,7 +62,6 @@ extension ImageDownloader {
             self.maximumBodySize = maximumBodySize
             self.requestModifier = requestModifier
             self.responseModifier = responseModifier
-            self.progressiveDecoders = progressiveDecoders
             self.eventMonitor = eventMonitor
             self.partialDownloads = partialDownloads
         }

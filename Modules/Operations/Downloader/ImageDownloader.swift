@@ -15,7 +15,7 @@ import WebImageCore
 /// ```
 ///
 /// Coalescing: requests with an equal `DownloadKey` (URL, headers, credential,
-/// validators, certificate choice, progressive options) share one transfer. A request
+/// validators, certificate choice, progressive or not) share one transfer. A request
 /// that joins a waiting download with a higher priority raises it. Cancelling a token
 /// completes that subscriber with `DownloadError.cancelled` at once; the transfer stops
 /// when its last subscriber leaves. Pausing a token pauses the transfer once every
@@ -50,7 +50,7 @@ public final class ImageDownloader: ImageDownloading {
 
     public init(
         transport: any Transporting,
-        registry: any CallbackRegistering<DownloadKey, DecodedImage, DownloadResult, DownloadError>,
+        registry: any CallbackRegistering<DownloadKey, ReceivedBody, DownloadResult, DownloadError>,
         configuration: Configuration = .init()
     ) {
         self.configuration = configuration
@@ -156,7 +156,7 @@ public final class ImageDownloader: ImageDownloading {
             url: request.url, headers: request.headers, credential: request.credential,
             validators: request.options.contains(.revalidate) ? request.validators : nil,
             allowsInvalidCertificates: request.options.contains(.allowInvalidCertificates),
-            progressiveDecodeOptions: request.options.contains(.progressive) ? request.progressiveDecodeOptions : nil,
+            isProgressive: request.options.contains(.progressive),
             urlPolicy: request.urlPolicy)
     }
 

@@ -3,8 +3,8 @@ import Synchronization
 import WebImageConcurrency
 import WebImageCore
 
-/// Receives one attempt's transfer: keeps the body, feeds the attempt's partial-image
-/// maker (and closes it when the transfer ends), passes the head through the response
+/// Receives one attempt's transfer: keeps the body (and, for a progressive download,
+/// hands it to the subscribers as it grows), passes the head through the response
 /// modifier, and reports the end to its operation.
 ///
 /// An attempt that asks to continue kept bytes (``AttemptResume``) starts its body with
@@ -21,6 +21,12 @@ final class AttemptDelegate: TransferDelegate {
         /// own progress counts from there.
         var offset: Int64 = 0
         var completeLength: Int64?
+        var handouts = BodyHandoutSchedule()
+
+        /// The body to hand out now, if the download hands it out and one is due.
+        mutating func dueHandout(handsOutBody: Bool) -> Data? {
+            handsOutBody && handouts.isDue(size: body.count) ? body : nil
+        }
     }
 
     /// The most reserved up front for a declared length; a lying Content-Length cannot
@@ -29,13 +35,14 @@ final class AttemptDelegate: TransferDelegate {
 
     private let operation: DownloadOperation
     private let attempt: Int
-    private let feeder: ProgressiveFeeder?
+    /// Whether the subscribers get the body as it grows (``DownloadOptions/progressive``).
+    private let handsOutBody: Bool
     private let state: Locked<State>
 
-    init(operation: DownloadOperation, attempt: Int, feeder: ProgressiveFeeder?, resume: AttemptResume) {
+    init(operation: DownloadOperation, attempt: Int, handsOutBody: Bool, resume: AttemptResume) {
         self.operation = operation
         self.attempt = attempt
-        self.feeder = feeder
+        self.handsOutBody = handsOutBody
         self.state = Locked(State(resume: resume))
     }
 
@@ -53,7 +60,7 @@ final class AttemptDelegate: TransferDelegate {
     private func accept(_ response: TransportResponse, task: TransferTask, prefix: Data?) {
         switch operation.didReceive(response) {
         case .success(let accepted):
-            state.withLock { state in
+            let handout = state.withLock { state -> Data? in
                 state.response = accepted
                 if let prefix {
                     state.body = prefix
@@ -63,10 +70,11 @@ final class AttemptDelegate: TransferDelegate {
                 if let length = accepted.expectedContentLength, length > state.offset {
                     state.body.reserveCapacity(Int(min(length, state.offset + Int64(Self.reservationCap))))
                 }
+                return state.dueHandout(handsOutBody: handsOutBody)
             }
             if let prefix {
-                prefix.withUnsafeBytes { feeder?.feed($0) }
                 operation.didReceive(TransferProgress(received: Int64(prefix.count), expected: accepted.expectedContentLength))
+                if let handout { operation.didReceive(ReceivedBody(bytes: handout, attempt: attempt)) }
             } else {
                 operation.didAccept(accepted)
             }
@@ -77,17 +85,16 @@ final class AttemptDelegate: TransferDelegate {
     }
 
     func transfer(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer, progress: TransferProgress) {
-        let (offset, completeLength) = state.withLock { state in
+        let (offset, completeLength, handout) = state.withLock { state in
             state.body.append(contentsOf: bytes)
-            return (state.offset, state.completeLength)
+            return (state.offset, state.completeLength, state.dueHandout(handsOutBody: handsOutBody))
         }
         operation.didReceive(
             offset == 0 ? progress : TransferProgress(received: offset + progress.received, expected: completeLength))
-        feeder?.feed(bytes)
+        if let handout { operation.didReceive(ReceivedBody(bytes: handout, attempt: attempt)) }
     }
 
     func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
-        feeder?.close()
         let kept = state.withLock { state in
             defer { state = State(resume: state.resume) }
             return state

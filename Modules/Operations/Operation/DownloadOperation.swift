@@ -143,6 +143,11 @@ final class DownloadOperation: CoalescedRun {
             received: progress.received, expected: progress.expected, for: key, generation: generation.load(ordering: .relaxed))
     }
 
+    /// The body a progressive download received so far, for its subscribers.
+    func didReceive(_ body: ReceivedBody) {
+        context.registry.publishPartial(body, for: key, generation: generation.load(ordering: .relaxed))
+    }
+
     /// The transfer of attempt `attempt` completed with `outcome`; `update` says what
     /// becomes of the kept bytes.
     func attemptDidEnd(_ attempt: Int, outcome: Result<DownloadResult, DownloadError>, update: AttemptResume.Update = .unchanged) {
@@ -244,7 +249,8 @@ final class DownloadOperation: CoalescedRun {
         // starts the body again from zero, or from the kept bytes it asks to continue.
         didReceive(TransferProgress(received: resumed?.offset ?? 0, expected: resumed?.completeLength))
         let delegate = AttemptDelegate(
-            operation: self, attempt: attempt, feeder: makeFeeder(), resume: AttemptResume(identity: partialIdentity, resumed: resumed))
+            operation: self, attempt: attempt, handsOutBody: self.request.options.contains(.progressive),
+            resume: AttemptResume(identity: partialIdentity, resumed: resumed))
         let transfer = context.transport.start(request, delegate: delegate)
         // A download paused meanwhile pauses its new transfer at once.
         perform(lifecycle.withLock { forwardingPause($0.transferStarted(transfer, attempt: attempt)) })
@@ -318,17 +324,5 @@ final class DownloadOperation: CoalescedRun {
             return hold.leftBehind(succeeded: succeeded, stopped: stopped)
         }
         if let left { context.configuration.partialDownloads?.keep(left) }
-    }
-
-    /// A fresh partial-image maker for a progressive download, else `nil`: a retry
-    /// starts the body again, so each attempt has its own.
-    private func makeFeeder() -> ProgressiveFeeder? {
-        guard request.options.contains(.progressive), !context.configuration.progressiveDecoders.isEmpty else { return nil }
-        let registry = context.registry
-        return ProgressiveFeeder(
-            decoders: context.configuration.progressiveDecoders, options: request.progressiveDecodeOptions,
-            publish: { [key, generation = generation.load(ordering: .relaxed)] image in
-                registry.publishPartial(image, for: key, generation: generation)
-            })
     }
 }

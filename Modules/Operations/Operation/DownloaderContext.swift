@@ -11,8 +11,8 @@ import WebImageCore
 final class DownloaderContext: Sendable {
     let transport: any Transporting
     /// The downloads under way or waiting, one per key, and their subscribers.
-    let runs: CoalescedRuns<DownloadOperation, DecodedImage, DownloadResult, DownloadError>
-    var registry: any CallbackRegistering<DownloadKey, DecodedImage, DownloadResult, DownloadError> { runs.registry }
+    let runs: CoalescedRuns<DownloadOperation, ReceivedBody, DownloadResult, DownloadError>
+    var registry: any CallbackRegistering<DownloadKey, ReceivedBody, DownloadResult, DownloadError> { runs.registry }
     let queue: DownloadQueue
     let configuration: ImageDownloader.Configuration
     /// The configuration's monitor, then those added while running.
@@ -23,7 +23,7 @@ final class DownloaderContext: Sendable {
 
     init(
         transport: any Transporting,
-        registry: any CallbackRegistering<DownloadKey, DecodedImage, DownloadResult, DownloadError>,
+        registry: any CallbackRegistering<DownloadKey, ReceivedBody, DownloadResult, DownloadError>,
         queue: DownloadQueue, configuration: ImageDownloader.Configuration, monitors: MonitorList<any DownloadEventMonitor>
     ) {
         self.transport = transport

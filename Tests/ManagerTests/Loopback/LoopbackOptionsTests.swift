@@ -18,9 +18,9 @@ struct LoopbackOptionsTests {
         }
     }
 
-    /// The drip here is what makes the body arrive in pieces for the downloader's
-    /// progressive decoder, not a wait: the test awaits the result.
-    @Test("progressiveLoad delivers partial images decoded by the downloader before the final image")
+    /// The drip here is what makes the body arrive in pieces for the manager's
+    /// partial images, not a wait: the test awaits the result.
+    @Test("progressiveLoad delivers partial images, decoded by the manager from the body as it arrives, before the final image")
     func progressive() async throws {
         try await withFixture { fixture in
             let manager = fixture.manager()

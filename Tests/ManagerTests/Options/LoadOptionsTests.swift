@@ -143,7 +143,7 @@ struct LoadOptionsTests {
         #expect(requests[2].headers["Authorization"] == "Bearer t")
     }
 
-    @Test("progressiveLoad passes partial images on, transformed like the final image and marked partial, before the result")
+    @Test("progressiveLoad makes partial images of the body handed out, transformed and marked partial, before the result")
     func progressive() async throws {
         let fixture = ScriptedFixture()
         let manager = fixture.manager()
@@ -153,15 +153,16 @@ struct LoadOptionsTests {
         let log = LoadLog()
         let token = manager.loadImage(with: request, handler: log.handler)
         let download = try await fixture.downloader.download(at: 0)
-        let rough = DecodedImage(format: .jpeg, frames: [ImageFrame(bitmap: try SyntheticImage.photo(width: 320, height: 240))])
-        download.partial(rough)
-        download.partial(rough)
-        download.reply(.body(Pictures.progressivePhoto))
+        #expect(download.request.options.contains(.progressive))
+        let body = Pictures.progressivePhoto
+        download.received(body.prefix(body.count * 2 / 3))
+        await log.partialArrived()
+        download.reply(.body(body))
         let final = try await log.result().get()
         withExtendedLifetime(token) {}
 
         let partials = log.partialImages
-        #expect(partials.count == 2)
+        #expect(!partials.isEmpty)
         let allMarkedAndTransformed = partials.allSatisfy { $0.isPartial && $0.size == PixelSize(width: 160, height: 120) }
         #expect(allMarkedAndTransformed)
         #expect(log.all.last?.isCompletion == true, "partials come before the result")

@@ -9,12 +9,22 @@ import WebImage
 final class LoadLog: Sendable {
     private let events = Locked<[ImageLoadEvent]>([])
     private let done = AsyncStream<Result<ImageResponse, ImageLoadError>>.makeStream()
+    private let partials = AsyncStream<DecodedImage>.makeStream()
 
     var handler: @Sendable (ImageLoadEvent) -> Void {
         { [self] event in
             events.withLock { $0.append(event) }
-            if case .completed(let result) = event { done.continuation.yield(result) }
+            switch event {
+            case .completed(let result): done.continuation.yield(result)
+            case .partial(let image): partials.continuation.yield(image)
+            case .progress: break
+            }
         }
+    }
+
+    /// Returns once the load has had a partial image. For one waiting test task.
+    func partialArrived() async {
+        for await _ in partials.stream { return }
     }
 
     func result() async -> Result<ImageResponse, ImageLoadError> {

@@ -125,7 +125,7 @@ extension ScriptedDownloader {
             self.key = DownloadKey(
                 url: request.url, headers: request.headers, credential: request.credential, validators: request.validators,
                 allowsInvalidCertificates: request.options.contains(.allowInvalidCertificates),
-                progressiveDecodeOptions: request.options.contains(.progressive) ? request.progressiveDecodeOptions : nil)
+                isProgressive: request.options.contains(.progressive))
         }
 
         /// Whether the subscriber cancelled it (before it completed).
@@ -149,8 +149,9 @@ extension ScriptedDownloader {
             send(.progress(received: received, expected: expected))
         }
 
-        func partial(_ image: DecodedImage) {
-            send(.partial(image))
+        /// Hands out the body received so far, as a progressive download does.
+        func received(_ body: Data, attempt: Int = 1) {
+            send(.partial(ReceivedBody(bytes: body, attempt: attempt)))
         }
 
         /// Ends the download with `reply`.

@@ -21,7 +21,7 @@ struct DownloadKeyTests {
     }
 
     @Test(
-        "Authorization, Accept, Range or any header, a credential, validators, certificates, progressive options or a URL policy set requests apart"
+        "Authorization, Accept, Range or any header, a credential, validators, certificates, being progressive or a URL policy set requests apart"
     )
     func different() {
         let base = key()

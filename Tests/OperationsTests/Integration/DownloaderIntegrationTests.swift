@@ -91,28 +91,37 @@ struct DownloaderIntegrationTests {
         }
     }
 
-    @Test("a progressive JPEG dripping in gives full-size partial images before the result")
+    @Test("a progressive download dripping in hands out the body received so far, growing by a quarter at least, before the result")
     func progressive() async throws {
         let directory = try TemporaryDirectory()
         let bitmap = try SyntheticImage.photo(width: 320, height: 240)
         let jpeg = try JPEGFixtureEncoder(quality: 90, progressive: true).encode(bitmap)
         try jpeg.write(to: directory.url.appendingPathComponent("photo.jpg"))
         try await withServer(.init(documentRoot: directory.url)) { server in
-            let downloader = downloader(.init(progressiveDecoders: ImageDecoderRegistry.standard.decoders))
+            let downloader = downloader()
+            let url = server.url("/files/photo.jpg?chunk=\(jpeg.count / 12)&interval_ms=20")
             let log = DownloadLog()
-            downloader.download(
-                DownloadRequest(url: server.url("/files/photo.jpg?chunk=\(jpeg.count / 12)&interval_ms=100"), options: [.progressive]),
-                handler: log.handler)
+            downloader.download(DownloadRequest(url: url, options: [.progressive]), handler: log.handler)
             let body = try await log.result().get().data
             #expect(body == jpeg)
-            let partials = log.partialImages
-            #expect(!partials.isEmpty)
-            for image in partials {
-                #expect(image.isPartial)
-                #expect(image.bitmap.width == 320 && image.bitmap.height == 240)
+            let bodies = log.receivedBodies
+            #expect(bodies.count >= 2)
+            var previous = 0
+            for body in bodies {
+                #expect(body.attempt == 1)
+                #expect(body.bytes == jpeg.prefix(body.bytes.count), "each is the body from its first byte")
+                #expect(body.bytes.count >= previous + max(4096, previous / 4))
+                previous = body.bytes.count
             }
+            #expect(log.all.last?.isCompletion == true, "the bodies come before the result")
             let progress = log.all.compactMap { if case .progress(let received, _) = $0 { received } else { nil } }
             #expect(progress.last == Int64(jpeg.count))
+
+            let plain = DownloadLog()
+            downloader.download(DownloadRequest(url: url), handler: plain.handler)
+            let plainBody = try await plain.result().get().data
+            #expect(plainBody == jpeg)
+            #expect(plain.receivedBodies.isEmpty, "a download that is not progressive hands out no body")
         }
     }
 

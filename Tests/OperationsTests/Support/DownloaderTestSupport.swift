@@ -8,7 +8,7 @@ import WebImageTestSupport
 @testable import WebImageConcurrency
 @testable import WebImageCore
 
-typealias DownloadRegistry = CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>
+typealias DownloadRegistry = CallbackRegistry<DownloadKey, ReceivedBody, DownloadResult, DownloadError>
 
 /// Keeps what one download subscriber heard.
 final class DownloadLog: Sendable {
@@ -21,8 +21,9 @@ final class DownloadLog: Sendable {
         all.compactMap { if case .completed(let result) = $0 { result } else { nil } }
     }
 
-    var partialImages: [DecodedImage] {
-        all.compactMap { if case .partial(let image) = $0 { image } else { nil } }
+    /// The bodies a progressive download handed out, in order.
+    var receivedBodies: [ReceivedBody] {
+        all.compactMap { if case .partial(let body) = $0 { body } else { nil } }
     }
 
     var handler: @Sendable (DownloadEvent) -> Void {

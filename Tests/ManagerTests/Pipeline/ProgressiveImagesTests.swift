@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImage
+import WebImageFixtures
+import WebImageTestSupport
+
+@testable import WebImageConcurrency
+@testable import WebImageManager
+
+@Suite("Partial images made from the body a progressive download hands out")
+struct ProgressiveImagesTests {
+    /// What one `ProgressiveImages` handed on.
+    private final class Published: Sendable {
+        private let images = Locked<[DecodedImage]>([])
+        var all: [DecodedImage] { images.withLock { $0 } }
+        var publish: @Sendable (DecodedImage) -> Void { { image in self.images.withLock { $0.append(image) } } }
+    }
+
+    private static func progressiveJPEG(width: Int, height: Int) throws -> Data {
+        try JPEGFixtureEncoder(quality: 90, progressive: true).encode(SyntheticImage.photo(width: width, height: height))
+    }
+
+    private static func make(_ published: Published) -> ProgressiveImages {
+        ProgressiveImages(decoders: ImageDecoderRegistry.standard, options: .default, publish: published.publish)
+    }
+
+    @Test("a growing body gives full-size partial images, each fed only the bytes the decoder has not seen")
+    func growingBody() throws {
+        let jpeg = try Self.progressiveJPEG(width: 320, height: 240)
+        let published = Published()
+        let images = Self.make(published)
+        for share in [3, 5, 7] {
+            images.receive(ReceivedBody(bytes: jpeg.prefix(jpeg.count * share / 10), attempt: 1))
+            images.flush()
+        }
+        #expect(!published.all.isEmpty)
+        for image in published.all {
+            #expect(image.isPartial)
+            #expect(image.size == PixelSize(width: 320, height: 240))
+        }
+    }
+
+    @Test("a retry's body starts a new decoder: the earlier attempt's bytes are not continued")
+    func retryStartsOver() throws {
+        let first = try Self.progressiveJPEG(width: 200, height: 100)
+        let second = try Self.progressiveJPEG(width: 320, height: 240)
+        let published = Published()
+        let images = Self.make(published)
+        images.receive(ReceivedBody(bytes: first.prefix(first.count * 2 / 3), attempt: 1))
+        images.flush()
+        let before = published.all.count
+        images.receive(ReceivedBody(bytes: second.prefix(second.count * 2 / 3), attempt: 2))
+        images.flush()
+        let after = published.all.dropFirst(before)
+        #expect(!after.isEmpty)
+        #expect(after.allSatisfy { $0.size == PixelSize(width: 320, height: 240) })
+    }
+
+    @Test("bytes that are no image give no partial image and no error: the final decode reports them")
+    func notAnImage() {
+        let published = Published()
+        let images = Self.make(published)
+        images.receive(ReceivedBody(bytes: Data(repeating: 0x5A, count: 8192), attempt: 1))
+        images.flush()
+        #expect(published.all.isEmpty)
+    }
+
+    @Test("once closed, nothing more is handed on")
+    func closed() throws {
+        let jpeg = try Self.progressiveJPEG(width: 320, height: 240)
+        let published = Published()
+        let images = Self.make(published)
+        images.close()
+        images.receive(ReceivedBody(bytes: jpeg.prefix(jpeg.count * 2 / 3), attempt: 1))
+        images.flush()
+        #expect(published.all.isEmpty)
+    }
+}
