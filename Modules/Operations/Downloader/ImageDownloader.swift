@@ -47,6 +47,8 @@ public final class ImageDownloader: ImageDownloading {
     /// monitors can be added while it runs).
     public var transport: any Transporting { context.transport }
     let context: DownloaderContext
+    /// The configuration's default headers, as changed since (``setDefaultHeader(_:value:)``).
+    let liveDefaultHeaders: Locked<HTTPHeaderFields>
 
     public init(
         transport: any Transporting,
@@ -54,6 +56,7 @@ public final class ImageDownloader: ImageDownloading {
         configuration: Configuration = .init()
     ) {
         self.configuration = configuration
+        self.liveDefaultHeaders = Locked(configuration.defaultHeaders)
         self.queue = DownloadQueue(
             maximumConcurrentOperations: configuration.maximumConcurrentDownloads, order: configuration.executionOrder)
         let monitors = MonitorList<any DownloadEventMonitor>()
@@ -161,9 +164,9 @@ public final class ImageDownloader: ImageDownloading {
     }
 
     private func withDefaultHeaders(_ request: DownloadRequest) -> DownloadRequest {
-        guard !configuration.defaultHeaders.isEmpty else { return request }
+        var headers = defaultHeaders
+        guard !headers.isEmpty else { return request }
         var merged = request
-        var headers = configuration.defaultHeaders
         for name in Set(request.headers.map { $0.name.lowercased() }) { headers.remove(name) }
         for (name, value) in request.headers { headers.add(name, value) }
         merged.headers = headers

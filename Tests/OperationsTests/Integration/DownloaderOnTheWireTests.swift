@@ -1,0 +1,166 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageCallbackRegistry
+import WebImageTestServer
+import WebImageTestSupport
+import WebImageTransport
+
+@testable import WebImageConcurrency
+@testable import WebImageCore
+@testable import WebImageOperations
+
+/// The downloader's seeded behaviours as the server and the real transport see them.
+@Suite("ImageDownloader's requests and events, as the loopback server sees them")
+struct DownloaderOnTheWireTests {
+    /// What the server received as `name`, from the text `/headers` answers with.
+    private static func header(_ name: String, in body: Data) -> String? {
+        let prefix = name.lowercased() + ": "
+        return String(decoding: body, as: UTF8.self).split(separator: "\n")
+            .first { $0.lowercased().hasPrefix(prefix) }
+            .map { String($0.dropFirst(prefix.count)) }
+    }
+
+    private static func body(_ downloader: ImageDownloader, _ request: DownloadRequest) async throws -> Data {
+        let log = DownloadLog()
+        downloader.download(request, handler: log.handler)
+        return try await log.result().get().data
+    }
+
+    @Test("default headers changed on the running downloader go with the downloads started after the change")
+    func liveDefaultHeaders() async throws {
+        try await withServer { server in
+            let downloader = ImageDownloader(
+                transport: CurlTransport(), registry: DownloadRegistry(), configuration: .init(defaultHeaders: ["X-Token": "first"]))
+            let url = server.url("/headers")
+            let first = try await Self.body(downloader, DownloadRequest(url: url))
+            #expect(Self.header("X-Token", in: first) == "first")
+            downloader.setDefaultHeader("X-Token", value: "second")
+            downloader.setDefaultHeader("X-Client", value: "demo")
+            let changed = try await Self.body(downloader, DownloadRequest(url: url))
+            #expect(Self.header("X-Token", in: changed) == "second")
+            #expect(Self.header("X-Client", in: changed) == "demo")
+            let own = try await Self.body(downloader, DownloadRequest(url: url, headers: ["X-Token": "mine"]))
+            #expect(Self.header("X-Token", in: own) == "mine", "a request's own header wins")
+            downloader.setDefaultHeader("X-Token", value: nil)
+            let removed = try await Self.body(downloader, DownloadRequest(url: url))
+            #expect(Self.header("X-Token", in: removed) == nil)
+            #expect(downloader.defaultHeaders["X-Client"] == "demo")
+        }
+    }
+
+    @Test("the request modifier's request is the one the server receives")
+    func modifierSeenByServer() async throws {
+        try await withServer { server in
+            let modifier: RequestModifier = { request in
+                var signed = request
+                signed.headers.set("Authorization", "Bearer signed")
+                signed.url = URL(string: request.url.absoluteString + "?signature=abc")!
+                return signed
+            }
+            let downloader = ImageDownloader(
+                transport: CurlTransport(), registry: DownloadRegistry(), configuration: .init(requestModifier: modifier))
+            let body = try await Self.body(downloader, DownloadRequest(url: server.url("/headers")))
+            #expect(Self.header("Authorization", in: body) == "Bearer signed")
+            #expect(server.requests.map(\.uri) == ["/headers?signature=abc"])
+        }
+    }
+
+    @Test("progress starts at zero of an unknown length, then zero of the expected length when the response arrives")
+    func progressFromZero() async throws {
+        let size = 50_000
+        try await withServer { server in
+            let downloader = ImageDownloader(transport: CurlTransport(), registry: DownloadRegistry())
+            let log = DownloadLog()
+            downloader.download(DownloadRequest(url: server.url("/range/p?bytes=\(size)")), handler: log.handler)
+            let body = try await log.result().get().data
+            #expect(body == rangePattern(size))
+            let progress = log.all.compactMap { event -> [Int64?]? in
+                if case .progress(let received, let expected) = event { [received, expected] } else { nil }
+            }
+            try #require(progress.count >= 3)
+            #expect(progress[0] == [0, nil], "the attempt starts with nothing known")
+            #expect(progress[1] == [0, Int64(size)], "the response says how much will come")
+            #expect(progress.last == [Int64(size), Int64(size)])
+        }
+    }
+
+    @Test("a download that continues kept bytes counts its progress from them")
+    func progressFromResumedOffset() async throws {
+        let total = 200_000
+        try await withServer { server in
+            let client = try ResumingDownloader()
+            let url = server.url("/range/resumed?bytes=\(total)&first=close&after=60000")
+            #expect(await client.result(url).error?.transportCode == .truncatedBody)
+            let log = DownloadLog()
+            client.downloader.download(DownloadRequest(url: url), handler: log.handler)
+            let body = try await log.result().get().data
+            #expect(body == rangePattern(total))
+            let ranges = server.rangeRequests
+            try #require(ranges.count == 1)
+            let offset = try #require(ranges[0].header("range").flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) })
+            let received = log.all.compactMap { if case .progress(let received, _) = $0 { received } else { nil } }
+            #expect(received.first == offset, "the first progress is the kept bytes")
+            #expect(received.allSatisfy { $0 >= offset })
+            #expect(received.last == Int64(total))
+        }
+    }
+
+    @Test("a subscriber that cancels is reported to monitors, and the shared transfer goes on for the other")
+    func subscriberCancelledEvent() async throws {
+        try await withServer { server in
+            let monitor = CancelMonitor()
+            let downloader = ImageDownloader(
+                transport: CurlTransport(), registry: DownloadRegistry(), configuration: .init(eventMonitor: monitor))
+            let url = server.url("/drip?bytes=4000&chunk=1000&interval_ms=50")
+            let staying = DownloadLog()
+            let leaving = DownloadLog()
+            downloader.download(DownloadRequest(url: url), handler: staying.handler)
+            let token = downloader.download(DownloadRequest(url: url), handler: leaving.handler)
+            token.cancel()
+            #expect(await leaving.result().error?.isCancelled == true)
+            let body = try await staying.result().get().data
+            #expect(body.count == 4000)
+            #expect(await monitor.cancelled() == [token.subscription])
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test("the default whole-transfer timeout is 15 s, and the transfer is sent with it")
+    func defaultTimeout() async throws {
+        try await withServer { server in
+            #expect(ImageDownloader.Configuration().timeout == .seconds(15))
+            let transport = CurlTransport()
+            let sent = SentRequests()
+            transport.addEventMonitor(sent, delivery: .immediate)
+            let downloader = ImageDownloader(transport: transport, registry: DownloadRegistry())
+            _ = try await Self.body(downloader, DownloadRequest(url: server.url("/headers")))
+            #expect(sent.all.map(\.timeouts.total) == [.seconds(15)])
+        }
+    }
+}
+
+/// The subscribers a downloader reported cancelled.
+private final class CancelMonitor: DownloadEventMonitor {
+    private let tokens = Locked<[SubscriptionToken]>([])
+
+    func download(_ key: DownloadKey, subscriberDidCancel subscriber: SubscriptionToken) {
+        tokens.withLock { $0.append(subscriber) }
+    }
+
+    /// The cancelled subscribers, once every event sent so far has arrived.
+    func cancelled() async -> [SubscriptionToken] {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        return tokens.withLock { $0 }
+    }
+}
+
+/// The requests a transport started, recorded on its thread.
+private final class SentRequests: TransportEventMonitor {
+    private let requests = Locked<[TransportRequest]>([])
+    var all: [TransportRequest] { requests.withLock { $0 } }
+
+    func transferDidStart(_ task: TransferTask, request: TransportRequest) {
+        requests.withLock { $0.append(request) }
+    }
+}
