@@ -2,9 +2,9 @@ import WebImageManager
 
 extension ImageManager {
     /// A manager composed of the default modules as `configuration` says: a
-    /// `CurlTransport` under an `ImageDownloader`, a `MemoryCache` and, when there is a cache directory, a `DiskCache`.
-    /// The manager owns that transport: `shutdown(gracePeriod:)` shuts it
-    /// down once the loads have ended.
+    /// `CurlTransport` under an `ImageDownloader`, a `MemoryCache` and, when there is a
+    /// cache directory, a `DiskCache`. The manager owns that transport:
+    /// `shutdown(gracePeriod:)` shuts it down once the loads have ended.
     public convenience init(configuration: WebImageConfiguration) {
         let parts = DefaultComposition(configuration: configuration)
         self.init(parts)

@@ -42,6 +42,10 @@ public final class ImageManager: Sendable {
     public let diskCache: (any DataCaching)?
     /// URLs not fetched again for a while because they failed permanently.
     public let failedURLs: FailedURLSet
+    /// Every load started through this manager, as a group to wait for: ``ImageLoadGroup/wait()``
+    /// returns once none is pending. A memory hit delivered `.immediate`ly has completed
+    /// before its call returns and never counts.
+    public let loads = ImageLoadGroup()
     private let registry: Registry
     private let individualLoads = Atomic<UInt64>(1)
     private let writes: DiskWriteBehind
@@ -172,6 +176,17 @@ public final class ImageManager: Sendable {
         loadImage(with: request, delivery: delivery, takesProgress: true, handler: handler)
     }
 
+    /// ``loadImage(with:delivery:handler:)`` as one of `group`'s loads: the group counts
+    /// it pending until `handler` has returned from its completion.
+    @discardableResult
+    public func loadImage(
+        with request: ImageRequest, group: ImageLoadGroup, delivery: CallbackDelivery = .immediate,
+        handler: @escaping @Sendable (ImageLoadEvent) -> Void
+    ) -> ImageLoadToken {
+        group.enter()
+        return loadImage(with: request, delivery: delivery, takesProgress: true, handler: group.leaving(after: handler))
+    }
+
     /// ``loadImage(with:delivery:handler:)`` for a caller that says whether `handler`
     /// takes progress events (see `subscribe`).
     func loadImage(
@@ -180,7 +195,16 @@ public final class ImageManager: Sendable {
     ) -> ImageLoadToken {
         let request = request.keyed(by: configuration.cacheKeyFilter)
         if let early = earlyResult(for: request) {
-            delivery.run { handler(.completed(early)) }
+            if case .immediate = delivery {
+                handler(.completed(early))
+            } else {
+                // Pending until the handler has run where it was asked to.
+                loads.enter()
+                delivery.run { [loads] in
+                    handler(.completed(early))
+                    loads.leave()
+                }
+            }
             return ImageLoadToken(key: nil, onCancel: nil)
         }
         return subscribe(request, delivery: delivery, takesProgress: takesProgress, handler: handler)
@@ -281,6 +305,8 @@ public final class ImageManager: Sendable {
         let key = ImageLoadKey(request: request, individual: individual)
         let events = reporter(for: request)
         events.started()
+        let loads = self.loads
+        loads.enter()
         // The end is reported from the subscriber's own completion, so a cancelled load
         // is reported as cancelled even while the run it shared goes on.
         let reportingHandler: @Sendable (ImageLoadEvent) -> Void = { event in
@@ -291,6 +317,7 @@ public final class ImageManager: Sendable {
             withExtendedLifetime(event) {
                 handler(keepsBudgetReservation ? event : .completed(result.map(\.handedOver)))
             }
+            loads.leave()
         }
         let runs = self.runs
         let priority = request.options.queuePriority
