@@ -135,6 +135,13 @@ public final class ImageManager: Sendable {
     /// share it (a gauge's reading).
     public var activeLoadCount: Int { runs.count }
 
+    /// The load runs under way now, each with its URL, stage, progress and the loads
+    /// sharing it (AFNetworking's `tasks`; the downloads below them are the downloader's
+    /// `runningDownloads`). A snapshot, in no particular order.
+    public var runningLoads: [ImageLoadSnapshot] {
+        runs.all.map { $0.snapshot(loads: registry.subscriberCount(for: $0.key)) }
+    }
+
     /// Calls `began` (on the thread of the first ``shutdown(gracePeriod:)`` call, once
     /// ``isShutdown`` reads true) when the shutdown begins: the signal a test waits for
     /// before it checks that new loads are refused, where a service starts the shutdown

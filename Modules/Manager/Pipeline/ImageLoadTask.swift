@@ -33,6 +33,11 @@ final class ImageLoadTask: CoalescedRun {
     /// The loads' pause and the run's priority, and the download they apply to once it
     /// started.
     private let control: Locked<Control>
+    /// For a snapshot: the stage (``ImageLoadSnapshot/Stage``'s raw value) and the
+    /// download's progress (expected -1 while unknown).
+    private let stage = Atomic<UInt8>(ImageLoadSnapshot.Stage.starting.rawValue)
+    private let received = Atomic<Int64>(0)
+    private let expected = Atomic<Int64>(-1)
 
     private struct Control {
         var paused = false
@@ -117,6 +122,20 @@ final class ImageLoadTask: CoalescedRun {
 
     private var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
 
+    /// Where the run is now, shared by `loads`.
+    func snapshot(loads: Int) -> ImageLoadSnapshot {
+        let expected = expected.load(ordering: .relaxed)
+        return ImageLoadSnapshot(
+            key: key, url: request.url,
+            stage: ImageLoadSnapshot.Stage(rawValue: stage.load(ordering: .relaxed)) ?? .starting,
+            isPaused: control.withLock { $0.paused }, received: received.load(ordering: .relaxed),
+            expected: expected < 0 ? nil : expected, loads: loads)
+    }
+
+    private func enter(_ stage: ImageLoadSnapshot.Stage) {
+        self.stage.store(stage.rawValue, ordering: .relaxed)
+    }
+
     /// The run's priority now: the highest any of its loads asked.
     private var priority: DownloadPriority { control.withLock { $0.priority } }
 
@@ -164,6 +183,7 @@ final class ImageLoadTask: CoalescedRun {
         var machine = StateMachine(request: request, caching: stages.caching, layers: layers)
         var action = machine.start()
         while true {
+            enter(Self.stage(of: action))
             switch action {
             case .lookInMemory:
                 // Again: a load that finished since the caller looked may have stored it.
@@ -221,6 +241,18 @@ final class ImageLoadTask: CoalescedRun {
                 if releasingLease { await stages.shared?.releaseLease(forKey: request.dataKey) }
                 return result
             }
+        }
+    }
+
+    /// The stage a snapshot reports while `action` is performed.
+    private static func stage(of action: StateMachine.Action) -> ImageLoadSnapshot.Stage {
+        switch action {
+        case .lookInMemory: .lookingInMemory
+        case .readDisk, .removeFromDisk: .readingDisk
+        case .lookInShared: .askingSharedCache
+        case .download: .downloading
+        case .answerFromStored, .answerRevalidated, .answerFromNetwork: .decoding
+        case .finish: .finishing
         }
     }
 
@@ -283,6 +315,8 @@ final class ImageLoadTask: CoalescedRun {
             }
             if error.isCancelled { throw .cancelled }
             guard let recovery = stages.recovery, recovery.waits(after: error, waitsSoFar: waits) else { throw .download(error) }
+            enter(.waitingForNetwork)
+            defer { enter(.downloading) }
             switch await recovery.waitForNetwork(for: request.url, clock: stages.clock) {
             case .networkBack: waits += 1
             case .timedOut: throw .download(error)
@@ -318,6 +352,8 @@ final class ImageLoadTask: CoalescedRun {
             return stages.downloader.download(downloadRequest, delivery: .immediate, tokenReady: tokenReady) { [self] event in
                 switch event {
                 case .progress(let received, let expected):
+                    self.received.store(received, ordering: .relaxed)
+                    self.expected.store(expected ?? -1, ordering: .relaxed)
                     guard publishesProgress.load(ordering: .relaxed) else { return }
                     runs.registry.publishProgress(
                         received: received, expected: expected, for: key, generation: generation.load(ordering: .relaxed))

@@ -141,6 +141,13 @@ public final class ImageDownloader: ImageDownloading {
     /// Downloads under way or waiting (one per distinct key, however many subscribers).
     public var activeDownloadCount: Int { context.runs.count }
 
+    /// The downloads under way or waiting now, each with its URL, phase, progress and
+    /// subscribers (AFNetworking's `tasks`). A snapshot, in no particular order.
+    public var runningDownloads: [DownloadSnapshot] {
+        let registry = context.registry
+        return context.runs.all.map { $0.snapshot(subscribers: registry.subscriberCount(for: $0.key)) }
+    }
+
     /// Stops starting downloads; those running go on.
     public func suspend() { queue.suspend() }
 

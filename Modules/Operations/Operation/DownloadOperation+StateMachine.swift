@@ -121,6 +121,20 @@ extension DownloadOperation {
             self.modifiesRequests = modifiesRequests
         }
 
+        /// Where the download is, for a snapshot, and its attempt (1 before the first).
+        var phase: (phase: DownloadSnapshot.Phase, attempt: Int) {
+            switch state {
+            case .idle: (.waitingForSlot, 1)
+            case .queued(let number, _): (.waitingForSlot, number)
+            case .modifying(let attempt, _): (.modifyingRequest, attempt.number)
+            case .transferring(let attempt, _): (.transferring, attempt.number)
+            case .cancellingTransfer(let attempt, _): (.ending, attempt.number)
+            case .backingOff(let number, _): (.waitingToRetry, number + 1)
+            case .held(let number): (.held, number)
+            case .finished: (.ending, 1)
+            }
+        }
+
         // MARK: Queue
 
         mutating func start() -> Action {

@@ -28,6 +28,10 @@ final class DownloadOperation: CoalescedRun {
     private let partialIdentity: PartialDownloadIdentity?
     /// The kept bytes between attempts.
     private let partial = Locked(PartialHold())
+    /// The current attempt's progress, for a snapshot: bytes received, and expected (-1
+    /// while unknown).
+    private let received = Atomic<Int64>(0)
+    private let expected = Atomic<Int64>(-1)
 
     init(key: DownloadKey, request: DownloadRequest, context: DownloaderContext) {
         self.key = key
@@ -46,6 +50,18 @@ final class DownloadOperation: CoalescedRun {
         let configured = context.configuration.retryPolicy
         if request.options.contains(.retryTransientFailures), configured.maximumRetries == 0 { return .default }
         return configured
+    }
+
+    /// Where the download is now, shared by `subscribers`.
+    func snapshot(subscribers: Int) -> DownloadSnapshot {
+        let (phase, attempt, isPaused, priority) = lifecycle.withLock { machine in
+            let (phase, attempt) = machine.phase
+            return (phase, attempt, machine.isPaused, machine.priority)
+        }
+        let expected = expected.load(ordering: .relaxed)
+        return DownloadSnapshot(
+            key: key, phase: phase, isPaused: isPaused, attempt: attempt, received: received.load(ordering: .relaxed),
+            expected: expected < 0 ? nil : expected, subscribers: subscribers, priority: priority)
     }
 
     // MARK: Events from the downloader
@@ -139,6 +155,8 @@ final class DownloadOperation: CoalescedRun {
     }
 
     func didReceive(_ progress: TransferProgress) {
+        received.store(progress.received, ordering: .relaxed)
+        expected.store(progress.expected ?? -1, ordering: .relaxed)
         context.registry.publishProgress(
             received: progress.received, expected: progress.expected, for: key, generation: generation.load(ordering: .relaxed))
     }

@@ -126,6 +126,34 @@ struct DownloaderOnTheWireTests {
         }
     }
 
+    @Test("runningDownloads lists a download in flight with its phase, progress and subscribers, and none once it ended")
+    func runningDownloads() async throws {
+        try await withServer { server in
+            let monitor = LifecycleMonitor()
+            let downloader = ImageDownloader(
+                transport: CurlTransport(), registry: DownloadRegistry(), configuration: .init(eventMonitor: monitor))
+            let url = server.url("/gate/listed?bytes=5000&first=1000")
+            let progress = ProgressWaiter()
+            let other = DownloadLog()
+            downloader.download(DownloadRequest(url: url), handler: progress.handler)
+            downloader.download(DownloadRequest(url: url, priority: .high), handler: other.handler)
+            #expect(await progress.reached(1000))
+            let listed = downloader.runningDownloads
+            try #require(listed.count == 1)
+            #expect(listed[0].url == url)
+            #expect(listed[0].phase == .transferring)
+            #expect(listed[0].isPaused == false)
+            #expect(listed[0].attempt == 1)
+            #expect(listed[0].received == 1000, "the server holds the rest")
+            #expect(listed[0].expected == 5000)
+            #expect(listed[0].subscribers == 2)
+            server.openGate("listed")
+            #expect(await other.result().data?.count == 5000)
+            await monitor.allFinished()
+            #expect(downloader.runningDownloads.isEmpty)
+        }
+    }
+
     @Test("the default whole-transfer timeout is 15 s, and the transfer is sent with it")
     func defaultTimeout() async throws {
         try await withServer { server in
