@@ -15,7 +15,7 @@ import WebImageTransport
 enum CoalescingCases {
     /// The registry as the downloader uses it (through `any CallbackRegistering`), with
     /// its types: what a user's downloads cost.
-    typealias Registry = CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>
+    typealias Registry = CallbackRegistry<DownloadKey, ReceivedBody, DownloadResult, DownloadError>
     typealias Event = DownloadEvent
 
     /// The least a registry can be: closures per key under one lock, called in order.
@@ -40,7 +40,7 @@ enum CoalescingCases {
     }
 
     static let downloadKeys = (0..<keys).map { DownloadKey(url: URL(string: "https://images.example.com/photos/\($0).jpg")!) }
-    static func registry() -> any CallbackRegistering<DownloadKey, DecodedImage, DownloadResult, DownloadError> { Registry() }
+    static func registry() -> any CallbackRegistering<DownloadKey, ReceivedBody, DownloadResult, DownloadError> { Registry() }
 
     final class Tally: Sendable {
         let count = Atomic<Int>(0)
@@ -163,7 +163,7 @@ enum CoalescingCases {
     /// cost of coalescing; the transfer count proves there was one.
     static func coalescingCases(server: LoopbackServer) -> [BenchmarkCase] {
         let downloader = ImageDownloader(
-            transport: CurlTransport(), registry: CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>())
+            transport: CurlTransport(), registry: CallbackRegistry<DownloadKey, ReceivedBody, DownloadResult, DownloadError>())
         let round = Atomic<Int>(0)
         func run(subscribers: Int) throws {
             let url = server.url("/slow-first-byte?ms=100&round=\(round.add(1, ordering: .relaxed).newValue)")

@@ -221,7 +221,7 @@ enum ColdLoadCases {
             let configuration = WebImageConfiguration()
             return ImageDownloader(
                 transport: CurlTransport(configuration: configuration.transport),
-                registry: CallbackRegistry<DownloadKey, DecodedImage, DownloadResult, DownloadError>(),
+                registry: CallbackRegistry<DownloadKey, ReceivedBody, DownloadResult, DownloadError>(),
                 configuration: configuration.downloader)
         }
     }

@@ -79,6 +79,10 @@ extension ImageManager {
         /// ``cacheRules`` to a shared cache's (`HTTPCacheRules(isShared: true)`), so that
         /// `private` responses stay out of both. `nil` (the default): no shared tier.
         public var sharedCache: (any SharedDataCaching)? = nil
+        /// Decides what the disk cache and the shared tier keep of each response the
+        /// caching rules let a load store (see ``CachedResponseHandler``); a load's
+        /// context may give its own. `nil` (the default): the response as the rules say.
+        public var cachedResponseHandler: CachedResponseHandler? = nil
         /// The clock the manager's waits run on: the bound of a wait for the network
         /// (``NetworkRecovery/maximumWait``) and the longest a disk write is held back.
         /// Continuous time, or a test's own, so that those waits need no real time.

@@ -357,7 +357,8 @@ public final class ImageManager: Sendable {
             events: events,
             caching: LoadCaching(
                 policy: context.cachePolicy ?? configuration.cachePolicy, rules: configuration.cacheRules,
-                memoryFollowsFreshness: configuration.memoryCacheFollowsFreshness),
+                memoryFollowsFreshness: configuration.memoryCacheFollowsFreshness,
+                keeps: context.cachedResponseHandler ?? configuration.cachedResponseHandler),
             revalidations: revalidations,
             executor: configuration.executor,
             memoryBudget: configuration.memoryBudget)

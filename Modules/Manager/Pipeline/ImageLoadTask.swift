@@ -263,9 +263,12 @@ final class ImageLoadTask: CoalescedRun {
         let decodes = !request.options.contains(.returnDataWithoutDecoding)
         let decoded = decodes ? try await stages.decodeAndTransform(stored.data, for: request, priority: priority) : nil
         try stopIfCancelled()
-        if let image = decoded?.image { storeInMemory(image, metadata: metadata) }
-        await storeOnDisk(stored.data, metadata: metadata)
-        if storingShared { await storeShared(stored.data, metadata: metadata) }
+        let kept = await kept(CachedResponse(data: stored.data, metadata: metadata), response: download.response)
+        if let image = decoded?.image { storeInMemory(image, metadata: kept?.metadata ?? metadata) }
+        if let kept {
+            await storeOnDisk(kept.data, metadata: kept.metadata)
+            if storingShared { await storeShared(kept.data, metadata: kept.metadata) }
+        }
         return ImageResponse(
             decoded, data: stored.data, source: .revalidated, request: request, httpResponse: download.response, metrics: download.metrics)
     }
@@ -280,10 +283,11 @@ final class ImageLoadTask: CoalescedRun {
             decodes
             ? try await stages.decodeAndTransform(download.data, for: request, priority: priority, response: download.response) : nil
         try stopIfCancelled()
-        if let image = decoded?.image { storeInMemory(image, metadata: metadata) }
-        if mayStore {
-            await storeOnDisk(download.data, metadata: metadata)
-            await storeShared(download.data, metadata: metadata)
+        let kept = mayStore ? await kept(CachedResponse(data: download.data, metadata: metadata), response: download.response) : nil
+        if let image = decoded?.image { storeInMemory(image, metadata: kept?.metadata ?? metadata) }
+        if let kept {
+            await storeOnDisk(kept.data, metadata: kept.metadata)
+            await storeShared(kept.data, metadata: kept.metadata)
         }
         return ImageResponse(
             decoded, data: download.data, source: .network, request: request, httpResponse: download.response, metrics: download.metrics)
@@ -402,6 +406,17 @@ final class ImageLoadTask: CoalescedRun {
             stages.writes.enqueue(write)
         }
         stages.events.stored(in: .disk)
+    }
+
+    /// What the stores keep of `proposed`, a response the caching rules let this load
+    /// store: the cached-response handler's answer, or `proposed` without one. A `nil`
+    /// answer stores nothing, so the fleet's lease on the key is given up here: the next
+    /// member asks the network at once.
+    private func kept(_ proposed: CachedResponse, response: TransportResponse) async -> CachedResponse? {
+        guard let handler = stages.caching.keeps else { return proposed }
+        if let kept = handler(proposed, response) { return kept }
+        await stages.shared?.releaseLease(forKey: request.dataKey)
+        return nil
     }
 
     /// Writes the bytes to the fleet's shared tier, which ends this load's lease on the

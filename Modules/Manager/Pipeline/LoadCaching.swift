@@ -8,6 +8,8 @@ struct LoadCaching: Sendable {
     let policy: CachePolicy
     let rules: HTTPCacheRules
     let memoryFollowsFreshness: Bool
+    /// What the stores keep of a response they may store; `nil`: the response as is.
+    var keeps: CachedResponseHandler? = nil
 
     /// What a load does with the entry the disk cache holds for it.
     enum Use: Equatable {

@@ -23,6 +23,9 @@ public struct ImageLoadContext: Sendable {
     public var downloader: (any ImageDownloading)?
     /// Replaces the manager's ``ImageManager/Configuration/cachePolicy`` for this load.
     public var cachePolicy: CachePolicy?
+    /// Replaces the manager's ``ImageManager/Configuration/cachedResponseHandler`` for
+    /// this load.
+    public var cachedResponseHandler: CachedResponseHandler?
     /// Which URLs and addresses this load may reach, replacing the transport's
     /// (`TransportConfiguration.urlPolicy`) for its download and redirects. Its URL rules
     /// are checked before either cache is read, so a refused URL fails the same way
@@ -38,6 +41,7 @@ public struct ImageLoadContext: Sendable {
         diskCache: (any DataCaching)? = nil,
         downloader: (any ImageDownloading)? = nil,
         cachePolicy: CachePolicy? = nil,
+        cachedResponseHandler: CachedResponseHandler? = nil,
         urlPolicy: URLPolicy? = nil
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
@@ -48,12 +52,13 @@ public struct ImageLoadContext: Sendable {
         self.diskCache = diskCache
         self.downloader = downloader
         self.cachePolicy = cachePolicy
+        self.cachedResponseHandler = cachedResponseHandler
         self.urlPolicy = urlPolicy
     }
 
     /// Whether this load must do its own work rather than share another's.
     var isIndividual: Bool {
         !headers.isEmpty || credential != nil || memoryCache != nil || diskCache != nil || downloader != nil
-            || cachePolicy != nil || urlPolicy != nil
+            || cachePolicy != nil || cachedResponseHandler != nil || urlPolicy != nil
     }
 }
