@@ -43,7 +43,9 @@ public struct WebImageConfiguration: Sendable {
     public var decoders: ImageDecoderRegistry
     /// Posts the seeds' notifications through `NotificationCenter.default` (download
     /// start, response, stop and finish; transfer start, suspend, resume and complete):
-    /// see `NotificationBroadcaster` for the names and `userInfo` keys. Off by default.
+    /// see `NotificationBroadcaster` for the names and `userInfo` keys. Off by default:
+    /// nothing on Linux observes them, and each event costs a dictionary and a lock (the
+    /// benchmark report's cold-load row "posting notifications" measures it).
     public var postsNotifications: Bool
 
     public init(

@@ -47,6 +47,7 @@ enum ColdLoadCases {
         let memoryOnly = try FreshManager(name: "cold-memory", expectedEntries: urls.count, usesDisk: false)
         let onThePool = try FreshManager(name: "cold-pool", expectedEntries: urls.count, usesOwnExecutor: false)
         let viaCallbacks = try FreshManager(name: "cold-callbacks", expectedEntries: urls.count)
+        let notifying = try FreshManager(name: "cold-notifying", expectedEntries: urls.count, postsNotifications: true)
         let keepingNothing = try FreshManager(name: "cold-nothing", expectedEntries: urls.count, usesDisk: false, keepsImages: false)
         let downloader = FreshDownloader()
         var contenders = [
@@ -92,6 +93,13 @@ enum ColdLoadCases {
                 run: {
                     try throughManager(keepingNothing.manager, urls)
                 }, prepare: { try keepingNothing.renew() }),
+            // What the seeds' notifications cost a cold load: each download and transfer
+            // event posted through NotificationCenter, with no observer.
+            Contender(
+                name: notifyingName,
+                run: {
+                    try throughManager(notifying.manager, urls)
+                }, prepare: { try notifying.renew() }),
             // What the manager's own executor costs or saves a cold load: the
             // same loads with `executor = nil`, on Swift's cooperative pool.
             Contender(
@@ -125,6 +133,7 @@ enum ColdLoadCases {
                 try memoryOnly.retire()
                 try onThePool.retire()
                 try viaCallbacks.retire()
+                try notifying.retire()
                 try keepingNothing.retire()
                 releaseCKept()
                 try own()
@@ -154,6 +163,7 @@ enum ColdLoadCases {
         CPipelineImages.dropped.name, CPipelineImages.kept.name, CPipelineImages.keptPrefaulted.name,
     ]
     static let keepingNothingName = "ours keeping nothing (no disk, memory 0)"
+    static let notifyingName = "ours posting notifications (postsNotifications)"
     static let cLoopName = "C loop (libcurl multi + TurboJPEG, 1 thread)"
     /// CPU seconds of each run, by contender.
     static let cpuSeconds = Mutex<[String: [Double]]>([:])
@@ -394,6 +404,13 @@ enum ColdLoadCases {
                 .manager, "\(name): the longer half", ours: .seconds(result.contenders[0], ours),
                 peer: .seconds(download > decode ? "download alone" : "decode alone (1 thread)", longer),
                 measured: Figure(label: "ours / the longer half, time", value: ours / longer, unit: "x"), goal: .atMost(1.1))
+        }
+        if let notifying = medians[notifyingName] {
+            // No goal: the figure the umbrella's default (notifications off) is argued from.
+            Findings.record(
+                .manager, "\(name): posting notifications", ours: .seconds(notifyingName, notifying),
+                peer: .seconds(result.contenders[0], ours),
+                measured: Figure(label: "with / without notifications, time", value: notifying / ours, unit: "x"))
         }
         let cpu = cpuSeconds.withLock { $0 }
         if let downloadCPU = cpu.first(where: { $0.key.hasPrefix("download alone") }).map({ CaseResult.median($0.value) }),

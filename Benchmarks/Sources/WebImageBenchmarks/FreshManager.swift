@@ -20,6 +20,8 @@ final class FreshManager {
     let expectedEntries: Int
     /// False: managers with no disk cache (to show what the disk costs a cold load).
     let usesDisk: Bool
+    /// Whether the manager posts the seeds' notifications (``WebImageConfiguration/postsNotifications``).
+    let postsNotifications: Bool
     /// False: a memory cache that keeps nothing (`countLimit` 0), so each image is freed
     /// once its caller drops it: the pipeline on the CPU floor's own terms.
     let keepsImages: Bool
@@ -32,9 +34,11 @@ final class FreshManager {
     /// Set by the first instance for the `atexit` callback, which cannot capture.
     nonisolated(unsafe) static var roots: [String] = []
 
-    init(name: String, expectedEntries: Int, usesDisk: Bool = true, keepsImages: Bool = true, usesOwnExecutor: Bool = true)
-        throws
-    {
+    init(
+        name: String, expectedEntries: Int, usesDisk: Bool = true, keepsImages: Bool = true, usesOwnExecutor: Bool = true,
+        postsNotifications: Bool = false
+    ) throws {
+        self.postsNotifications = postsNotifications
         self.usesOwnExecutor = usesOwnExecutor
         self.keepsImages = keepsImages
         root = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(name)-\(getpid())")
@@ -57,6 +61,7 @@ final class FreshManager {
         configuration.cacheDirectory = usesDisk ? next : nil
         if !usesOwnExecutor { configuration.manager.executor = nil }
         if !keepsImages { configuration.memoryCache.countLimit = 0 }
+        configuration.postsNotifications = postsNotifications
         manager = ImageManager(configuration: configuration)
     }
 
