@@ -38,6 +38,9 @@ extension ImageDownloader {
         /// the rest. `nil` (the default): nothing is kept, every attempt starts from byte
         /// 0. The `WebImage` umbrella puts one beside its disk cache.
         public var partialDownloads: PartialDownloadStore?
+        /// Performs each attempt in place of a transfer on the downloader's transport
+        /// (see ``DownloadAttemptPerforming``); `nil` (the default): the transport does.
+        public var attemptPerformer: (any DownloadAttemptPerforming)?
         /// The clock the waits between attempts run on: continuous time, or a test's own
         /// so that retries need no real waiting.
         package var clock: any Clock<Duration> = ContinuousClock()
@@ -52,7 +55,8 @@ extension ImageDownloader {
             requestModifier: RequestModifier? = nil,
             responseModifier: ResponseModifier? = nil,
             eventMonitor: (any DownloadEventMonitor)? = nil,
-            partialDownloads: PartialDownloadStore? = nil
+            partialDownloads: PartialDownloadStore? = nil,
+            attemptPerformer: (any DownloadAttemptPerforming)? = nil
         ) {
             self.defaultHeaders = defaultHeaders
             self.timeout = timeout
@@ -64,6 +68,7 @@ extension ImageDownloader {
             self.responseModifier = responseModifier
             self.eventMonitor = eventMonitor
             self.partialDownloads = partialDownloads
+            self.attemptPerformer = attemptPerformer
         }
     }
 }

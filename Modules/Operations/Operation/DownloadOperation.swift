@@ -269,7 +269,10 @@ final class DownloadOperation: CoalescedRun {
         let delegate = AttemptDelegate(
             operation: self, attempt: attempt, handsOutBody: self.request.options.contains(.progressive),
             resume: AttemptResume(identity: partialIdentity, resumed: resumed))
-        let transfer = context.transport.start(request, delegate: delegate)
+        let transfer =
+            context.configuration.attemptPerformer?.performAttempt(
+                request, number: attempt, key: key, transport: context.transport, delegate: delegate)
+            ?? context.transport.start(request, delegate: delegate)
         // A download paused meanwhile pauses its new transfer at once.
         perform(lifecycle.withLock { forwardingPause($0.transferStarted(transfer, attempt: attempt)) })
     }
