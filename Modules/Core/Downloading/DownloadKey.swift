@@ -7,8 +7,9 @@ import Foundation
 /// credential, the validators of a conditional request, the certificate choice, whether
 /// the download hands out its body as it arrives (progressive), and the request's own URL
 /// policy (a request held to public addresses never shares the transfer of one that is
-/// not). It is made from the request before the downloader's request modifier runs: a modifier must change
-/// equal requests in equal ways (signing a URL, adding a token), which is what they do.
+/// not). It is made from the request before the downloader's request modifier runs: a
+/// modifier must change equal requests in equal ways (signing a URL, adding a token),
+/// which is what they do.
 public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
     public let url: String
     public let method: TransportRequest.Method
