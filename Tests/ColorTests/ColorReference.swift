@@ -9,7 +9,8 @@ enum ColorReference {
     /// The profiles of Debian's colord-data package, installed by `make test-deps`.
     static let colordDirectory = URL(fileURLWithPath: "/usr/share/color/icc/colord")
     static var hasColord: Bool { FileManager.default.fileExists(atPath: colordDirectory.appendingPathComponent("AdobeRGB1998.icc").path) }
-    static let colordMissing: Comment = "colord-data is not installed (apt-get install colord-data): /usr/share/color/icc/colord has no profiles"
+    static let colordMissing: Comment =
+        "colord-data is not installed (apt-get install colord-data): /usr/share/color/icc/colord has no profiles"
 
     static func colord(_ name: String) throws -> ColorProfile {
         try ColorProfile(iccData: Data(contentsOf: colordDirectory.appendingPathComponent(name)))
@@ -19,29 +20,44 @@ enum ColorReference {
     /// sRGB in 0...1, clipped, relative colorimetric; `nil` profile: the pixels are sRGB.
     static func toSRGB(_ pixels: [UInt8], from profile: ColorProfile?, cmyk: Bool = false) -> [(Double, Double, Double)] {
         let count = pixels.count / 4
-        let input: cmsHPROFILE? = profile.map { p in p.data.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) } } ?? cmsCreate_sRGBProfile()
+        let input: cmsHPROFILE? =
+            profile.map { p in p.data.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) } }
+            ?? cmsCreate_sRGBProfile()
         let output = cmsCreate_sRGBProfile()
         defer {
             cmsCloseProfile(input)
             cmsCloseProfile(output)
         }
-        // TYPE_RGBA_8 and TYPE_CMYK_8_REV as lcms2.h composes them.
+        // TYPE_RGBA_8 and TYPE_RGB_DBL as lcms2.h composes them.
         let rgba8: UInt32 = (4 << 16) | (1 << 7) | (3 << 3) | 1
-        let cmykRev8: UInt32 = (6 << 16) | (1 << 13) | (4 << 3) | 1
         let rgbDouble: UInt32 = (1 << 22) | (4 << 16) | (3 << 3) | 0
+        // LittleCMS takes CMYK in doubles as ink percentages: Adobe's inverted bytes undone.
+        let cmykDouble: UInt32 = (1 << 22) | (6 << 16) | (4 << 3) | 0
         let transform = cmsCreateTransform(
-            input, cmyk ? cmykRev8 : rgba8, output, rgbDouble, UInt32(INTENT_RELATIVE_COLORIMETRIC), UInt32(cmsFLAGS_NOOPTIMIZE))
+            input, cmyk ? cmykDouble : rgba8, output, rgbDouble, UInt32(INTENT_RELATIVE_COLORIMETRIC), UInt32(cmsFLAGS_NOOPTIMIZE))
         defer { cmsDeleteTransform(transform) }
         var out = [Double](repeating: 0, count: count * 3)
-        pixels.withUnsafeBytes { source in
-            out.withUnsafeMutableBytes { cmsDoTransform(transform, source.baseAddress, $0.baseAddress, UInt32(count)) }
+        if cmyk {
+            var inks = pixels.map { (255 - Double($0)) / 255 * 100 }
+            inks.withUnsafeMutableBytes { source in
+                out.withUnsafeMutableBytes { cmsDoTransform(transform, source.baseAddress, $0.baseAddress, UInt32(count)) }
+            }
+        } else {
+            pixels.withUnsafeBytes { source in
+                out.withUnsafeMutableBytes { cmsDoTransform(transform, source.baseAddress, $0.baseAddress, UInt32(count)) }
+            }
         }
         return (0..<count).map { i in (clip(out[3 * i]), clip(out[3 * i + 1]), clip(out[3 * i + 2])) }
     }
 
     /// 8-bit sRGB RGBA as 0...1 triples.
     static func unit(_ pixels: [UInt8]) -> [(Double, Double, Double)] {
-        stride(from: 0, to: pixels.count, by: 4).map { (Double(pixels[$0]) / 255, Double(pixels[$0 + 1]) / 255, Double(pixels[$0 + 2]) / 255) }
+        stride(from: 0, to: pixels.count, by: 4).map { (i: Int) -> (Double, Double, Double) in
+            let r = Double(pixels[i]) / 255
+            let g = Double(pixels[i + 1]) / 255
+            let b = Double(pixels[i + 2]) / 255
+            return (r, g, b)
+        }
     }
 
     /// CIEDE2000 between two sets of sRGB colours, pixel by pixel: mean and 95th percentile.
@@ -67,7 +83,8 @@ enum ColorReference {
         }
         let rgbDouble: UInt32 = (1 << 22) | (4 << 16) | (3 << 3) | 0
         let labDouble: UInt32 = (1 << 22) | (10 << 16) | (3 << 3) | 0
-        let transform = cmsCreateTransform(srgb, rgbDouble, labProfile, labDouble, UInt32(INTENT_RELATIVE_COLORIMETRIC), UInt32(cmsFLAGS_NOOPTIMIZE))
+        let transform = cmsCreateTransform(
+            srgb, rgbDouble, labProfile, labDouble, UInt32(INTENT_RELATIVE_COLORIMETRIC), UInt32(cmsFLAGS_NOOPTIMIZE))
         defer { cmsDeleteTransform(transform) }
         var flat = colours.flatMap { [$0.0, $0.1, $0.2] }
         var out = [cmsCIELab](repeating: cmsCIELab(L: 0, a: 0, b: 0), count: colours.count)

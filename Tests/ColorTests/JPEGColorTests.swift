@@ -48,7 +48,7 @@ struct JPEGColorTests {
         let swapped = try ColorProfile.rgb(
             white: (0.3127, 0.3290), red: (0.30, 0.60), green: (0.64, 0.33), blue: (0.15, 0.06), gamma: 2.2)
         let red = try ImageBitmap(width: 16, height: 16, pixelFormat: .rgba8) { bytes, _ in
-            for i in 0..<256 { bytes.storeBytes(of: 0x_FF00_00FF_u32.bigEndian, toByteOffset: 4 * i, as: UInt32.self) }
+            for i in 0..<256 { bytes.storeBytes(of: UInt32(0xFF00_00FF).bigEndian, toByteOffset: 4 * i, as: UInt32.self) }
         }
         let file = try JPEGEncoder(quality: 95, subsampling: .s444, colorProfile: swapped).encode(red)
         let pixel = try Self.registry.decode(file).bitmap.packedBytes.prefix(4)

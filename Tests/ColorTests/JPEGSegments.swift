@@ -1,5 +1,6 @@
 import CLCMS2
 import Foundation
+import WebImageColor
 import WebImageCore
 
 /// APP2 `ICC_PROFILE` segments written by hand into a JPEG, to test what a file may hold.
@@ -30,7 +31,9 @@ enum JPEGSegments {
     }
 
     private static func split(_ bytes: Data, size: Int) -> [Data] {
-        stride(from: 0, to: bytes.count, by: size).map { Data(bytes[(bytes.startIndex + $0)..<(bytes.startIndex + min($0 + size, bytes.count))]) }
+        stride(from: 0, to: bytes.count, by: size).map {
+            Data(bytes[(bytes.startIndex + $0)..<(bytes.startIndex + min($0 + size, bytes.count))])
+        }
     }
 
     private static func segment(_ chunk: Data, sequence: Int, count: Int) -> Data {
@@ -43,7 +46,7 @@ enum JPEGSegments {
 
     private static func insert(_ segments: [Data], into file: Data) -> Data {
         var out = Data(file.prefix(2))
-        segments.forEach { out.append($0) }
+        for segment in segments { out.append(segment) }
         out.append(file.dropFirst(2))
         return out
     }
@@ -93,7 +96,8 @@ enum HostileProfile: CaseIterable, CustomStringConvertible {
             var copy = valid
             copy.append(Data(count: ColorProfile.maximumByteCount))
             let size = copy.count
-            copy.replaceSubrange(0..<4, with: [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)])
+            copy.replaceSubrange(
+                0..<4, with: [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)])
             return copy
         }
     }

@@ -52,7 +52,8 @@ enum SRGBRecognition {
     }
 
     static func s15Fixed16(_ bytes: [UInt8], _ at: Int) -> Double {
-        let raw = Int32(bitPattern: UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3]))
+        let raw = Int32(
+            bitPattern: UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3]))
         return Double(raw) / 65536
     }
 }

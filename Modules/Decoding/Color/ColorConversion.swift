@@ -22,7 +22,11 @@ package enum ColorConversion {
         var image = image
         do {
             let transform = try converter.transform(from: current.map { .profile($0) } ?? .sRGB, to: target)
-            for frame in image.frames { apply(transform, to: frame.bitmap) }
+            // Frames may share storage (a frame that repeats the one before): each once.
+            var converted = Set<ObjectIdentifier>()
+            for frame in image.frames where converted.insert(ObjectIdentifier(frame.bitmap.storage)).inserted {
+                apply(transform, to: frame.bitmap)
+            }
             image.colorProfile = target
         } catch {
             image.warnings.append(DecodeWarning(.colorProfileIgnored, "the embedded ICC profile is ignored: \(error)"))

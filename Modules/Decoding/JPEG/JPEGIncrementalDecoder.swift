@@ -64,7 +64,8 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
             }
         }
         let (bitmap, shown) = try PostProcessing.finish(copy, options: options, orientation: orientation)
-        var image = DecodedImage(format: .jpeg, frames: [ImageFrame(bitmap: bitmap)], orientation: shown, sourceSize: info.size, isPartial: true)
+        var image = DecodedImage(
+            format: .jpeg, frames: [ImageFrame(bitmap: bitmap)], orientation: shown, sourceSize: info.size, isPartial: true)
         color?.describe(&image)
         return image
     }

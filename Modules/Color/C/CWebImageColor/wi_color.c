@@ -180,9 +180,14 @@ uint8_t *wi_color_make_cmyk_profile(double shadow_gamma, size_t *length) {
     cmsHPROFILE profile = cmsCreateProfilePlaceholder(NULL);
     cmsPipeline *pipeline = cmsPipelineAlloc(NULL, 4, 3);
     cmsStage *grid = cmsStageAllocCLut16bit(NULL, 9, 4, 3, NULL);
+    // A v4 lutAtoB holds A curves, the grid and B curves: identity curves around the grid.
     if (profile && pipeline && grid && cmsStageSampleCLut16bit(grid, sample_cmyk, &model, 0) &&
         cmsPipelineInsertStage(pipeline, cmsAT_BEGIN, grid)) {
         grid = NULL;  // the pipeline owns it
+        cmsStage *a_curves = cmsStageAllocToneCurves(NULL, 4, NULL);
+        cmsStage *b_curves = cmsStageAllocToneCurves(NULL, 3, NULL);
+        if (a_curves && !cmsPipelineInsertStage(pipeline, cmsAT_BEGIN, a_curves)) cmsStageFree(a_curves);
+        if (b_curves && !cmsPipelineInsertStage(pipeline, cmsAT_END, b_curves)) cmsStageFree(b_curves);
         cmsSetProfileVersion(profile, 4.3);
         cmsSetDeviceClass(profile, cmsSigOutputClass);
         cmsSetColorSpace(profile, cmsSigCmykData);
