@@ -22,7 +22,9 @@ enum PNGColorChunkWriter {
         repeat {
             let end = min(start + 65_535, bytes.count)
             let length = end - start
-            out += [end == bytes.count ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
+            out += [
+                end == bytes.count ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF),
+            ]
             out += bytes[start..<end]
             start = end
         } while start < bytes.count
