@@ -296,7 +296,7 @@ fuzz: deps
 # (Tools/Scripts/Docs/build-docs.py). Every warning (a broken link, an undocumented parameter) is
 # an error.
 DOCS_SCRATCH := .build-docs
-DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageResources WebImageHTTP WebImageDecoding WebImageWebP WebImageAVIF WebImageEncoding WebImageCache WebImageTransport WebImageSecurity \
+DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageResources WebImageHTTP WebImageDecoding WebImageWebP WebImageAVIF WebImageColor WebImageEncoding WebImageCache WebImageTransport WebImageSecurity \
 	WebImageCallbackRegistry WebImageOperations WebImageManager WebImageReachability WebImageSharedCache WebImage
 DOCS_ARCHIVE := $(DOCS_SCRATCH)/WebImage.doccarchive
 docs: deps

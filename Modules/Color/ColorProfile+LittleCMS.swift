@@ -16,7 +16,7 @@ extension ColorProfile {
     ///     white: (0.3127, 0.3290), red: (0.30, 0.60), green: (0.64, 0.33), blue: (0.15, 0.06), gamma: 2.2)
     /// ```
     ///
-    /// - Throws: ``ColorProfileError`` `unusable` when LittleCMS cannot make it.
+    /// - Throws: `ColorProfileError` `unusable` when LittleCMS cannot make it.
     public static func rgb(
         white: Chromaticity, red: Chromaticity, green: Chromaticity, blue: Chromaticity, gamma: Double
     ) throws(ColorProfileError) -> ColorProfile {
@@ -37,7 +37,7 @@ extension ColorProfile {
     /// the complement formula does; above 1 it darkens the midtones. Not a press profile:
     /// for tests, and as a stand-in where no press profile is at hand.
     ///
-    /// - Throws: ``ColorProfileError`` `unusable` when LittleCMS cannot make it.
+    /// - Throws: `ColorProfileError` `unusable` when LittleCMS cannot make it.
     public static func complementCMYK(shadowGamma: Double = 1) throws(ColorProfileError) -> ColorProfile {
         var length = 0
         guard let bytes = wi_color_make_cmyk_profile(shadowGamma, &length) else {

@@ -36,9 +36,10 @@ public final class LittleCMSColorConverter: ColorConverting {
 
     /// A converter that keeps at most `cacheCapacity` transforms.
     ///
-    /// - Parameter defaultCMYKProfile: a CMYK profile for CMYK files that embed none,
-    ///   such as the press standard your print sources follow; `nil` shows them as
-    ///   browsers do.
+    /// - Parameters:
+    ///   - defaultCMYKProfile: a CMYK profile for CMYK files that embed none, such as the
+    ///     press standard your print sources follow; `nil` shows them as browsers do.
+    ///   - cacheCapacity: the most transforms kept (at least 1).
     public init(defaultCMYKProfile: ColorProfile? = nil, cacheCapacity: Int = 32) {
         self.defaultCMYKProfile = defaultCMYKProfile
         cache = TransformCache(capacity: cacheCapacity)
@@ -46,7 +47,7 @@ public final class LittleCMSColorConverter: ColorConverting {
 
     /// A transform from `source` to `destination` (`nil`: sRGB), built once and kept.
     ///
-    /// - Throws: ``ColorProfileError`` `unusable` when LittleCMS refuses a profile.
+    /// - Throws: `ColorProfileError` `unusable` when LittleCMS refuses a profile.
     public func transform(from source: ColorSource, to destination: ColorProfile?) throws(ColorProfileError) -> any ColorTransforming {
         var source = source
         if case .invertedCMYK(nil) = source {

@@ -11,7 +11,7 @@ final class LittleCMSTransform: ColorTransforming, @unchecked Sendable {
 
     /// Builds the transform from `source` to `target` (`nil`: sRGB).
     ///
-    /// - Throws: ``ColorProfileError`` `unusable` with LittleCMS's reason.
+    /// - Throws: `ColorProfileError` `unusable` with LittleCMS's reason.
     init(source: ColorSource, target: ColorProfile?) throws(ColorProfileError) {
         let kind: wi_color_source
         let profile: ColorProfile?

@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
 
-/// Brings a decoded image to the colour space ``DecodeOptions/color`` asks for, after
+/// Brings a decoded image to the colour space `DecodeOptions.color` asks for, after
 /// the decode (and its scale-down), on the pixels of the size that is kept.
 package enum ColorConversion {
     /// `image` with its frames converted as `handling` asks; an image already in the

@@ -1,7 +1,7 @@
 import Foundation
 import WebImageCore
 
-/// A decoder whose images come out in the colour space ``DecodeOptions/color`` asks for:
+/// A decoder whose images come out in the colour space `DecodeOptions.color` asks for:
 /// what ``ImageDecoderRegistry`` hands out when it has a colour engine.
 ///
 /// The wrapped decoder reads the file's profile; this converts the decoded (and already
@@ -57,7 +57,7 @@ struct ColorManagedDecoder: ImageDecoding {
 }
 
 /// An incremental decoder whose partial and final images are converted as
-/// ``DecodeOptions/color`` asks.
+/// `DecodeOptions.color` asks.
 final class ColorManagedIncrementalDecoder: IncrementalImageDecoding {
     private let base: any IncrementalImageDecoding
     private let options: DecodeOptions

@@ -17,9 +17,9 @@ public struct ImageDecoderRegistry: Sendable {
     public private(set) var decoders: [any ImageDecoding]
 
     /// The colour engine that brings decoded images to the space
-    /// ``DecodeOptions/color`` asks for (the `WebImage` umbrella sets LittleCMS's, from
+    /// `DecodeOptions.color` asks for (the `WebImage` umbrella sets LittleCMS's, from
     /// WebImageColor). `nil`: no conversion, and each image carries the profile its
-    /// pixels are in (``DecodedImage/colorProfile``); CMYK JPEGs are converted with a
+    /// pixels are in (`DecodedImage.colorProfile`); CMYK JPEGs are converted with a
     /// naive formula, with a warning.
     public var colorConverter: (any ColorConverting)?
 
@@ -59,7 +59,7 @@ public struct ImageDecoderRegistry: Sendable {
     ///   `ImageDecodingError.Code.unknownFormat` otherwise.
     ///
     /// With a ``colorConverter``, the decoder returned converts what it decodes as
-    /// ``DecodeOptions/color`` asks.
+    /// `DecodeOptions.color` asks.
     public func decoder(for header: Data) throws(ImageDecodingError) -> any ImageDecoding {
         guard !header.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode") }
         let head = header.prefix(ImageFormat.sniffLength)
