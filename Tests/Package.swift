@@ -141,8 +141,8 @@ let package = Package(
         .testTarget(
             name: "WebImageColorTests",
             dependencies: [
-                library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageEncoding"),
-                library("WebImageColor"), "WebImageTestSupport",
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageAVIF"),
+                library("WebImageEncoding"), library("WebImageColor"), "WebImageTestSupport",
             ],
             path: "ColorTests",
             swiftSettings: strictSettings
