@@ -33,7 +33,7 @@ public struct DefaultComposition: Sendable {
     public init(configuration: WebImageConfiguration) {
         var downloaderConfiguration = configuration.downloader
         if downloaderConfiguration.progressiveDecoders.isEmpty {
-            downloaderConfiguration.progressiveDecoders = configuration.decoders.decoders
+            downloaderConfiguration.progressiveDecoders = configuration.decoders.colorManagedDecoders
         }
         downloaderConfiguration.partialDownloads = configuration.makePartialDownloadStore()
         var transportConfiguration = configuration.transport
