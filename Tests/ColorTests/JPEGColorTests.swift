@@ -128,6 +128,19 @@ struct JPEGColorTests {
         }
     }
 
+    @Test("an incremental decode through the registry converts as the whole-file decode does")
+    func incremental() throws {
+        let profile = try ColorProfile(iccData: SRGBProfiles.adobeLike())
+        let (file, _) = try Self.taggedJPEG(profile)
+        let decoder = Self.registry.makeIncrementalDecoder()
+        for start in stride(from: 0, to: file.count, by: 700) {
+            try decoder.append(file[(file.startIndex + start)..<(file.startIndex + min(start + 700, file.count))])
+        }
+        let image = try decoder.finish()
+        #expect(image.colorProfile == nil && image.sourceColorProfile == profile)
+        #expect(image.bitmap.packedBytes == (try Self.registry.decode(file)).bitmap.packedBytes)
+    }
+
     @Test("a registry without a colour engine attaches the profile and leaves the pixels")
     func noEngine() throws {
         let profile = try ColorProfile.rgb(
