@@ -33,9 +33,9 @@ SWIFT ?= swift
 # main component); Homebrew's names on a Mac. curl (the program) is a client in the test
 # server's own tests and a peer in the transport benchmarks.
 APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libturbojpeg0-dev libgif-dev libwebp-dev \
-	libavif-dev libcurl4-openssl-dev libssl-dev zlib1g-dev libhiredis-dev curl
+	libavif-dev liblcms2-dev libcurl4-openssl-dev libssl-dev zlib1g-dev libhiredis-dev curl
 BREW_PACKAGES := pkg-config libpng jpeg-turbo giflib webp libavif curl openssl@3 hiredis
-PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libwebp libwebpdemux libwebpmux libavif libcurl openssl zlib hiredis
+PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libwebp libwebpdemux libwebpmux libavif lcms2 libcurl openssl zlib hiredis
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build build-release run test test-deps test-repeat lint format consumer-check test-sanitize test-asan test-tsan bench bench-quick bench-deps bench-peers deps load load-valgrind fuzz docs docs-check clean
@@ -63,8 +63,10 @@ REACHABILITY_TEST_PACKAGES := iproute2 python3
 REVOCATION_TEST_PACKAGES := nginx openssl faketime
 AUTHENTICATION_TEST_PACKAGES := krb5-kdc krb5-admin-server krb5-user apache2-bin libapache2-mod-auth-gssapi
 SHARED_CACHE_TEST_PACKAGES := redis-server redis-tools
+# ICC profiles (Adobe RGB, ProPhoto, Wide Gamut, a red/green swap) the colour tests convert.
+COLOR_TEST_PACKAGES := colord-data
 TEST_APT_PACKAGES := $(strip $(REACHABILITY_TEST_PACKAGES) $(REVOCATION_TEST_PACKAGES) $(AUTHENTICATION_TEST_PACKAGES) \
-	$(SHARED_CACHE_TEST_PACKAGES))
+	$(SHARED_CACHE_TEST_PACKAGES) $(COLOR_TEST_PACKAGES))
 test-deps: deps
 	@missing=$$(for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -z "$$missing" ]; then \
@@ -294,7 +296,7 @@ fuzz: deps
 # (Tools/Scripts/Docs/build-docs.py). Every warning (a broken link, an undocumented parameter) is
 # an error.
 DOCS_SCRATCH := .build-docs
-DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageResources WebImageHTTP WebImageDecoding WebImageWebP WebImageAVIF WebImageEncoding WebImageCache WebImageTransport WebImageSecurity \
+DOCS_TARGETS := WebImageCore WebImageConcurrency WebImageResources WebImageHTTP WebImageDecoding WebImageWebP WebImageAVIF WebImageColor WebImageEncoding WebImageCache WebImageTransport WebImageSecurity \
 	WebImageCallbackRegistry WebImageOperations WebImageManager WebImageReachability WebImageSharedCache WebImage
 DOCS_ARCHIVE := $(DOCS_SCRATCH)/WebImage.doccarchive
 docs: deps

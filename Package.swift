@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "WebImageWebP", targets: ["WebImageWebP"]),
         .library(name: "WebImageAVIF", targets: ["WebImageAVIF"]),
         .library(name: "WebImageEncoding", targets: ["WebImageEncoding"]),
+        .library(name: "WebImageColor", targets: ["WebImageColor"]),
         .library(name: "WebImageCache", targets: ["WebImageCache"]),
         .library(name: "WebImageTransport", targets: ["WebImageTransport"]),
         .library(name: "WebImageSecurity", targets: ["WebImageSecurity"]),
@@ -106,7 +107,9 @@ let package = Package(
         .target(
             name: "CWebImageDecoding",
             dependencies: ["CLibPNG", "CLibJPEG", "CGIFLib"],
-            path: "Modules/Decoding/C/CWebImageDecoding"
+            path: "Modules/Decoding/C/CWebImageDecoding",
+            // zlib, for the iCCP profile (libpng links it too, but only for itself).
+            linkerSettings: [.linkedLibrary("z")]
         ),
         .target(
             name: "WebImageDecoding",
@@ -145,6 +148,29 @@ let package = Package(
             name: "WebImageAVIF",
             dependencies: ["WebImageCore", "WebImageDecoding", "CLibAVIF"],
             path: "Modules/AVIF",
+            exclude: ["C"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Color: colour management on LittleCMS 2, in a module of its own so that an
+        // app that wants none links no colour engine. The decoders meet it through Core's
+        // `ColorConverting`.
+        .systemLibrary(
+            name: "CLCMS2",
+            path: "Modules/Color/C/CLCMS2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+        ),
+        // Transforms for the decoders' 4-byte pixels, and the profiles made by LittleCMS.
+        .target(
+            name: "CWebImageColor",
+            dependencies: ["CLCMS2"],
+            path: "Modules/Color/C/CWebImageColor"
+        ),
+        .target(
+            name: "WebImageColor",
+            dependencies: ["WebImageCore", "WebImageConcurrency", "CWebImageColor"],
+            path: "Modules/Color",
             exclude: ["C"],
             swiftSettings: strictSettings
         ),
@@ -291,7 +317,7 @@ let package = Package(
             name: "WebImage",
             dependencies: [
                 "WebImageCore", "WebImageConcurrency", "WebImageResources", "WebImageHTTP", "WebImageDecoding", "WebImageWebP",
-                "WebImageAVIF",
+                "WebImageAVIF", "WebImageColor",
                 "WebImageEncoding", "WebImageCache",
                 "WebImageTransport", "WebImageSecurity",
                 "WebImageCallbackRegistry", "WebImageOperations", "WebImageManager", "WebImageReachability",

@@ -55,6 +55,7 @@ let package = Package(
             dependencies: [
                 library("WebImageCore"), library("WebImageConcurrency"), library("WebImageHTTP"), library("WebImageDecoding"),
                 library("WebImageWebP"), library("WebImageAVIF"), library("WebImageEncoding"), library("WebImageCache"),
+                library("WebImageColor"),
                 library("WebImageTransport"), library("WebImageSecurity"), library("WebImageCallbackRegistry"),
                 library("WebImageOperations"), library("WebImageManager"), library("WebImageReachability"),
                 library("WebImageSharedCache"), library("WebImage"), library("WebImageResources"),
@@ -135,6 +136,15 @@ let package = Package(
                 "WebImageTestSupport",
             ],
             path: "AVIFTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageColorTests",
+            dependencies: [
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageAVIF"),
+                library("WebImageEncoding"), library("WebImageColor"), "WebImageTestSupport",
+            ],
+            path: "ColorTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -136,7 +136,7 @@ let package = Package(
             name: "WebImageFuzzing",
             dependencies: [
                 library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageAVIF"),
-                library("WebImageTransport"), library("WebImageSecurity"), "WebImageFixtures",
+                library("WebImageColor"), library("WebImageTransport"), library("WebImageSecurity"), "WebImageFixtures",
             ],
             path: "TestSupport/Fuzz/Harnesses",
             swiftSettings: strictSettings

@@ -67,7 +67,9 @@ public struct AVIFDecoder: AnimatedImageDecoding {
         let image = DecodedImage(
             format: .avif, frames: frames, loopCount: reader.loopCount, orientation: reader.info.orientation,
             sourceSize: reader.info.size)
-        return try PostProcessing.finish(image, options: options)
+        var finished = try PostProcessing.finish(image, options: options)
+        if let icc = reader.iccProfile { finished.attachEmbeddedProfile(icc) }
+        return finished
     }
 
     /// A reader that decodes one frame per call; a still gives one frame.

@@ -37,6 +37,10 @@ public struct AVIFEncoder: ImageEncoding {
     public var speed: Int
     public var subsampling: Subsampling
     public var lossless: Bool
+    /// The ICC profile to embed in the `colr` box, for pixels in that space
+    /// (`DecodedImage.colorProfile` of an image decoded with `ColorHandling.preserve`);
+    /// `nil` writes none, which viewers read as sRGB. Stills only.
+    public var colorProfile: ColorProfile?
 
     public init(quality: Int = 60, speed: Int = 8, subsampling: Subsampling = .s420, lossless: Bool = false) {
         self.quality = quality
@@ -62,6 +66,10 @@ public struct AVIFEncoder: ImageEncoding {
     /// `cleanAperture`, a rectangle of coded pixels; for the tests of the decoder.
     func encode(_ bitmap: ImageBitmap, orientation: ImageOrientation, cleanAperture: avifCropRect?) throws(ImageDecodingError) -> Data {
         let image = try AVIFEncoderImage(bitmap, settings: self, orientation: orientation, cleanAperture: cleanAperture)
+        if let colorProfile {
+            let icc = [UInt8](colorProfile.data)
+            avifImageSetProfileICC(image.pointer, icc, icc.count)
+        }
         let encoder = try makeEncoder()
         defer { avifEncoderDestroy(encoder) }
         var output = avifRWData()

@@ -38,6 +38,9 @@ final class AVIFFrameReader: ImageFrameReading {
     }
 
     /// What the decode holds at its peak (see `AVIFDecoder.estimatedMemory(decoding:options:)`).
+    /// The ICC profile of the file's `colr` box, when it has one.
+    var iccProfile: Data? { session.iccProfile }
+
     var estimatedMemory: Int { AVIFDecoder.estimatedMemory(of: session, options: options) }
 
     func nextFrame() throws(ImageDecodingError) -> ImageFrame? {

@@ -1,4 +1,5 @@
 internal import CLibAVIF
+import Foundation
 import WebImageCore
 @_spi(Testing) import WebImageDecoding
 
@@ -67,6 +68,10 @@ final class AVIFSession {
         codedSize = PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height))
         frameCount = Int(decoder.pointee.imageCount)
         transform = AVIFTransform(image)
+        // The `colr` box's ICC profile; one over the limit is cut one byte past it, for
+        // the profile's header read to refuse by size.
+        let icc = image.pointee.icc
+        iccProfile = icc.size > 0 && icc.data != nil ? Data(bytes: icc.data, count: min(icc.size, ColorProfile.maximumByteCount + 1)) : nil
         guard codedSize.width > 0, codedSize.height > 0 else {
             throw ImageDecodingError(.invalidDimensions, "the AVIF image is \(codedSize)", format: .avif)
         }
@@ -81,6 +86,10 @@ final class AVIFSession {
         avifDecoderDestroy(decoder)
         reader.release()
     }
+
+    /// The ICC profile of the `colr` box, `nil` when the file states none (or states
+    /// CICP values, which are not read).
+    let iccProfile: Data?
 
     /// The size shown before orientation (the clean aperture's, when it has one).
     var displaySize: PixelSize { transform.displaySize(of: decoder.pointee.image) }

@@ -35,11 +35,16 @@ public struct JPEGEncoder: ImageEncoding {
     /// Write a progressive JPEG (libjpeg's standard scan script): smaller for large
     /// photos, shown coarse-to-fine while it downloads, slower to write and read.
     public var progressive: Bool
+    /// The ICC profile to embed (APP2 `ICC_PROFILE` segments, split as the profile
+    /// needs), for pixels in that space (`DecodedImage.colorProfile` of an image decoded
+    /// with `ColorHandling.preserve`); `nil` writes none, which viewers read as sRGB.
+    public var colorProfile: ColorProfile?
 
-    public init(quality: Int = 85, subsampling: Subsampling = .s420, progressive: Bool = false) {
+    public init(quality: Int = 85, subsampling: Subsampling = .s420, progressive: Bool = false, colorProfile: ColorProfile? = nil) {
         self.quality = quality
         self.subsampling = subsampling
         self.progressive = progressive
+        self.colorProfile = colorProfile
     }
 
     /// The bytes of a JPEG file holding `bitmap`.
@@ -76,6 +81,10 @@ public struct JPEGEncoder: ImageEncoding {
             if let output { tjFree(output) }
             let message = tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown error"
             throw ImageDecodingError(.encodingFailed, "libjpeg-turbo: \(message)", format: .jpeg)
+        }
+        if let colorProfile {
+            defer { tjFree(output) }
+            return JPEGProfileSegments.insert(colorProfile, into: UnsafeBufferPointer(start: output, count: Int(size)))
         }
         // The buffer is TurboJPEG's; Data takes it over and gives it back to tjFree.
         return Data(

@@ -50,6 +50,11 @@ public struct PNGEncoder: ImageEncoding {
     /// smaller for an image known to be opaque. Off by default; gray bitmaps ignore it.
     public var dropsAlpha: Bool
 
+    /// The ICC profile to embed as an `iCCP` chunk, for pixels in that space
+    /// (`DecodedImage.colorProfile` of an image decoded with `ColorHandling.preserve`);
+    /// `nil` writes none, which viewers read as sRGB.
+    public var colorProfile: ColorProfile?
+
     /// An encoder with the given compression (libpng's default unless asked).
     public init(compression: Compression = .default) {
         self.compression = compression
@@ -81,11 +86,13 @@ public struct PNGEncoder: ImageEncoding {
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
         var message = [CChar](repeating: 0, count: 256)
+        let icc = colorProfile.map { [UInt8]($0.data) }
         let status = bitmap.withUnsafeBytes { pixels in
             wi_png_write(
                 pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), bitmap.bytesPerRow,
                 UInt32(bitmap.width), UInt32(bitmap.height), channels,
                 Int32(compression.zlibLevel ?? -1), interlaced ? 1 : 0,
+                icc, icc?.count ?? 0,
                 &output, &outputSize, &message, message.count
             )
         }

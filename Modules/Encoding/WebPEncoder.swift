@@ -22,6 +22,10 @@ public struct WebPEncoder: ImageEncoding {
     public var lossless: Bool
     /// libwebp's effort, 0 (fastest) to 6 (smallest files); 4 by default, libwebp's own.
     public var method: Int
+    /// The ICC profile to embed as an `ICCP` chunk, for pixels in that space
+    /// (`DecodedImage.colorProfile` of an image decoded with `ColorHandling.preserve`);
+    /// `nil` writes none, which viewers read as sRGB. Stills only.
+    public var colorProfile: ColorProfile?
 
     public init(quality: Float = 80, lossless: Bool = false, method: Int = 4) {
         self.quality = quality
@@ -52,7 +56,30 @@ public struct WebPEncoder: ImageEncoding {
             guard written != 0, let bytes = writer.mem else {
                 throw ImageDecodingError(.encodingFailed, "libwebp error \(picture.pointee.error_code.rawValue)", format: .webp)
             }
-            return Data(bytes: bytes, count: writer.size)
+            guard let colorProfile else { return Data(bytes: bytes, count: writer.size) }
+            return try Self.withProfile(colorProfile, UnsafeRawBufferPointer(start: bytes, count: writer.size))
+        }
+    }
+
+    /// The file in `webp` with `profile` in an `ICCP` chunk, through libwebp's muxer
+    /// (which sets the `VP8X` flag and places the chunk).
+    private static func withProfile(_ profile: ColorProfile, _ webp: UnsafeRawBufferPointer) throws(ImageDecodingError) -> Data {
+        var image = WebPData(bytes: webp.baseAddress?.assumingMemoryBound(to: UInt8.self), size: webp.count)
+        guard let mux = WebPMuxCreate(&image, 0) else {
+            throw ImageDecodingError(.encodingFailed, "libwebp's muxer could not read the encoded image", format: .webp)
+        }
+        defer { WebPMuxDelete(mux) }
+        let icc = [UInt8](profile.data)
+        return try icc.withUnsafeBufferPointer { (bytes) throws(ImageDecodingError) -> Data in
+            var chunk = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+            var assembled = WebPData()
+            guard WebPMuxSetChunk(mux, "ICCP", &chunk, 0) == WEBP_MUX_OK, WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK,
+                let out = assembled.bytes
+            else {
+                throw ImageDecodingError(.encodingFailed, "libwebp's muxer could not add the ICC profile", format: .webp)
+            }
+            defer { WebPDataClear(&assembled) }
+            return Data(bytes: out, count: assembled.size)
         }
     }
 

@@ -3,6 +3,7 @@
 @_exported import WebImageAVIF
 @_exported import WebImageCache
 @_exported import WebImageCallbackRegistry
+@_exported import WebImageColor
 @_exported import WebImageConcurrency
 @_exported import WebImageCore
 @_exported import WebImageDecoding

@@ -66,16 +66,30 @@ public struct WebPDecoder: AnimatedImageDecoding {
             frames.reserveCapacity(options.firstFrameOnly ? 1 : reader.frameCount)
             while let frame = try reader.nextFrame() { frames.append(frame) }
             guard !frames.isEmpty else { throw ImageDecodingError(.corrupt, "the WebP animation has no frames", format: .webp) }
-            return try PostProcessing.finish(
+            var image = try PostProcessing.finish(
                 DecodedImage(format: .webp, frames: frames, loopCount: reader.loopCount, orientation: orientation, sourceSize: header.size),
                 options: options)
+            Self.describeColor(of: data, header: header, in: &image)
+            return image
         }
         try options.checkPixelCount(header.size.pixelCount, "the WebP image \(header.size)")
         let bitmap = try data.withBytes { (bytes) throws(ImageDecodingError) in
             try WebPStillDecode.decode(bytes, header: header, target: options.targetSize(for: header.size))
         }
         let (shown, shownOrientation) = try PostProcessing.finish(bitmap, options: options, orientation: orientation)
-        return DecodedImage(format: .webp, frames: [ImageFrame(bitmap: shown)], orientation: shownOrientation, sourceSize: header.size)
+        var image = DecodedImage(format: .webp, frames: [ImageFrame(bitmap: shown)], orientation: shownOrientation, sourceSize: header.size)
+        Self.describeColor(of: data, header: header, in: &image)
+        return image
+    }
+
+    /// Attaches the profile of the `ICCP` chunk the `VP8X` flags announce.
+    private static func describeColor(of data: Data, header: WebPHeader, in image: inout DecodedImage) {
+        guard header.hasICC else { return }
+        if let icc = WebPMetadata.iccProfile(data) {
+            image.attachEmbeddedProfile(icc)
+        } else {
+            image.ignoreEmbeddedProfile(because: "the VP8X flags announce an ICCP chunk the file does not hold")
+        }
     }
 
     /// A reader that composes one frame per call; a still file gives one frame.

@@ -16,6 +16,8 @@ struct WebPHeader {
     let isAnimated: Bool
     /// Whether the extended header announces an EXIF chunk.
     let hasEXIF: Bool
+    /// The `VP8X` flags announce an `ICCP` chunk (an ICC profile).
+    let hasICC: Bool
 
     /// Reads the headers at the start of `bytes`.
     ///
@@ -35,6 +37,7 @@ struct WebPHeader {
         hasAlpha = features.has_alpha != 0
         isAnimated = features.has_animation != 0
         hasEXIF = WebPHeader.extendedFlags(bytes).map { $0 & 0x08 != 0 } ?? false
+        hasICC = WebPHeader.extendedFlags(bytes).map { $0 & 0x20 != 0 } ?? false
     }
 
     /// The flags byte of a `VP8X` chunk when the file starts with one: "RIFF", size,

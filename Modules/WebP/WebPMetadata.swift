@@ -3,8 +3,26 @@ import Foundation
 import WebImageCore
 import WebImageDecoding
 
-/// The orientation in a WebP file's EXIF chunk.
+/// The orientation in a WebP file's EXIF chunk, and the profile of its ICCP chunk.
 enum WebPMetadata {
+    /// The ICC profile of the file's `ICCP` chunk, `nil` when it has none. Reads the
+    /// chunk list only (libwebp's demuxer); a profile over
+    /// `ColorProfile.maximumByteCount` is not copied (the caller's header read refuses
+    /// it by its declared size).
+    static func iccProfile(_ data: Data) -> Data? {
+        data.withUnsafeBytes { bytes -> Data? in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            var webp = WebPData(bytes: base, size: bytes.count)
+            guard let demuxer = WebPDemux(&webp) else { return nil }
+            defer { WebPDemuxDelete(demuxer) }
+            var chunk = WebPChunkIterator()
+            guard WebPDemuxGetChunk(demuxer, "ICCP", 1, &chunk) != 0 else { return nil }
+            defer { WebPDemuxReleaseChunkIterator(&chunk) }
+            guard let start = chunk.chunk.bytes else { return nil }
+            return Data(bytes: start, count: min(chunk.chunk.size, ColorProfile.maximumByteCount + 1))
+        }
+    }
+
     /// The EXIF orientation of the file in `bytes`, `.up` when it has none or it is
     /// malformed. Reads the chunk list only (libwebp's demuxer), no pixel data.
     static func orientation(_ bytes: UnsafeRawBufferPointer) -> ImageOrientation {

@@ -40,7 +40,11 @@ struct DecodeCommandTests {
         #expect(run.lines.count == 3)
 
         let photo = try Self.json(run.lines[0])
-        #expect(Set(photo.keys) == ["file", "format", "width", "height", "frames", "loopCount", "durationsMs", "decodeMs", "error"])
+        #expect(
+            Set(photo.keys) == [
+                "file", "format", "width", "height", "frames", "loopCount", "durationsMs", "sourceColorProfile", "colorWarnings",
+                "decodeMs", "error",
+            ])
         #expect(photo["format"] as? String == "jpeg")
         #expect(photo["width"] as? Int == 320)
         #expect(photo["height"] as? Int == 200)

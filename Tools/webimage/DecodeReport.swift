@@ -61,6 +61,8 @@ struct DecodeReport {
             ("frames", image.map { .number(Double($0.frames.count)) } ?? .null),
             ("loopCount", image.map { .number(Double($0.loopCount)) } ?? .null),
             ("durationsMs", durations),
+            ("sourceColorProfile", image.map { $0.sourceColorProfile.map { .string($0.description) } ?? .null } ?? .null),
+            ("colorWarnings", image.map { .array($0.warnings.map { .string($0.description) }) } ?? .null),
             ("decodeMs", .number((decodeMilliseconds * 1000).rounded() / 1000)),
             ("error", error.map(JSONValue.string) ?? .null),
         ]

@@ -49,13 +49,19 @@ public struct DecodeOptions: Sendable, Hashable {
     /// pixels stay as stored.
     public var appliesOrientation: Bool
 
+    /// What to do with the colour space the file states; ``ColorHandling/convertToSRGB``
+    /// (what a browser shows) unless asked. A decoder reads the profile; the decoder
+    /// registry converts, when it has a ``ColorConverting``.
+    public var color: ColorHandling
+
     public init(
         maxPixelSize: Int? = nil,
         maxPixelCount: Int = DecodeOptions.defaultMaxPixelCount,
         firstFrameOnly: Bool = false,
         pixelFormat: PixelFormat = .rgba8,
         appliesOrientation: Bool = false,
-        maxFrameCount: Int = DecodeOptions.defaultMaxFrameCount
+        maxFrameCount: Int = DecodeOptions.defaultMaxFrameCount,
+        color: ColorHandling = .convertToSRGB
     ) {
         self.maxPixelSize = maxPixelSize
         self.maxPixelCount = maxPixelCount
@@ -63,6 +69,7 @@ public struct DecodeOptions: Sendable, Hashable {
         self.firstFrameOnly = firstFrameOnly
         self.pixelFormat = pixelFormat
         self.appliesOrientation = appliesOrientation
+        self.color = color
     }
 
     /// Full size, RGBA, every frame, the default pixel and frame limits.

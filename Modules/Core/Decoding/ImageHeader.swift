@@ -6,10 +6,16 @@ public struct ImageHeader: Sendable, Hashable {
     /// 1 for a still image; an animation's frames, counted by walking its blocks or
     /// chunks (linear in the file, nothing decoded).
     public var frameCount: Int
+    /// Whether the file states a colour space other than sRGB that a decode converts
+    /// from: an ICC profile that is not sRGB, or CMYK ink. False for untagged and
+    /// sRGB files, and where the decoder's header read does not look (it reads JPEG's).
+    /// A JPEG-to-JPEG path that keeps the source's samples takes only files without one.
+    public var hasNonSRGBColor: Bool
 
-    public init(info: ImageInfo, frameCount: Int = 1) {
+    public init(info: ImageInfo, frameCount: Int = 1, hasNonSRGBColor: Bool = false) {
         self.info = info
         self.frameCount = frameCount
+        self.hasNonSRGBColor = hasNonSRGBColor
     }
 
     /// The size the image is shown at: the stored size, turned by the orientation.

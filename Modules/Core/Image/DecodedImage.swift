@@ -22,6 +22,16 @@ public struct DecodedImage: Sendable {
     /// True for an image made from incomplete data by an incremental decoder: rows or
     /// passes not yet received are transparent (PNG, GIF) or grey (JPEG).
     public var isPartial: Bool
+    /// The colour space the pixels are in: `nil` for sRGB (an untagged file, an sRGB
+    /// profile, or pixels converted to sRGB), otherwise the profile they are in (the
+    /// file's, with ``ColorHandling/preserve`` or without a colour engine; the target of
+    /// ``ColorHandling/convert(to:)``).
+    public var colorProfile: ColorProfile?
+    /// The profile the file embeds, whatever the pixels were converted to; `nil` for an
+    /// untagged file or one whose profile was ignored (see ``warnings``).
+    public var sourceColorProfile: ColorProfile?
+    /// What the decode could not honour but worked around, such as an ignored profile.
+    public var warnings: [DecodeWarning]
 
     public init(
         format: ImageFormat,
@@ -29,7 +39,10 @@ public struct DecodedImage: Sendable {
         loopCount: Int = 1,
         orientation: ImageOrientation = .up,
         sourceSize: PixelSize? = nil,
-        isPartial: Bool = false
+        isPartial: Bool = false,
+        colorProfile: ColorProfile? = nil,
+        sourceColorProfile: ColorProfile? = nil,
+        warnings: [DecodeWarning] = []
     ) {
         precondition(!frames.isEmpty, "a decoded image has at least one frame")
         self.format = format
@@ -38,6 +51,9 @@ public struct DecodedImage: Sendable {
         self.orientation = orientation
         self.sourceSize = sourceSize ?? frames[0].bitmap.size
         self.isPartial = isPartial
+        self.colorProfile = colorProfile
+        self.sourceColorProfile = sourceColorProfile
+        self.warnings = warnings
     }
 
     /// The first frame's pixels: the whole image for a still.

@@ -15,8 +15,17 @@ import WebImageCore
 ///   upsampling), written as RGBA (alpha 255) straight into the output rows. Gray
 ///   files give RGBA too, unless `DecodeOptions.pixelFormat` asks for
 ///   `PixelFormat.gray8` (then libjpeg's luma, for colour files as well).
-/// - CMYK and YCCK (Adobe) files are converted to RGB with djpeg's formula
-///   (r = c * k / 255 on Adobe's inverted values); no colour management.
+/// - The ICC profile of the APP2 `ICC_PROFILE` segments (in any order, put together in
+///   one pass, 4 MiB at most) is attached to the image (`DecodedImage.colorProfile`);
+///   the decoder registry converts it when it has a colour engine. Missing, repeated
+///   or oversized segments, or a profile that is not usable, are ignored with a
+///   warning (`DecodedImage.warnings`), and the pixels are shown as stored.
+/// - CMYK and YCCK (Adobe) files, whose values libjpeg reports inverted as Adobe
+///   writes them (every CMYK JPEG is read so, as djpeg and browsers read them), are
+///   converted to sRGB through their embedded CMYK profile, or the colour engine's
+///   default CMYK profile, when decoded through a registry that has a colour engine;
+///   otherwise with djpeg's formula (r = c * k / 255), and a
+///   `DecodeWarning.Code.colorNotManaged` warning says so.
 /// - The EXIF orientation is read from the first APP1 segment that holds Exif and
 ///   exposed as `DecodedImage.orientation`; the pixels are turned only with
 ///   `DecodeOptions.appliesOrientation`.
@@ -51,9 +60,17 @@ public struct JPEGDecoder: ImageDecoding {
     ///   from the header), `corrupt` (anything else libjpeg refuses; its message is
     ///   kept in `ImageDecodingError.message`) or `outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
+        try decode(data, options: options, converter: nil)
+    }
+
+    /// Decodes with `converter` for CMYK files, whose ink a bitmap cannot hold: their
+    /// rows go through the converter at the DCT-scaled size, before the resampler.
+    func decode(_ data: Data, options: DecodeOptions, converter: (any ColorConverting)?) throws(ImageDecodingError) -> DecodedImage {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .jpeg) }
         let result = data.withUnsafeBytes { raw in
-            Result { () throws(ImageDecodingError) -> DecodedImage in try JPEGDecoder.decodeWhole(raw, options: options) }
+            Result { () throws(ImageDecodingError) -> DecodedImage in
+                try JPEGDecoder.decodeWhole(raw, options: options, converter: converter)
+            }
         }
         return try result.get()
     }
@@ -73,7 +90,9 @@ public struct JPEGDecoder: ImageDecoding {
 
     /// The one-shot path: the same engine as the incremental decoder, reading the
     /// caller's bytes in place with the end of data declared up front.
-    private static func decodeWhole(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
+    private static func decodeWhole(
+        _ bytes: UnsafeRawBufferPointer, options: DecodeOptions, converter: (any ColorConverting)?
+    ) throws(ImageDecodingError) -> DecodedImage {
         let engine = try JPEGDecompressor(incremental: false)
         try engine.borrow(bytes)
         guard try engine.step() == .headerReady else {
@@ -84,6 +103,9 @@ public struct JPEGDecoder: ImageDecoding {
         let plan = try JPEGScalePlan(header: header, options: options)
         let (decodedSize, pixelFormat) = try engine.configure(scaleEighths: plan.scaleEighths, gray: plan.wantsGray)
         try options.checkPixelCount(decodedSize.pixelCount, "a \(decodedSize) JPEG decode")
+        let color = JPEGColor(header: header, embedded: engine.embeddedProfile, options: options, converter: converter)
+        let cmykTransform = color.cmykTransform
+        if cmykTransform != nil { engine.keepCMYK() }
 
         let bitmap: ImageBitmap
         let target = PixelSize(
@@ -95,20 +117,25 @@ public struct JPEGDecoder: ImageDecoding {
                 (pixels, bytesPerRow) throws(ImageDecodingError) in
                 try engine.setOutput(base: pixels.baseAddress!, bytesPerRow: bytesPerRow, stripRows: 0)
                 try runToEnd(engine) { _ in }
+                cmykTransform?.apply(pixels.baseAddress!, pixelCount: decodedSize.pixelCount)
             }
         } else {
-            bitmap = try decodeDownsampled(engine, decodedSize: decodedSize, target: target, pixelFormat: pixelFormat)
+            bitmap = try decodeDownsampled(
+                engine, decodedSize: decodedSize, target: target, pixelFormat: pixelFormat, transform: cmykTransform)
         }
         if engine.pixelsMissing {
             throw ImageDecodingError(.truncated, "the data ends before every pixel was decoded", format: .jpeg)
         }
         let (final, shownOrientation) = try PostProcessing.finish(bitmap, options: options, orientation: orientation)
-        return DecodedImage(format: .jpeg, frames: [ImageFrame(bitmap: final)], orientation: shownOrientation, sourceSize: header.size)
+        var image = DecodedImage(format: .jpeg, frames: [ImageFrame(bitmap: final)], orientation: shownOrientation, sourceSize: header.size)
+        color.describe(&image)
+        return image
     }
 
     /// Streams the DCT-scaled rows through a small strip into a ``RowDownsampler``.
     private static func decodeDownsampled(
-        _ engine: JPEGDecompressor, decodedSize: PixelSize, target: PixelSize, pixelFormat: PixelFormat
+        _ engine: JPEGDecompressor, decodedSize: PixelSize, target: PixelSize, pixelFormat: PixelFormat,
+        transform: (any ColorTransforming)?
     ) throws(ImageDecodingError) -> ImageBitmap {
         // A JPEG has no alpha: its RGBA rows are opaque.
         let sampler = try RowDownsampler(source: decodedSize, target: target, pixelFormat: pixelFormat, opaque: true)
@@ -119,6 +146,7 @@ public struct JPEGDecoder: ImageDecoding {
             let base = raw.baseAddress!
             try engine.setOutput(base: base, bytesPerRow: stride, stripRows: stripHeight)
             try runToEnd(engine) { rows in
+                transform?.apply(base, pixelCount: rows.count * decodedSize.width)
                 for index in 0..<rows.count { sampler.consume(row: base + index * stride) }
             }
         }

@@ -129,6 +129,32 @@ final class JPEGDecompressor {
         return ExifOrientation.read(tiff: UnsafeBufferPointer(start: bytes, count: length))
     }
 
+    /// What the APP2 ICC_PROFILE segments read with the header hold.
+    enum EmbeddedProfile {
+        case none
+        case profile(Data)
+        case broken(String)
+    }
+
+    /// The ICC profile of the APP2 segments, reassembled in sequence order.
+    var embeddedProfile: EmbeddedProfile {
+        var bytes: UnsafePointer<UInt8>?
+        var length = 0
+        switch wi_jpeg_icc(handle, &bytes, &length) {
+        case WI_JPEG_ICC_OK:
+            guard let bytes else { return .none }
+            return .profile(Data(bytes: bytes, count: length))
+        case WI_JPEG_ICC_BROKEN: return .broken("its APP2 chunks are missing, repeated or numbered inconsistently")
+        case WI_JPEG_ICC_TOO_LARGE: return .broken("its APP2 chunks hold more than \(ColorProfile.maximumByteCount) bytes")
+        default: return .none
+        }
+    }
+
+    /// Leaves CMYK rows as libjpeg gives them (Adobe-inverted ink) for a colour transform.
+    func keepCMYK() {
+        wi_jpeg_keep_cmyk(handle, 1)
+    }
+
     /// Sets the DCT scale and output colour space; returns the size and layout
     /// libjpeg will produce.
     func configure(scaleEighths: Int, gray: Bool) throws(ImageDecodingError) -> (PixelSize, PixelFormat) {

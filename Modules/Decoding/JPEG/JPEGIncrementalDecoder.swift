@@ -18,6 +18,9 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
     private var decodeDone = false
     private var receivedBytes = 0
     private var orientation = ImageOrientation.up
+    /// The embedded profile and CMYK facts, once the header is known (no converter: an
+    /// incremental decode converts CMYK with the naive formula).
+    private var color: JPEGColor?
     /// The canvas libjpeg writes into, once the header is known.
     private var canvas: ImageBitmap?
 
@@ -61,7 +64,10 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
             }
         }
         let (bitmap, shown) = try PostProcessing.finish(copy, options: options, orientation: orientation)
-        return DecodedImage(format: .jpeg, frames: [ImageFrame(bitmap: bitmap)], orientation: shown, sourceSize: info.size, isPartial: true)
+        var image = DecodedImage(
+            format: .jpeg, frames: [ImageFrame(bitmap: bitmap)], orientation: shown, sourceSize: info.size, isPartial: true)
+        color?.describe(&image)
+        return image
     }
 
     func finish() throws(ImageDecodingError) -> DecodedImage {
@@ -78,7 +84,9 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
             }
             phase = .finished
             let (bitmap, shown) = try PostProcessing.finish(canvas, options: options, orientation: orientation)
-            return DecodedImage(format: .jpeg, frames: [ImageFrame(bitmap: bitmap)], orientation: shown, sourceSize: info.size)
+            var image = DecodedImage(format: .jpeg, frames: [ImageFrame(bitmap: bitmap)], orientation: shown, sourceSize: info.size)
+            color?.describe(&image)
+            return image
         }
     }
 
@@ -122,6 +130,7 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
     private func prepareCanvas(_ engine: JPEGDecompressor) throws(ImageDecodingError) {
         let header = engine.header
         orientation = engine.orientation
+        color = JPEGColor(header: header, embedded: engine.embeddedProfile, options: options, converter: nil)
         info = ImageInfo(format: .jpeg, size: header.size, orientation: orientation, isProgressive: header.isProgressive)
         let plan = try JPEGScalePlan(header: header, options: options)
         let (size, pixelFormat) = try engine.configure(scaleEighths: plan.scaleEighths, gray: plan.wantsGray)

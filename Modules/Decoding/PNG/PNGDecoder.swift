@@ -6,9 +6,10 @@ import WebImageCore
 ///
 /// Output is 8-bit RGBA with straight alpha: palettes and bit depths under 8 are
 /// expanded (low-bit gray by bit replication), tRNS becomes alpha, 16-bit samples keep
-/// their high byte. No gamma correction or colour management is applied (gAMA, cHRM,
-/// sRGB and iCCP are ignored): pixels are as stored, as browsers without colour
-/// management show them. libpng is handed only the chunks decoding needs (IHDR, PLTE,
+/// their high byte. The decoder applies no gamma correction (gAMA and cHRM are not
+/// read): pixels are as stored; the ICC profile of an `iCCP` chunk (inflated to 4 MiB at
+/// most) is attached as `DecodedImage.colorProfile` for the decoder registry to convert,
+/// and an `sRGB` chunk means sRGB. libpng is handed only the chunks decoding needs (IHDR, PLTE,
 /// tRNS, IDAT, IEND and unknown critical chunks, which it refuses): text, ICC and every
 /// other ancillary chunk is stepped over unstored, so a zTXt or iCCP decompression
 /// bomb, or a million tEXt chunks, cost one pass over their bytes. Work is linear in
@@ -55,11 +56,17 @@ public struct PNGDecoder: AnimatedImageDecoding {
     /// prepared decode hands it over (see `prepareDecode(_:options:)`).
     func decode(_ data: Data, options: DecodeOptions, structure: APNGStructure?) throws(ImageDecodingError) -> DecodedImage {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .png) }
-        if let animation = try animationReader(data, structure: structure, options: options) {
-            if let image = try? Self.decodeAll(animation, options: options) { return image }
-            // A frame that does not decode: the still image, as browsers show it.
+        var image: DecodedImage
+        if let animation = try animationReader(data, structure: structure, options: options),
+            let frames = try? Self.decodeAll(animation, options: options)
+        {
+            image = frames
+        } else {
+            // Not animated, or a frame that does not decode: the still image, as browsers show it.
+            image = try decodeStill(data, options: options)
         }
-        return try decodeStill(data, options: options)
+        image.describeColor(of: data)
+        return image
     }
 
     /// A reader that composes one frame per call; a file that does not animate gives

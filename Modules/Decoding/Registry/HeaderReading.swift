@@ -5,19 +5,26 @@ import WebImageCore
 // nothing is decoded, and the work grows with the segments, chunks or blocks.
 
 extension JPEGDecoder {
-    /// The frame header and the first Exif orientation, as libjpeg reads them.
+    /// The frame header, the first Exif orientation and whether the colour is other than
+    /// sRGB (CMYK, or an APP2 ICC profile that is not sRGB), as libjpeg reads them.
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
-        let read = data.withUnsafeBytes { bytes -> (JPEGHeader, ImageOrientation)? in
+        let read = data.withUnsafeBytes { bytes -> (JPEGHeader, ImageOrientation, Bool)? in
             guard let engine = try? JPEGDecompressor(incremental: false), (try? engine.borrow(bytes)) != nil,
                 (try? engine.step()) == .headerReady
             else { return nil }
-            return (engine.header, engine.orientation)
+            let header = engine.header
+            var nonSRGB = header.colorModel == .cmyk
+            if case .profile(let icc) = engine.embeddedProfile, let profile = try? ColorProfile(iccData: icc) {
+                nonSRGB = nonSRGB || !profile.isSRGB
+            }
+            return (header, engine.orientation, nonSRGB)
         }
-        guard let (header, orientation) = read else {
+        guard let (header, orientation, nonSRGB) = read else {
             throw ImageDecodingError(.invalidHeader, "the JPEG headers cannot be read", format: .jpeg)
         }
         return ImageHeader(
-            info: ImageInfo(format: .jpeg, size: header.size, orientation: orientation, isProgressive: header.isProgressive))
+            info: ImageInfo(format: .jpeg, size: header.size, orientation: orientation, isProgressive: header.isProgressive),
+            hasNonSRGBColor: nonSRGB)
     }
 }
 

@@ -16,9 +16,18 @@ public struct ImageDecoderRegistry: Sendable {
     /// Decoders in order of precedence, the last registered first.
     public private(set) var decoders: [any ImageDecoding]
 
-    /// A registry with exactly these decoders, earlier ones first.
-    public init(decoders: [any ImageDecoding]) {
+    /// The colour engine that brings decoded images to the space
+    /// `DecodeOptions.color` asks for (the `WebImage` umbrella sets LittleCMS's, from
+    /// WebImageColor). `nil`: no conversion, and each image carries the profile its
+    /// pixels are in (`DecodedImage.colorProfile`); CMYK JPEGs are converted with a
+    /// naive formula, with a warning.
+    public var colorConverter: (any ColorConverting)?
+
+    /// A registry with exactly these decoders, earlier ones first, and `colorConverter`
+    /// to convert colours.
+    public init(decoders: [any ImageDecoding], colorConverter: (any ColorConverting)? = nil) {
         self.decoders = decoders
+        self.colorConverter = colorConverter
     }
 
     /// PNG, JPEG and GIF on libpng, libjpeg-turbo and giflib.
@@ -37,6 +46,15 @@ public struct ImageDecoderRegistry: Sendable {
         return (types + ["image/*;q=0.8", "*/*;q=0.5"]).joined(separator: ",")
     }
 
+    /// The decoders in order of precedence, each converting what it decodes as
+    /// `DecodeOptions.color` asks through ``colorConverter``: ``decoders`` themselves
+    /// when there is no converter. For a component that picks decoders itself, so that its
+    /// images match the registry's.
+    public var colorManagedDecoders: [any ImageDecoding] {
+        guard let colorConverter else { return decoders }
+        return decoders.map { ColorManagedDecoder(base: $0, converter: colorConverter) }
+    }
+
     /// Adds a decoder, ahead of every decoder already registered.
     public mutating func register(_ decoder: any ImageDecoding) {
         decoders.insert(decoder, at: 0)
@@ -48,10 +66,16 @@ public struct ImageDecoderRegistry: Sendable {
     ///   `ImageDecodingError.Code.unsupported` for a format recognised but not
     ///   registered (WebP, HEIC, AVIF, BMP, TIFF by default), and
     ///   `ImageDecodingError.Code.unknownFormat` otherwise.
+    ///
+    /// With a ``colorConverter``, the decoder returned converts what it decodes as
+    /// `DecodeOptions.color` asks.
     public func decoder(for header: Data) throws(ImageDecodingError) -> any ImageDecoding {
         guard !header.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode") }
         let head = header.prefix(ImageFormat.sniffLength)
-        if let decoder = decoders.first(where: { $0.recognizes(head) }) { return decoder }
+        if let decoder = decoders.first(where: { $0.recognizes(head) }) {
+            guard let colorConverter else { return decoder }
+            return ColorManagedDecoder(base: decoder, converter: colorConverter)
+        }
         if let known = ImageFormat.sniff(head) {
             throw ImageDecodingError(.unsupported, "no decoder is registered for \(known)", format: known)
         }

@@ -85,9 +85,11 @@ struct ThumbnailRenderer: Sendable {
 
     /// A JPEG source made into a JPEG with nothing to cut and nothing to turn: the
     /// planar path (`PlanarJPEGThumbnailer`), which stays in YCbCr; `nil` when it does
-    /// not apply or declines the file.
+    /// not apply or declines the file. A source whose colour is not sRGB takes the RGBA
+    /// path, where it is converted.
     private func planarJPEG(_ data: Data, _ job: Job) -> Data? {
         guard job.format == .jpeg, job.header.info.format == .jpeg, job.header.info.orientation == .up,
+            !job.header.hasNonSRGBColor || decoders.colorConverter == nil,
             job.plan.cropSize == nil || job.plan.cropSize == job.plan.scaledSize
         else { return nil }
         let thumbnailer = PlanarJPEGThumbnailer(quality: job.options.quality ?? quality.jpeg, maxPixelCount: limits.maxResolution)

@@ -37,7 +37,7 @@ import time
 
 CATALOG_MODULES = {
     "Core": "WebImageCore", "Concurrency": "WebImageConcurrency", "Resources": "WebImageResources", "HTTP": "WebImageHTTP", "Decoding": "WebImageDecoding", "WebP": "WebImageWebP", "AVIF": "WebImageAVIF",
-    "Encoding": "WebImageEncoding", "Cache": "WebImageCache",
+    "Color": "WebImageColor", "Encoding": "WebImageEncoding", "Cache": "WebImageCache",
     "Transport": "WebImageTransport", "Security": "WebImageSecurity",
     "CallbackRegistry": "WebImageCallbackRegistry", "Operations": "WebImageOperations",
     "Manager": "WebImageManager", "Reachability": "WebImageReachability", "SharedCache": "WebImageSharedCache",

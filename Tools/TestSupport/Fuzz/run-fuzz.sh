@@ -20,7 +20,7 @@ set -u
 FUZZ_BIN=${FUZZ_BIN:-.build-fuzz/release/webimage-fuzz}
 FUZZ_DIR=${FUZZ_DIR:-.build-fuzz}
 FUZZ_CORPUS=${FUZZ_CORPUS:-../shared/corpus}
-FUZZ_TARGETS=${FUZZ_TARGETS:-png jpeg gif webp avif incremental sniff headers}
+FUZZ_TARGETS=${FUZZ_TARGETS:-png jpeg gif webp avif incremental sniff headers icc}
 FUZZ_SECONDS=${FUZZ_SECONDS:-180}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-1}
 FUZZ_RSS_MB=${FUZZ_RSS_MB:-2048}

@@ -75,6 +75,16 @@ struct wi_jpeg {
     size_t exif_length;
     int exif_seen;
 
+    // APP2 ICC_PROFILE chunks by sequence number (1...count), each a copy ours to free.
+    uint8_t *icc_chunk[256];
+    uint16_t icc_chunk_length[256];
+    int icc_count;          // the chunk count the first segment declared; 0 before
+    size_t icc_total;
+    wi_jpeg_icc_status icc_status;
+    uint8_t *icc;           // reassembled on request
+    size_t icc_length;
+    int keep_cmyk;
+
     int pixels_missing;
     uint32_t warnings;
     wi_jpeg_error_code error;
@@ -221,6 +231,84 @@ static boolean read_app1(j_decompress_ptr cinfo) {
     return TRUE;
 }
 
+// MARK: APP2
+
+// ICC profiles ride in APP2 segments that start "ICC_PROFILE\0", a sequence number and
+// a chunk count, each segment a slot of its own: a file may store them in any order,
+// and they are put together in one pass when asked. Read as APP1 is (see above): each
+// segment costs its length, once, and the kept bytes are bounded by WI_JPEG_ICC_MAX.
+static void icc_mark(struct wi_jpeg *d, wi_jpeg_icc_status status) {
+    if (d->icc_status == WI_JPEG_ICC_NONE || d->icc_status == WI_JPEG_ICC_OK) d->icc_status = status;
+}
+
+static void icc_keep(struct wi_jpeg *d, const JOCTET *chunk, size_t length, int sequence, int count) {
+    if (d->icc_status != WI_JPEG_ICC_NONE && d->icc_status != WI_JPEG_ICC_OK) return;
+    if (count == 0 || sequence == 0 || sequence > count || (d->icc_count && count != d->icc_count) ||
+        d->icc_chunk[sequence]) {
+        icc_mark(d, WI_JPEG_ICC_BROKEN);
+        return;
+    }
+    if (d->icc_total + length > WI_JPEG_ICC_MAX) {
+        icc_mark(d, WI_JPEG_ICC_TOO_LARGE);
+        return;
+    }
+    uint8_t *copy = malloc(length ? length : 1);
+    if (!copy) {
+        icc_mark(d, WI_JPEG_ICC_BROKEN);
+        return;
+    }
+    memcpy(copy, chunk, length);
+    d->icc_chunk[sequence] = copy;
+    d->icc_chunk_length[sequence] = (uint16_t)length;
+    d->icc_count = count;
+    d->icc_total += length;
+    d->icc_status = WI_JPEG_ICC_OK;
+}
+
+static boolean read_app2(j_decompress_ptr cinfo) {
+    struct wi_jpeg *d = (struct wi_jpeg *)cinfo;
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (src->bytes_in_buffer < 2) return app1_needs_more(cinfo);
+    const JOCTET *p = src->next_input_byte;
+    size_t length = ((size_t)p[0] << 8) | p[1];
+    if (length < 2) ERREXIT(cinfo, JERR_BAD_LENGTH);
+    size_t body = length - 2;
+    static const JOCTET icc_prefix[12] = {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0};
+    if (body >= sizeof icc_prefix + 2) {
+        if (src->bytes_in_buffer < 2 + sizeof icc_prefix) return app1_needs_more(cinfo);
+        if (memcmp(p + 2, icc_prefix, sizeof icc_prefix) == 0) {
+            if (src->bytes_in_buffer < length) return app1_needs_more(cinfo);
+            const JOCTET *chunk = p + 2 + sizeof icc_prefix;
+            icc_keep(d, chunk + 2, body - sizeof icc_prefix - 2, chunk[0], chunk[1]);
+        }
+    }
+    src->next_input_byte += 2;
+    src->bytes_in_buffer -= 2;
+    if (body > 0) (*src->skip_input_data)(cinfo, (long)body);
+    return TRUE;
+}
+
+wi_jpeg_icc_status wi_jpeg_icc(wi_jpeg *d, const uint8_t **bytes, size_t *length) {
+    if (d->state == S_HEADER || d->icc_status != WI_JPEG_ICC_OK) return d->icc_status;
+    if (!d->icc) {
+        for (int i = 1; i <= d->icc_count; i++)
+            if (!d->icc_chunk[i]) return WI_JPEG_ICC_BROKEN;
+        d->icc = malloc(d->icc_total ? d->icc_total : 1);
+        if (!d->icc) return WI_JPEG_ICC_BROKEN;
+        size_t at = 0;
+        for (int i = 1; i <= d->icc_count; i++) {
+            memcpy(d->icc + at, d->icc_chunk[i], d->icc_chunk_length[i]);
+            at += d->icc_chunk_length[i];
+        }
+        d->icc_length = at;
+    }
+    *bytes = d->icc;
+    *length = d->icc_length;
+    return WI_JPEG_ICC_OK;
+}
+
+void wi_jpeg_keep_cmyk(wi_jpeg *d, int keep) { d->keep_cmyk = keep; }
+
 // MARK: Life cycle
 
 wi_jpeg *wi_jpeg_create(int incremental) {
@@ -247,8 +335,10 @@ wi_jpeg *wi_jpeg_create(int incremental) {
     d->progress.progress_monitor = on_progress;
     d->cinfo.progress = &d->progress;
     // EXIF lives in APP1 (see read_app1). APP0 and APP14 keep libjpeg's own reader
-    // (JFIF and Adobe colour transform); COM and every other APPn are skipped unsaved.
+    // (JFIF and Adobe colour transform); ICC profiles live in APP2 (see read_app2); COM
+    // and every other APPn are skipped unsaved.
     jpeg_set_marker_processor(&d->cinfo, JPEG_APP0 + 1, read_app1);
+    jpeg_set_marker_processor(&d->cinfo, JPEG_APP0 + 2, read_app2);
     d->state = S_HEADER;
     return d;
 }
@@ -259,6 +349,8 @@ void wi_jpeg_destroy(wi_jpeg *d) {
     free(d->rows);
     free(d->owned);
     free(d->exif);
+    for (int i = 0; i < 256; i++) free(d->icc_chunk[i]);
+    free(d->icc);
     free(d);
 }
 
@@ -472,7 +564,7 @@ static wi_jpeg_status read_rows(struct wi_jpeg *d) {
         }
         JDIMENSION got = jpeg_read_scanlines(c, target, room);
         if (got == 0) return suspended(d);
-        if (d->cmyk) cmyk_rows_to_rgba(d, target, got);
+        if (d->cmyk && !d->keep_cmyk) cmyk_rows_to_rgba(d, target, got);
         d->rows_valid = c->output_scanline;
         d->revision++;
         if (d->strip_rows) {
@@ -558,7 +650,7 @@ wi_jpeg_status wi_jpeg_step(wi_jpeg *d) {
                 JSAMPROW *target = d->rows + c->output_scanline;
                 JDIMENSION got = jpeg_read_scanlines(c, target, c->output_height - c->output_scanline);
                 if (got == 0) return suspended(d);
-                if (d->cmyk) cmyk_rows_to_rgba(d, target, got);
+                if (d->cmyk && !d->keep_cmyk) cmyk_rows_to_rgba(d, target, got);
                 if (c->output_scanline > d->rows_valid) d->rows_valid = c->output_scanline;
             }
             if (!jpeg_finish_output(c)) return suspended(d);

@@ -71,6 +71,7 @@ static void wi_png_write_warning(png_structp png, png_const_charp message) {
 int wi_png_write(const uint8_t *pixels, size_t bytes_per_row,
                  uint32_t width, uint32_t height, int channels,
                  int compression_level, int interlaced,
+                 const uint8_t *icc, size_t icc_length,
                  uint8_t **out_data, size_t *out_size,
                  char *error_message, size_t error_capacity) {
     if (error_message && error_capacity > 0) error_message[0] = 0;
@@ -124,6 +125,8 @@ int wi_png_write(const uint8_t *pixels, size_t bytes_per_row,
     png_set_IHDR(png, info, width, height, 8, color_type,
                  interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (icc && icc_length > 0 && icc_length <= PNG_UINT_31_MAX)
+        png_set_iCCP(png, info, "ICC Profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_length);
     png_write_info(png, info);
     // The rows stay RGBA; libpng skips the fourth byte of each pixel.
     if (channels == WI_PNG_WRITE_RGB_FROM_RGBA) png_set_filler(png, 0, PNG_FILLER_AFTER);

@@ -2,7 +2,7 @@ import Foundation
 
 /// The fuzz targets, by the name `WEBIMAGE_FUZZ_TARGET` and the replay program use.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case png, jpeg, gif, webp, avif, incremental, sniff, headers
+    case png, jpeg, gif, webp, avif, incremental, sniff, headers, icc
 
     /// Runs one input through this target's harness. Returns what the library did with
     /// it; a broken invariant stops the process instead.
@@ -16,6 +16,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .incremental: IncrementalHarness.run(data)
         case .sniff: SniffHarness.run(data)
         case .headers: HeadersHarness.run(data)
+        case .icc: ICCHarness.run(data)
         }
     }
 

@@ -13,7 +13,8 @@ public enum RepeatedStructureSeeds {
     /// the rest of the MiB leaves libFuzzer room to insert bytes.
     public static let targetBytes = 1_000_000
 
-    /// The seeds for `target`, named for what repeats and how often; none for `headers`.
+    /// The seeds for `target`, named for what repeats and how often; none for `headers`
+    /// and `icc`.
     public static func files(for target: FuzzTarget) throws(ImageDecodingError) -> [(name: String, bytes: Data)] {
         switch target {
         case .png: try png()
@@ -22,7 +23,7 @@ public enum RepeatedStructureSeeds {
         case .webp: try webp()
         case .avif: try avif()
         case .incremental, .sniff: try png() + jpeg() + gif() + webp() + avif()
-        case .headers: []
+        case .headers, .icc: []
         }
     }
 

@@ -7,5 +7,6 @@
 #include "wi_png.h"
 #include "wi_jpeg.h"
 #include "wi_resample.h"
+#include "wi_inflate.h"
 
 #endif

@@ -88,6 +88,26 @@ void wi_jpeg_get_header(const wi_jpeg *decoder, wi_jpeg_header *header);
 /// Returns 0 when there is none.
 int wi_jpeg_exif(const wi_jpeg *decoder, const uint8_t **bytes, size_t *length);
 
+/// Longest ICC profile kept from APP2 segments, in bytes (ColorProfile.maximumByteCount).
+#define WI_JPEG_ICC_MAX (4u << 20)
+
+/// What the APP2 ICC_PROFILE segments read with the header hold.
+typedef enum {
+    WI_JPEG_ICC_NONE = 0,     ///< no ICC_PROFILE segment
+    WI_JPEG_ICC_OK,           ///< the profile, reassembled
+    WI_JPEG_ICC_BROKEN,       ///< segments missing, repeated, or numbered inconsistently
+    WI_JPEG_ICC_TOO_LARGE,    ///< more than WI_JPEG_ICC_MAX bytes in all
+} wi_jpeg_icc_status;
+
+/// The ICC profile of the file's APP2 ICC_PROFILE segments, in sequence order whatever
+/// their order in the file, after WI_JPEG_HEADER_READY. The bytes belong to the decoder.
+wi_jpeg_icc_status wi_jpeg_icc(wi_jpeg *decoder, const uint8_t **bytes, size_t *length);
+
+/// Leaves the rows of a CMYK or YCCK file as libjpeg's CMYK (4 bytes, Adobe-inverted
+/// as libjpeg reports them) for the caller to convert, instead of converting them to
+/// RGBA with djpeg's formula. Call before wi_jpeg_set_output.
+void wi_jpeg_keep_cmyk(wi_jpeg *decoder, int keep);
+
 /// Chooses the output: scale `scale_eighths`/8 (1...16), gray (1 byte a pixel) or RGBA
 /// (4 bytes; CMYK files always give RGBA). Writes the output size. Returns 0 on
 /// failure (see wi_jpeg_error). Call after WI_JPEG_HEADER_READY, before set_output.

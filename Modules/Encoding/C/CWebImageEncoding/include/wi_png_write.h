@@ -16,13 +16,15 @@ enum {
 
 /// Encodes `height` rows of `width` pixels, each row `bytes_per_row` apart.
 /// `compression_level` is the zlib level 0...9, or -1 for libpng's default.
-/// `interlaced` non-zero writes Adam7.
+/// `interlaced` non-zero writes Adam7. `icc` (NULL for none) is an ICC profile of
+/// `icc_length` bytes written as an iCCP chunk.
 /// On success returns 0 and sets `*out_data` (free with wi_png_write_free) and
 /// `*out_size`. On failure returns -1, leaves `*out_data` NULL and writes a message
 /// into `error_message` (always NUL-terminated when `error_capacity` > 0).
 int wi_png_write(const uint8_t *pixels, size_t bytes_per_row,
                  uint32_t width, uint32_t height, int channels,
                  int compression_level, int interlaced,
+                 const uint8_t *icc, size_t icc_length,
                  uint8_t **out_data, size_t *out_size,
                  char *error_message, size_t error_capacity);
 

@@ -1,0 +1,85 @@
+import Foundation
+import WebImageCore
+
+/// A decoder whose images come out in the colour space `DecodeOptions.color` asks for:
+/// what ``ImageDecoderRegistry`` hands out when it has a colour engine.
+///
+/// The wrapped decoder reads the file's profile; this converts the decoded (and already
+/// scaled-down) pixels. JPEG's CMYK files are converted inside the decode, at the
+/// DCT-scaled size, since their ink cannot wait in an RGBA bitmap.
+struct ColorManagedDecoder: ImageDecoding {
+    let base: any ImageDecoding
+    let converter: any ColorConverting
+
+    var format: ImageFormat { base.format }
+
+    func recognizes(_ header: Data) -> Bool { base.recognizes(header) }
+
+    func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
+        let image =
+            if let jpeg = base as? JPEGDecoder {
+                try jpeg.decode(data, options: options, converter: converter)
+            } else {
+                try base.decode(data, options: options)
+            }
+        return ColorConversion.apply(options.color, to: image, converter: converter)
+    }
+
+    func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
+        ColorManagedIncrementalDecoder(base: base.makeIncrementalDecoder(options: options), options: options, converter: converter)
+    }
+
+    func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
+        base.estimatedMemory(decoding: data, options: options)
+    }
+
+    func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
+        try base.readHeader(data)
+    }
+
+    func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode {
+        if base is JPEGDecoder {
+            // JPEG keeps the protocol's default prepared decode; this one adds the converter.
+            return PreparedImageDecode(format: format) {
+                base.estimatedMemory(decoding: data, options: options)
+            } decode: { () throws(ImageDecodingError) -> DecodedImage in
+                try decode(data, options: options)
+            }
+        }
+        let prepared = base.prepareDecode(data, options: options)
+        let converter = converter
+        return PreparedImageDecode(format: prepared.format) {
+            prepared.estimatedMemory
+        } decode: { () throws(ImageDecodingError) -> DecodedImage in
+            ColorConversion.apply(options.color, to: try prepared.decode(), converter: converter)
+        }
+    }
+}
+
+/// An incremental decoder whose partial and final images are converted as
+/// `DecodeOptions.color` asks.
+final class ColorManagedIncrementalDecoder: IncrementalImageDecoding {
+    private let base: any IncrementalImageDecoding
+    private let options: DecodeOptions
+    private let converter: any ColorConverting
+
+    init(base: any IncrementalImageDecoding, options: DecodeOptions, converter: any ColorConverting) {
+        self.base = base
+        self.options = options
+        self.converter = converter
+    }
+
+    var format: ImageFormat { base.format }
+    var info: ImageInfo? { base.info }
+    var revision: Int { base.revision }
+
+    func append(_ data: Data) throws(ImageDecodingError) { try base.append(data) }
+
+    func partialImage() throws(ImageDecodingError) -> DecodedImage? {
+        try base.partialImage().map { ColorConversion.apply(options.color, to: $0, converter: converter) }
+    }
+
+    func finish() throws(ImageDecodingError) -> DecodedImage {
+        ColorConversion.apply(options.color, to: try base.finish(), converter: converter)
+    }
+}

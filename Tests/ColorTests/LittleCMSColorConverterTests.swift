@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import WebImageColor
+import WebImageCore
+
+@Suite("LittleCMSColorConverter: transforms, their cache, threads")
+struct LittleCMSColorConverterTests {
+    @Test("transforms are built once per source and target, and the cache stays bounded")
+    func cacheBounded() throws {
+        let converter = LittleCMSColorConverter(cacheCapacity: 3)
+        let profiles = try (0..<5).map { step in
+            try ColorProfile.rgb(
+                white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), gamma: 1.8 + 0.1 * Double(step))
+        }
+        _ = try converter.transform(from: .profile(profiles[0]), to: nil)
+        _ = try converter.transform(from: .profile(profiles[0]), to: nil)
+        #expect(converter.cachedTransformCount == 1)
+        for profile in profiles { _ = try converter.transform(from: .profile(profile), to: nil) }
+        #expect(converter.cachedTransformCount == 3)
+    }
+
+    @Test("many threads convert through one transform and get the same pixels")
+    func concurrentUse() async throws {
+        let converter = LittleCMSColorConverter()
+        let profile = try ColorProfile(iccData: SRGBProfiles.adobeLike())
+        let source = ColorTestImages.photo()
+        var expected = source
+        let transform = try converter.transform(from: .profile(profile), to: nil)
+        expected.withUnsafeMutableBytes { transform.apply($0.baseAddress!, pixelCount: $0.count / 4) }
+        let results = await withTaskGroup(of: [UInt8].self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    var pixels = source
+                    let transform = try! converter.transform(from: .profile(profile), to: nil)
+                    pixels.withUnsafeMutableBytes { transform.apply($0.baseAddress!, pixelCount: $0.count / 4) }
+                    return pixels
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0 == expected })
+    }
+
+    @Test("alpha is kept through an RGB transform")
+    func alphaKept() throws {
+        let transform = try LittleCMSColorConverter().transform(from: .profile(ColorProfile(iccData: SRGBProfiles.adobeLike())), to: nil)
+        var pixels: [UInt8] = [200, 30, 60, 0, 10, 250, 40, 77, 128, 128, 128, 255]
+        pixels.withUnsafeMutableBytes { transform.apply($0.baseAddress!, pixelCount: 3) }
+        #expect([pixels[3], pixels[7], pixels[11]] == [0, 77, 255])
+    }
+
+    @Test("an unusable profile is refused, not crashed on")
+    func unusable() throws {
+        let profile = try ColorProfile(iccData: HostileProfile.unusable.bytes)
+        #expect(throws: ColorProfileError.self) { try LittleCMSColorConverter().transform(from: .profile(profile), to: nil) }
+    }
+
+    @Test("CMYK without a profile shows as the complement formula; with one, through it")
+    func cmykDefault() throws {
+        let converter = LittleCMSColorConverter()
+        var naive: [UInt8] = [255, 128, 0, 200]
+        try converter.transform(from: .invertedCMYK(nil), to: nil).apply(&naive, pixelCount: 1)
+        #expect(naive == [200, 100, 0, 255])
+        let press = LittleCMSColorConverter(defaultCMYKProfile: try ColorProfile.complementCMYK(shadowGamma: 1.6))
+        var pixels: [UInt8] = [255, 128, 0, 200]
+        try press.transform(from: .invertedCMYK(nil), to: nil).apply(&pixels, pixelCount: 1)
+        #expect(pixels[3] == 255)
+        #expect(pixels[0] < 190 && pixels[1] < 90, "\(pixels)")
+    }
+}

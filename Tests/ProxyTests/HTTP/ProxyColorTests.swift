@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import WebImage
+
+/// The proxy's colour: sources tagged with an ICC profile are converted to sRGB, and the
+/// output carries no profile, as imgproxy does.
+@Suite("Image proxy colour")
+struct ProxyColorTests {
+    @Test("a JPEG tagged with a red/green-swapping profile comes out green and untagged, as JPEG and as PNG", arguments: ["jpg", "png"])
+    func swappedProfile(ext: String) async throws {
+        let swapped = try ColorProfile.rgb(
+            white: (0.3127, 0.3290), red: (0.30, 0.60), green: (0.64, 0.33), blue: (0.15, 0.06), gamma: 2.2)
+        let red = try ImageBitmap(width: 64, height: 64, pixelFormat: .rgba8) { bytes, _ in
+            for index in 0..<(64 * 64) { bytes.copyBytes(from: [255, 0, 0, 255], at: 4 * index) }
+        }
+        let source = try JPEGEncoder(quality: 95, subsampling: .s444, colorProfile: swapped).encode(red)
+        try await ProxyHarness.run(files: ["tagged.jpg": source]) { harness in
+            let answer = try await harness.get(harness.path("rs:fit:32:32", origin: "/files/tagged.jpg", ext: ext))
+            #expect(answer.status == 200)
+            let output = try ImageDecoderRegistry.standard.decode(answer.data)
+            #expect(output.sourceColorProfile == nil, "the output carries no profile")
+            let pixel = Array(output.bitmap.packedBytes.prefix(4))
+            #expect(pixel[0] < 60 && pixel[1] > 200, "the stored red shows green: \(pixel)")
+        }
+    }
+}
+
+extension UnsafeMutableRawBufferPointer {
+    fileprivate func copyBytes(from bytes: [UInt8], at offset: Int) {
+        UnsafeMutableRawBufferPointer(rebasing: self[offset..<(offset + bytes.count)]).copyBytes(from: bytes)
+    }
+}
