@@ -15,7 +15,7 @@ import WebImageResources
 ///
 /// Make one transport and share it; each one costs a thread and its own connection pool.
 /// Call ``shutdown()`` when done with it (as a server stops, before the last reference
-/// goes): transfers not yet completed complete as cancelled, and the thread ends. A
+/// goes): transfers not yet completed complete as invalidated, and the thread ends. A
 /// transport deinitialised without a shutdown still ends its thread, once its transfers
 /// in flight have finished; debug builds report it on standard error, once per process.
 ///
@@ -49,10 +49,11 @@ public final class CurlTransport: Transporting {
         loop.post(.shutdown(cancelling: false))
     }
 
-    /// Stops the transport, and returns once it has stopped: every transfer not yet
-    /// completed (running, paused, waiting for a connection, awaiting a challenge
-    /// answer) completes once, with `TransportError.Code.cancelled`; the transport's
-    /// thread ends and frees libcurl's handles and connections.
+    /// Stops (invalidates) the transport, and returns once it has stopped: every transfer
+    /// not yet completed (running, paused, waiting for a connection, awaiting a challenge
+    /// answer) completes once, with `TransportError.Code.invalidated`; then the event
+    /// monitors hear `TransportEventMonitor.transportDidInvalidate(endedTransfers:)`;
+    /// the transport's thread ends and frees libcurl's handles and connections.
     ///
     /// A transfer started after this call completes at once with
     /// `TransportError.Code.transportClosed`, without touching the network. Calling it

@@ -3,7 +3,7 @@ import WebImageCore
 
 /// Posts the seeds' notifications through Foundation's `NotificationCenter`: SDWebImage's
 /// download start, receive-response, stop and finish, and AFNetworking's transfer
-/// resume (start), suspend, resume and complete. Opt in: add it to a downloader and to a
+/// resume (start), suspend, resume and complete, and its session invalidation. Opt in: add it to a downloader and to a
 /// transport (`WebImageConfiguration.postsNotifications` does both), or observe only
 /// what you add it to.
 ///
@@ -21,6 +21,7 @@ import WebImageCore
 /// | `webImageTransferDidStart` | the `TransferTask` | url, transferID, request |
 /// | `webImageTransferDidSuspend` / `DidResume` | the `TransferTask` | transferID |
 /// | `webImageTransferDidComplete` | the `TransferTask` | url (the last hop's), transferID, metrics; response, statusCode, or error |
+/// | `webImageTransportDidInvalidate` | `nil` | transferCount |
 ///
 /// ```swift
 /// let observer = NotificationCenter.default.addObserver(forName: .webImageDownloadDidFinish, object: nil, queue: nil) { note in
@@ -98,6 +99,10 @@ public final class NotificationBroadcaster: DownloadEventMonitor, TransportEvent
         post(.webImageTransferDidComplete, info, object: task)
     }
 
+    public func transportDidInvalidate(endedTransfers: Int) {
+        post(.webImageTransportDidInvalidate, [.transferCount: endedTransfers])
+    }
+
     /// The key's URL as a `URL` (the key keeps it as a string).
     private static func url(of key: DownloadKey) -> Any { URL(string: key.url) ?? key.url }
 
@@ -126,6 +131,9 @@ extension Notification.Name {
     public static let webImageTransferDidResume = Notification.Name("WebImageTransferDidResume")
     /// A transfer completed, with its response or error (AFNetworking's task complete).
     public static let webImageTransferDidComplete = Notification.Name("WebImageTransferDidComplete")
+    /// A transport was shut down, ending its transfers under way (AFNetworking's session
+    /// invalidation).
+    public static let webImageTransportDidInvalidate = Notification.Name("WebImageTransportDidInvalidate")
 }
 
 /// The `userInfo` keys of the ``NotificationBroadcaster``'s notifications; each is the
@@ -156,4 +164,6 @@ public struct WebImageNotificationKey: RawRepresentable, Hashable, Sendable {
     public static let transferID = WebImageNotificationKey(rawValue: "WebImageTransferID")
     /// The transfer's `TransferMetrics`.
     public static let metrics = WebImageNotificationKey(rawValue: "WebImageMetrics")
+    /// How many transfers an invalidation ended (`Int`).
+    public static let transferCount = WebImageNotificationKey(rawValue: "WebImageTransferCount")
 }

@@ -26,6 +26,12 @@ public protocol TransportEventMonitor: Sendable {
     func transferDidPause(_ task: TransferTask)
     /// The paused transfer resumed (``TransferTask/resume()``).
     func transferDidResume(_ task: TransferTask)
+    /// The transport was shut down (invalidated): its `endedTransfers` transfers under way
+    /// have completed with ``TransportError/Code/invalidated`` (each reported to
+    /// ``transfer(_:didComplete:)`` first), and every later one is refused with
+    /// ``TransportError/Code/transportClosed``. Told once per transport, by its first
+    /// explicit shutdown; a transport dropped without one is not invalidated.
+    func transportDidInvalidate(endedTransfers: Int)
 }
 
 /// The queue transport monitors share when they do not choose one.
@@ -42,4 +48,5 @@ extension TransportEventMonitor {
     public func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {}
     public func transferDidPause(_ task: TransferTask) {}
     public func transferDidResume(_ task: TransferTask) {}
+    public func transportDidInvalidate(endedTransfers: Int) {}
 }

@@ -30,7 +30,7 @@ final class CurlEventLoop: @unchecked Sendable {
         case resume(UInt64)
         case challengeAnswered(TransferState, AuthenticationChallenge, ChallengeDisposition)
         /// Ends the loop once no transfer is left. `cancelling` (``CurlTransport/shutdown()``)
-        /// completes every transfer as cancelled and refuses the ones started after;
+        /// completes every transfer as `invalidated` and refuses the ones started after;
         /// otherwise (the transport deinitialised, so nothing new can start) the running
         /// ones finish first.
         case shutdown(cancelling: Bool)
@@ -198,17 +198,23 @@ final class CurlEventLoop: @unchecked Sendable {
             answer(state, challenge, disposition)
         case .shutdown(let cancelling):
             shuttingDown = true
-            if cancelling, !refusesTransfers { cancelEveryTransfer() }
+            if cancelling, !refusesTransfers { invalidate() }
         }
     }
 
     /// The explicit shutdown: every transfer not yet completed (running, paused, waiting
-    /// for a slot, awaiting a challenge answer) completes as cancelled, in the order they
-    /// started, and the later ones are refused (``begin(_:)``).
-    private func cancelEveryTransfer() {
+    /// for a slot, awaiting a challenge answer) completes as `invalidated`, in the order
+    /// they started, the monitors hear that the transport is invalid, and the later
+    /// transfers are refused (``begin(_:)``).
+    private func invalidate() {
         refusesTransfers = true
-        for state in transfers.values.sorted(by: { $0.task.id < $1.task.id }) {
-            complete(state, .failure(state.error(.cancelled, "the transport was shut down")))
+        let ended = transfers.values.sorted(by: { $0.task.id < $1.task.id })
+        for state in ended {
+            complete(state, .failure(state.error(.invalidated, "the transport was shut down")))
+        }
+        if !environment.monitors.isEmpty {
+            let count = ended.count
+            environment.monitors.emit { $0.transportDidInvalidate(endedTransfers: count) }
         }
     }
 
