@@ -104,6 +104,7 @@ public final class CurlTransport: Transporting {
         let monitors = environment.monitors
         Task(executorPreference: WorkerPool.shared, priority: .high) {
             monitors.emit { $0.transferDidStart(task, request: request) }
+            monitors.emit { $0.transfer(task, didCollect: completion.metrics) }
             monitors.emit { $0.transfer(task, didComplete: completion) }
             delegate.transfer(task, didComplete: completion)
         }
