@@ -46,6 +46,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let tooManyRedirects = Code("tooManyRedirects")
         /// A redirect from https to http, refused by the request's redirect policy.
         public static let insecureRedirect = Code("insecureRedirect")
+        /// A redirect handler (``RedirectHandler``) refused a redirect;
+        /// ``TransportError/response`` is the 3xx.
+        public static let redirectRefused = Code("redirectRefused")
         /// A 3xx without a usable `Location` (missing, unparsable, raw non-ASCII bytes, or a
         /// scheme that is not followed).
         public static let badRedirect = Code("badRedirect")

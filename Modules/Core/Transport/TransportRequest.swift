@@ -52,6 +52,10 @@ public struct TransportRequest: Sendable {
     /// Which URLs and addresses this request may reach, replacing the transport's
     /// (`TransportConfiguration.urlPolicy`) for this request; `nil` uses the transport's.
     public var urlPolicy: URLPolicy?
+    /// Decides about each redirect this request's transfer would follow (follow, rewrite,
+    /// refuse), replacing the transport's (`TransportConfiguration.redirectHandler`);
+    /// `nil` uses the transport's.
+    public var redirectHandler: RedirectHandler?
 
     public init(
         url: URL,
@@ -67,7 +71,8 @@ public struct TransportRequest: Sendable {
         proxy: Proxy = .environment,
         preferredHTTPVersion: PreferredHTTPVersion = .http2,
         credential: Credential? = nil,
-        urlPolicy: URLPolicy? = nil
+        urlPolicy: URLPolicy? = nil,
+        redirectHandler: RedirectHandler? = nil
     ) {
         self.url = url
         self.method = method
@@ -83,6 +88,7 @@ public struct TransportRequest: Sendable {
         self.preferredHTTPVersion = preferredHTTPVersion
         self.credential = credential
         self.urlPolicy = urlPolicy
+        self.redirectHandler = redirectHandler
     }
 }
 

@@ -300,25 +300,6 @@ final class CurlEventLoop: @unchecked Sendable {
         }
     }
 
-    private func follow(_ state: TransferState, to hop: RedirectPlanner.Hop, from response: TransportResponse) {
-        if let violation = state.policy.violation(for: hop.url) {
-            var error = state.refusal(violation)
-            error.response = response
-            error.bytesReceived = 0
-            complete(state, .failure(error))
-            return
-        }
-        if !environment.monitors.isEmpty {
-            let (task, url) = (state.task, hop.url)
-            environment.monitors.emit { $0.transfer(task, willRedirectTo: url, from: response) }
-        }
-        state.redirectCount += 1
-        state.url = hop.url
-        state.method = hop.method
-        if hop.crossesOrigin { state.authentication.leftOrigin() }
-        startHop(state)
-    }
-
     /// The current hop's scheme://host:port, lowercased, the port filled in.
     static func origin(of state: TransferState) -> String {
         OriginKey.make(state.url, scheme: state.scheme)
