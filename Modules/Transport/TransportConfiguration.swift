@@ -56,6 +56,12 @@ public struct TransportConfiguration: Sendable {
     /// transport's thread after the redirect and URL policies have passed. `nil`: every
     /// redirect those policies allow is followed.
     public var redirectHandler: RedirectHandler?
+    /// Every request of this transport sends and stores cookies, as if it set
+    /// `TransportRequest.usesCookies` (which a request can also set alone). Off by
+    /// default. The cookies live in memory, in one jar per transport (libcurl's cookie
+    /// engine, shared by the transport's transfers), and go with it: another transport
+    /// never sees them.
+    public var usesCookies = false
     /// Over HTTP/2, the most body bytes a paused transfer keeps in memory (2 MiB). Such a
     /// transfer is not paused inside libcurl, which before 8.1 cannot hold an HTTP/2
     /// server back for one stream: its bytes keep arriving and wait here. Past this

@@ -32,8 +32,9 @@ public struct TransportRequest: Sendable {
     /// brotli and zstd when built in) and decodes the body. Progress counts the bytes as
     /// they arrive on the wire; the body delivered is decoded.
     public var acceptsCompressedResponses: Bool
-    /// Cookies are neither sent nor stored unless this is `true`; then they live in memory,
-    /// shared by the requests of one transport that also set it.
+    /// Cookies are neither sent nor stored unless this is `true` (or the transport's
+    /// `TransportConfiguration.usesCookies` is); then they live in memory, in one jar per
+    /// transport, shared by its requests that use cookies, and gone with the transport.
     public var usesCookies: Bool
     /// Accepts any server certificate: expired, self-signed, for another host. Skips the
     /// transport's trust policy for this request. Only for development servers.

@@ -79,6 +79,10 @@ extension ImageManager {
         /// ``cacheRules`` to a shared cache's (`HTTPCacheRules(isShared: true)`), so that
         /// `private` responses stay out of both. `nil` (the default): no shared tier.
         public var sharedCache: (any SharedDataCaching)? = nil
+        /// Every load sends and stores cookies, as with ``ImageLoadOptions/handleCookies``
+        /// (SDWebImage's `HandleCookies`), in the in-memory jar of the downloader's
+        /// transport. Off by default.
+        public var handlesCookies = false
         /// The clock the manager's waits run on: the bound of a wait for the network
         /// (``NetworkRecovery/maximumWait``) and the longest a disk write is held back.
         /// Continuous time, or a test's own, so that those waits need no real time.
