@@ -17,7 +17,7 @@ import WebImageCore
 /// | `webImageDownloadDidStart` | `nil` | url, downloadKey, attempt, request |
 /// | `webImageDownloadDidReceiveResponse` | `nil` | url, downloadKey, response, statusCode |
 /// | `webImageDownloadDidStop` | `nil` | url, downloadKey |
-/// | `webImageDownloadDidFinish` | `nil` | url, downloadKey, subscribers; response, byteCount, or error |
+/// | `webImageDownloadDidFinish` | `nil` | url, downloadKey, subscribers; response, byteCount and body, or error |
 /// | `webImageTransferDidStart` | the `TransferTask` | url, transferID, request |
 /// | `webImageTransferDidSuspend` / `DidResume` | the `TransferTask` | transferID |
 /// | `webImageTransferDidComplete` | the `TransferTask` | url (the last hop's), transferID, metrics; response, statusCode, or error |
@@ -33,10 +33,21 @@ public final class NotificationBroadcaster: DownloadEventMonitor, TransportEvent
     public let center: NotificationCenter
     /// The serial queue the notifications are posted on.
     public let queue: DispatchQueue
+    /// The largest body a finished download's notification carries under
+    /// ``WebImageNotificationKey/body`` (AFNetworking's task-complete response data); a
+    /// larger one is left out, its ``WebImageNotificationKey/byteCount`` still there.
+    /// `nil`: every body, which the download's own body limit (the downloader's
+    /// `maximumBodySize`, 64 MiB by default) already bounds. The body is the download's
+    /// own bytes, shared, not copied; an observer that keeps the notification keeps them.
+    public let bodyLimit: Int?
 
-    public init(center: NotificationCenter = .default, queue: DispatchQueue = DispatchQueue(label: "webimage.notifications")) {
+    public init(
+        center: NotificationCenter = .default, queue: DispatchQueue = DispatchQueue(label: "webimage.notifications"),
+        bodyLimit: Int? = nil
+    ) {
         self.center = center
         self.queue = queue
+        self.bodyLimit = bodyLimit
     }
 
     public var delivery: CallbackDelivery { .queue(queue) }
@@ -65,6 +76,7 @@ public final class NotificationBroadcaster: DownloadEventMonitor, TransportEvent
         case .success(let download):
             info[.response] = download.response
             info[.byteCount] = download.data.count
+            if bodyLimit.map({ download.data.count <= $0 }) ?? true { info[.body] = download.data }
         case .failure(let error):
             info[.error] = error
         }
@@ -160,6 +172,9 @@ public struct WebImageNotificationKey: RawRepresentable, Hashable, Sendable {
     public static let subscribers = WebImageNotificationKey(rawValue: "WebImageSubscribers")
     /// The body's size in bytes (`Int`).
     public static let byteCount = WebImageNotificationKey(rawValue: "WebImageByteCount")
+    /// The body itself (`Data`), up to the broadcaster's
+    /// ``NotificationBroadcaster/bodyLimit``.
+    public static let body = WebImageNotificationKey(rawValue: "WebImageBody")
     /// The transfer's `TransferTask.id` (`UInt64`).
     public static let transferID = WebImageNotificationKey(rawValue: "WebImageTransferID")
     /// The transfer's `TransferMetrics`.

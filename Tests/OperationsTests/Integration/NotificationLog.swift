@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageCallbackRegistry
 import WebImageTestSupport
 
 @testable import WebImageConcurrency
@@ -11,6 +12,8 @@ final class NotificationLog: Sendable {
         let name: Notification.Name
         let info: [String: String]
         let isTaskObject: Bool
+        /// The body a finished download's notification carried.
+        let body: Data?
     }
 
     private let notes = Locked<[Note]>([])
@@ -24,7 +27,8 @@ final class NotificationLog: Sendable {
             _ = center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
                 var info: [String: String] = [:]
                 for (key, value) in note.userInfo ?? [:] { info["\(key)"] = "\(value)" }
-                self?.record(Note(name: note.name, info: info, isTaskObject: note.object is TransferTask))
+                let body = note.userInfo?[WebImageNotificationKey.body.rawValue] as? Data
+                self?.record(Note(name: note.name, info: info, isTaskObject: note.object is TransferTask, body: body))
             }
         }
     }
