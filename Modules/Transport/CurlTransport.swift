@@ -73,6 +73,23 @@ public final class CurlTransport: Transporting {
         loop.post(.shutdown(cancelling: true))
     }
 
+    /// The transfers not yet completed, in the order they started, each with its task,
+    /// URL, state (waiting for a connection, running, paused, awaiting a challenge's
+    /// answer) and progress (AFNetworking's `tasks`). One consistent picture, taken on
+    /// the transport's thread between two of its events; empty once the transport has
+    /// shut down. Safe from any thread.
+    public func transfersInFlight() async -> [TransferSnapshot] {
+        await withCheckedContinuation { (taken: CheckedContinuation<[TransferSnapshot], Never>) in
+            transfersInFlight { taken.resume(returning: $0) }
+        }
+    }
+
+    /// ``transfersInFlight()`` with a callback: `completion` runs on the transport's thread
+    /// (keep it short), or on the calling one once the transport has shut down.
+    public func transfersInFlight(completion: @escaping @Sendable ([TransferSnapshot]) -> Void) {
+        if !loop.post(.snapshot(completion)) { completion([]) }
+    }
+
     /// Adds a monitor while the transport runs. It sees the events that happen after
     /// this call returns, on `delivery` (the monitor's own `TransportEventMonitor.delivery`
     /// when `nil`), until the registration is removed; transfers already under way are

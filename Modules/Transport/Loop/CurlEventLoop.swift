@@ -34,6 +34,8 @@ final class CurlEventLoop: @unchecked Sendable {
         /// otherwise (the transport deinitialised, so nothing new can start) the running
         /// ones finish first.
         case shutdown(cancelling: Bool)
+        /// Hands the transfers not yet completed, in the order they started, to the reply.
+        case snapshot(@Sendable ([TransferSnapshot]) -> Void)
     }
 
     private struct Inbox {
@@ -199,6 +201,8 @@ final class CurlEventLoop: @unchecked Sendable {
         case .shutdown(let cancelling):
             shuttingDown = true
             if cancelling, !refusesTransfers { invalidate() }
+        case .snapshot(let reply):
+            reply(transfers.values.sorted(by: { $0.task.id < $1.task.id }).map(\.snapshot))
         }
     }
 
