@@ -13,7 +13,7 @@ public struct TransferSnapshot: Sendable {
         /// Sending its request or receiving the response, or between two hops (a
         /// redirect, an authentication retry).
         case running
-        /// Paused (``TransferTask/pause()``), until resumed.
+        /// Paused (`TransferTask.pause()`), until resumed.
         case paused
         /// A 401's challenge is with the challenge handler, which has not answered yet.
         case awaitingChallengeAnswer
