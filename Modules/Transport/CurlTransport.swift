@@ -15,7 +15,7 @@ import WebImageResources
 ///
 /// Make one transport and share it; each one costs a thread and its own connection pool.
 /// Call ``shutdown()`` when done with it (as a server stops, before the last reference
-/// goes): transfers not yet completed complete as cancelled, and the thread ends. A
+/// goes): transfers not yet completed complete as invalidated, and the thread ends. A
 /// transport deinitialised without a shutdown still ends its thread, once its transfers
 /// in flight have finished; debug builds report it on standard error, once per process.
 ///
@@ -49,10 +49,11 @@ public final class CurlTransport: Transporting {
         loop.post(.shutdown(cancelling: false))
     }
 
-    /// Stops the transport, and returns once it has stopped: every transfer not yet
-    /// completed (running, paused, waiting for a connection, awaiting a challenge
-    /// answer) completes once, with `TransportError.Code.cancelled`; the transport's
-    /// thread ends and frees libcurl's handles and connections.
+    /// Stops (invalidates) the transport, and returns once it has stopped: every transfer
+    /// not yet completed (running, paused, waiting for a connection, awaiting a challenge
+    /// answer) completes once, with `TransportError.Code.invalidated`; then the event
+    /// monitors hear `TransportEventMonitor.transportDidInvalidate(endedTransfers:)`;
+    /// the transport's thread ends and frees libcurl's handles and connections.
     ///
     /// A transfer started after this call completes at once with
     /// `TransportError.Code.transportClosed`, without touching the network. Calling it
@@ -70,6 +71,23 @@ public final class CurlTransport: Transporting {
         shutdownCalled.store(true, ordering: .releasing)
         loop.whenEnded(completion)
         loop.post(.shutdown(cancelling: true))
+    }
+
+    /// The transfers not yet completed, in the order they started, each with its task,
+    /// URL, state (waiting for a connection, running, paused, awaiting a challenge's
+    /// answer) and progress (AFNetworking's `tasks`). One consistent picture, taken on
+    /// the transport's thread between two of its events; empty once the transport has
+    /// shut down. Safe from any thread.
+    public func transfersInFlight() async -> [TransferSnapshot] {
+        await withCheckedContinuation { (taken: CheckedContinuation<[TransferSnapshot], Never>) in
+            transfersInFlight { taken.resume(returning: $0) }
+        }
+    }
+
+    /// ``transfersInFlight()`` with a callback: `completion` runs on the transport's thread
+    /// (keep it short), or on the calling one once the transport has shut down.
+    public func transfersInFlight(completion: @escaping @Sendable ([TransferSnapshot]) -> Void) {
+        if !loop.post(.snapshot(completion)) { completion([]) }
     }
 
     /// Adds a monitor while the transport runs. It sees the events that happen after
@@ -103,6 +121,7 @@ public final class CurlTransport: Transporting {
         let monitors = environment.monitors
         Task(executorPreference: WorkerPool.shared, priority: .high) {
             monitors.emit { $0.transferDidStart(task, request: request) }
+            monitors.emit { $0.transfer(task, didCollect: completion.metrics) }
             monitors.emit { $0.transfer(task, didComplete: completion) }
             delegate.transfer(task, didComplete: completion)
         }

@@ -50,6 +50,18 @@ public struct TransportConfiguration: Sendable {
     /// brackets). For pinning a name to a known address, and for tests. The URL policy's
     /// address rules still judge the address connected to.
     public var resolvedHosts: [String]
+    /// Decides about each redirect a transfer would follow, unless its request has its
+    /// own (`TransportRequest.redirectHandler`): follow it, follow it elsewhere or with
+    /// other headers, or refuse it (`TransportError.Code.redirectRefused`). Asked on the
+    /// transport's thread after the redirect and URL policies have passed. `nil`: every
+    /// redirect those policies allow is followed.
+    public var redirectHandler: RedirectHandler?
+    /// Every request of this transport sends and stores cookies, as if it set
+    /// `TransportRequest.usesCookies` (which a request can also set alone). Off by
+    /// default. The cookies live in memory, in one jar per transport (libcurl's cookie
+    /// engine, shared by the transport's transfers), and go with it: another transport
+    /// never sees them.
+    public var usesCookies = false
     /// Over HTTP/2, the most body bytes a paused transfer keeps in memory (2 MiB). Such a
     /// transfer is not paused inside libcurl, which before 8.1 cannot hold an HTTP/2
     /// server back for one stream: its bytes keep arriving and wait here. Past this
@@ -71,7 +83,8 @@ public struct TransportConfiguration: Sendable {
         eventMonitors: [any TransportEventMonitor] = [],
         certificateAuthorityBundle: String? = nil,
         urlPolicy: URLPolicy = .standard,
-        resolvedHosts: [String] = []
+        resolvedHosts: [String] = [],
+        redirectHandler: RedirectHandler? = nil
     ) {
         self.userAgent = userAgent
         self.accept = accept
@@ -85,6 +98,7 @@ public struct TransportConfiguration: Sendable {
         self.certificateAuthorityBundle = certificateAuthorityBundle
         self.urlPolicy = urlPolicy
         self.resolvedHosts = resolvedHosts
+        self.redirectHandler = redirectHandler
     }
 
     /// Whether this process's libcurl multiplexes HTTP/2 safely: 8.1.0 or later. Before

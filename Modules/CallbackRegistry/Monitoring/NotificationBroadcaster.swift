@@ -3,7 +3,7 @@ import WebImageCore
 
 /// Posts the seeds' notifications through Foundation's `NotificationCenter`: SDWebImage's
 /// download start, receive-response, stop and finish, and AFNetworking's transfer
-/// resume (start), suspend, resume and complete. Opt in: add it to a downloader and to a
+/// resume (start), suspend, resume and complete, and its session invalidation. Opt in: add it to a downloader and to a
 /// transport (`WebImageConfiguration.postsNotifications` does both), or observe only
 /// what you add it to.
 ///
@@ -17,10 +17,11 @@ import WebImageCore
 /// | `webImageDownloadDidStart` | `nil` | url, downloadKey, attempt, request |
 /// | `webImageDownloadDidReceiveResponse` | `nil` | url, downloadKey, response, statusCode |
 /// | `webImageDownloadDidStop` | `nil` | url, downloadKey |
-/// | `webImageDownloadDidFinish` | `nil` | url, downloadKey, subscribers; response, byteCount, or error |
+/// | `webImageDownloadDidFinish` | `nil` | url, downloadKey, subscribers; response, byteCount and body, or error |
 /// | `webImageTransferDidStart` | the `TransferTask` | url, transferID, request |
 /// | `webImageTransferDidSuspend` / `DidResume` | the `TransferTask` | transferID |
 /// | `webImageTransferDidComplete` | the `TransferTask` | url (the last hop's), transferID, metrics; response, statusCode, or error |
+/// | `webImageTransportDidInvalidate` | `nil` | transferCount |
 ///
 /// ```swift
 /// let observer = NotificationCenter.default.addObserver(forName: .webImageDownloadDidFinish, object: nil, queue: nil) { note in
@@ -32,10 +33,21 @@ public final class NotificationBroadcaster: DownloadEventMonitor, TransportEvent
     public let center: NotificationCenter
     /// The serial queue the notifications are posted on.
     public let queue: DispatchQueue
+    /// The largest body a finished download's notification carries under
+    /// ``WebImageNotificationKey/body`` (AFNetworking's task-complete response data); a
+    /// larger one is left out, its ``WebImageNotificationKey/byteCount`` still there.
+    /// `nil`: every body, which the download's own body limit (the downloader's
+    /// `maximumBodySize`, 64 MiB by default) already bounds. The body is the download's
+    /// own bytes, shared, not copied; an observer that keeps the notification keeps them.
+    public let bodyLimit: Int?
 
-    public init(center: NotificationCenter = .default, queue: DispatchQueue = DispatchQueue(label: "webimage.notifications")) {
+    public init(
+        center: NotificationCenter = .default, queue: DispatchQueue = DispatchQueue(label: "webimage.notifications"),
+        bodyLimit: Int? = nil
+    ) {
         self.center = center
         self.queue = queue
+        self.bodyLimit = bodyLimit
     }
 
     public var delivery: CallbackDelivery { .queue(queue) }
@@ -64,6 +76,7 @@ public final class NotificationBroadcaster: DownloadEventMonitor, TransportEvent
         case .success(let download):
             info[.response] = download.response
             info[.byteCount] = download.data.count
+            if bodyLimit.map({ download.data.count <= $0 }) ?? true { info[.body] = download.data }
         case .failure(let error):
             info[.error] = error
         }
@@ -98,6 +111,10 @@ public final class NotificationBroadcaster: DownloadEventMonitor, TransportEvent
         post(.webImageTransferDidComplete, info, object: task)
     }
 
+    public func transportDidInvalidate(endedTransfers: Int) {
+        post(.webImageTransportDidInvalidate, [.transferCount: endedTransfers])
+    }
+
     /// The key's URL as a `URL` (the key keeps it as a string).
     private static func url(of key: DownloadKey) -> Any { URL(string: key.url) ?? key.url }
 
@@ -126,6 +143,9 @@ extension Notification.Name {
     public static let webImageTransferDidResume = Notification.Name("WebImageTransferDidResume")
     /// A transfer completed, with its response or error (AFNetworking's task complete).
     public static let webImageTransferDidComplete = Notification.Name("WebImageTransferDidComplete")
+    /// A transport was shut down, ending its transfers under way (AFNetworking's session
+    /// invalidation).
+    public static let webImageTransportDidInvalidate = Notification.Name("WebImageTransportDidInvalidate")
 }
 
 /// The `userInfo` keys of the ``NotificationBroadcaster``'s notifications; each is the
@@ -152,8 +172,13 @@ public struct WebImageNotificationKey: RawRepresentable, Hashable, Sendable {
     public static let subscribers = WebImageNotificationKey(rawValue: "WebImageSubscribers")
     /// The body's size in bytes (`Int`).
     public static let byteCount = WebImageNotificationKey(rawValue: "WebImageByteCount")
+    /// The body itself (`Data`), up to the broadcaster's
+    /// ``NotificationBroadcaster/bodyLimit``.
+    public static let body = WebImageNotificationKey(rawValue: "WebImageBody")
     /// The transfer's `TransferTask.id` (`UInt64`).
     public static let transferID = WebImageNotificationKey(rawValue: "WebImageTransferID")
     /// The transfer's `TransferMetrics`.
     public static let metrics = WebImageNotificationKey(rawValue: "WebImageMetrics")
+    /// How many transfers an invalidation ended (`Int`).
+    public static let transferCount = WebImageNotificationKey(rawValue: "WebImageTransferCount")
 }

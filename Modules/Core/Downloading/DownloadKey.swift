@@ -7,9 +7,9 @@ import Foundation
 /// credential, the validators of a conditional request, the certificate choice, whether
 /// the download hands out its body as it arrives (progressive), and the request's own URL
 /// policy (a request held to public addresses never shares the transfer of one that is
-/// not). It is made from the request before the downloader's request modifier runs: a
-/// modifier must change equal requests in equal ways (signing a URL, adding a token),
-/// which is what they do.
+/// not), and whether it uses cookies. It is made from the request before the
+/// downloader's request modifier runs: a modifier must change equal requests in equal
+/// ways (signing a URL, adding a token), which is what they do.
 public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
     public let url: String
     public let method: TransportRequest.Method
@@ -22,11 +22,13 @@ public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
     public let isProgressive: Bool
     /// The request's own URL policy; `nil` for the downloader's.
     public let urlPolicy: URLPolicy?
+    /// Whether the transfer sends and stores cookies (``DownloadOptions/handleCookies``).
+    public let usesCookies: Bool
 
     public init(
         url: URL, method: TransportRequest.Method = .get, headers: HTTPHeaderFields = [:], credential: Credential? = nil,
         validators: TransportRequest.Validators? = nil, allowsInvalidCertificates: Bool = false,
-        isProgressive: Bool = false, urlPolicy: URLPolicy? = nil
+        isProgressive: Bool = false, urlPolicy: URLPolicy? = nil, usesCookies: Bool = false
     ) {
         self.url = url.absoluteString
         self.method = method
@@ -36,6 +38,7 @@ public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
         self.allowsInvalidCertificates = allowsInvalidCertificates
         self.isProgressive = isProgressive
         self.urlPolicy = urlPolicy
+        self.usesCookies = usesCookies
     }
 
     /// The URL, then what else sets the key apart (never a password).
@@ -48,6 +51,7 @@ public struct DownloadKey: Hashable, Sendable, CustomStringConvertible {
         if allowsInvalidCertificates { parts.append("any certificate") }
         if isProgressive { parts.append("progressive") }
         if urlPolicy != nil { parts.append("own URL policy") }
+        if usesCookies { parts.append("cookies") }
         return parts.joined(separator: ", ")
     }
 }

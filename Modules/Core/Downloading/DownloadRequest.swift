@@ -88,4 +88,9 @@ public struct DownloadOptions: OptionSet, Sendable, Hashable {
     /// Retry transient failures with the downloader's retry policy (or the default one)
     /// even when the downloader does not retry by default.
     public static let retryTransientFailures = DownloadOptions(rawValue: 1 << 5)
+    /// Send and store cookies (SDWebImage's `HandleCookies`): the transfer sets
+    /// `TransportRequest.usesCookies`, so cookies live in the transport's in-memory jar.
+    /// Off by default. Part of the coalescing key: a download with cookies never shares
+    /// a transfer with one without.
+    public static let handleCookies = DownloadOptions(rawValue: 1 << 6)
 }

@@ -37,7 +37,8 @@ public protocol Transporting: Sendable {
     func start(_ request: TransportRequest, delegate: any TransferDelegate) -> TransferTask
 
     /// Stops the transport, and returns once it has stopped: transfers not yet completed
-    /// complete as cancelled, later ones are refused, and its threads and connections
+    /// complete with ``TransportError/Code/invalidated``, later ones are refused
+    /// (``TransportError/Code/transportClosed``), and its threads and connections
     /// are let go. Idempotent. Whoever made the transport calls it when done with it.
     func shutdown() async
 }

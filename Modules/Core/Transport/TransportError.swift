@@ -46,6 +46,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let tooManyRedirects = Code("tooManyRedirects")
         /// A redirect from https to http, refused by the request's redirect policy.
         public static let insecureRedirect = Code("insecureRedirect")
+        /// A redirect handler (``RedirectHandler``) refused a redirect;
+        /// ``TransportError/response`` is the 3xx.
+        public static let redirectRefused = Code("redirectRefused")
         /// A 3xx without a usable `Location` (missing, unparsable, raw non-ASCII bytes, or a
         /// scheme that is not followed).
         public static let badRedirect = Code("badRedirect")
@@ -71,8 +74,15 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let authenticationFailed = Code("authenticationFailed")
         /// A `file:` URL names a file that does not exist or cannot be read.
         public static let fileNotFound = Code("fileNotFound")
-        /// The transport was shut down.
+        /// The transport was shut down before this transfer started: it never touched
+        /// the network.
         public static let transportClosed = Code("transportClosed")
+        /// The transport was shut down (invalidated) while this transfer was under way:
+        /// running, paused, waiting for a connection or for a challenge's answer. Not a
+        /// cancellation by the caller, so a download it ends is a `DownloadError.transport`
+        /// failure, not `DownloadError.cancelled`. The bytes delivered before it are
+        /// whole; nothing follows them.
+        public static let invalidated = Code("invalidated")
         /// A transfer paused over HTTP/2 past the transport's paused-body limit could not
         /// go on where it stopped when resumed: its response had no strong `ETag` (or was
         /// content-encoded), or the server's answer to the request for the rest showed

@@ -13,6 +13,12 @@ public protocol TransportEventMonitor: Sendable {
     /// things happen (for a monitor that only counts or timestamps): keep it quick there.
     var delivery: CallbackDelivery { get }
     func transferDidStart(_ task: TransferTask, request: TransportRequest)
+    /// The transfer's request waits for a connection: its host is at the transport's
+    /// connection limit and every connection is busy (Alamofire's waiting for
+    /// connectivity). It is sent when one comes free, or fails with
+    /// ``TransportError/Code/waitedForConnection``. Told for each hop that waits (a
+    /// redirect's may wait again).
+    func transferIsWaitingForConnection(_ task: TransferTask)
     func transfer(_ task: TransferTask, didReceive response: TransportResponse)
     func transfer(_ task: TransferTask, didReceiveBytes count: Int, progress: TransferProgress)
     /// A redirect is about to be followed from `response` to `url`.
@@ -21,11 +27,21 @@ public protocol TransportEventMonitor: Sendable {
     func transfer(_ task: TransferTask, didEvaluateServerTrustFor host: String, error: ServerTrustError?)
     /// An authentication challenge was answered.
     func transfer(_ task: TransferTask, didReceive challenge: AuthenticationChallenge, disposition: ChallengeDisposition)
+    /// The transfer's metrics are complete, one transaction per hop (Alamofire's metrics
+    /// collected): told once per transfer, succeeded or failed, just before
+    /// ``transfer(_:didComplete:)``, whose completion carries the same metrics.
+    func transfer(_ task: TransferTask, didCollect metrics: TransferMetrics)
     func transfer(_ task: TransferTask, didComplete completion: TransferCompletion)
     /// The transfer paused (``TransferTask/pause()``): no body byte until it resumes.
     func transferDidPause(_ task: TransferTask)
     /// The paused transfer resumed (``TransferTask/resume()``).
     func transferDidResume(_ task: TransferTask)
+    /// The transport was shut down (invalidated): its `endedTransfers` transfers under way
+    /// have completed with ``TransportError/Code/invalidated`` (each reported to
+    /// ``transfer(_:didComplete:)`` first), and every later one is refused with
+    /// ``TransportError/Code/transportClosed``. Told once per transport, by its first
+    /// explicit shutdown; a transport dropped without one is not invalidated.
+    func transportDidInvalidate(endedTransfers: Int)
 }
 
 /// The queue transport monitors share when they do not choose one.
@@ -34,12 +50,15 @@ private let sharedTransportMonitorQueue = DispatchQueue(label: "webimage.transpo
 extension TransportEventMonitor {
     public var delivery: CallbackDelivery { .queue(sharedTransportMonitorQueue) }
     public func transferDidStart(_ task: TransferTask, request: TransportRequest) {}
+    public func transferIsWaitingForConnection(_ task: TransferTask) {}
     public func transfer(_ task: TransferTask, didReceive response: TransportResponse) {}
     public func transfer(_ task: TransferTask, didReceiveBytes count: Int, progress: TransferProgress) {}
     public func transfer(_ task: TransferTask, willRedirectTo url: URL, from response: TransportResponse) {}
     public func transfer(_ task: TransferTask, didEvaluateServerTrustFor host: String, error: ServerTrustError?) {}
     public func transfer(_ task: TransferTask, didReceive challenge: AuthenticationChallenge, disposition: ChallengeDisposition) {}
+    public func transfer(_ task: TransferTask, didCollect metrics: TransferMetrics) {}
     public func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {}
     public func transferDidPause(_ task: TransferTask) {}
     public func transferDidResume(_ task: TransferTask) {}
+    public func transportDidInvalidate(endedTransfers: Int) {}
 }

@@ -32,8 +32,9 @@ public struct TransportRequest: Sendable {
     /// brotli and zstd when built in) and decodes the body. Progress counts the bytes as
     /// they arrive on the wire; the body delivered is decoded.
     public var acceptsCompressedResponses: Bool
-    /// Cookies are neither sent nor stored unless this is `true`; then they live in memory,
-    /// shared by the requests of one transport that also set it.
+    /// Cookies are neither sent nor stored unless this is `true` (or the transport's
+    /// `TransportConfiguration.usesCookies` is); then they live in memory, in one jar per
+    /// transport, shared by its requests that use cookies, and gone with the transport.
     public var usesCookies: Bool
     /// Accepts any server certificate: expired, self-signed, for another host. Skips the
     /// transport's trust policy for this request. Only for development servers.
@@ -52,6 +53,10 @@ public struct TransportRequest: Sendable {
     /// Which URLs and addresses this request may reach, replacing the transport's
     /// (`TransportConfiguration.urlPolicy`) for this request; `nil` uses the transport's.
     public var urlPolicy: URLPolicy?
+    /// Decides about each redirect this request's transfer would follow (follow, rewrite,
+    /// refuse), replacing the transport's (`TransportConfiguration.redirectHandler`);
+    /// `nil` uses the transport's.
+    public var redirectHandler: RedirectHandler?
 
     public init(
         url: URL,
@@ -67,7 +72,8 @@ public struct TransportRequest: Sendable {
         proxy: Proxy = .environment,
         preferredHTTPVersion: PreferredHTTPVersion = .http2,
         credential: Credential? = nil,
-        urlPolicy: URLPolicy? = nil
+        urlPolicy: URLPolicy? = nil,
+        redirectHandler: RedirectHandler? = nil
     ) {
         self.url = url
         self.method = method
@@ -83,6 +89,7 @@ public struct TransportRequest: Sendable {
         self.preferredHTTPVersion = preferredHTTPVersion
         self.credential = credential
         self.urlPolicy = urlPolicy
+        self.redirectHandler = redirectHandler
     }
 }
 

@@ -83,6 +83,10 @@ extension ImageManager {
         /// caching rules let a load store (see ``CachedResponseHandler``); a load's
         /// context may give its own. `nil` (the default): the response as the rules say.
         public var cachedResponseHandler: CachedResponseHandler? = nil
+        /// Every load sends and stores cookies, as with ``ImageLoadOptions/handleCookies``
+        /// (SDWebImage's `HandleCookies`), in the in-memory jar of the downloader's
+        /// transport. Off by default.
+        public var handlesCookies = false
         /// The clock the manager's waits run on: the bound of a wait for the network
         /// (``NetworkRecovery/maximumWait``) and the longest a disk write is held back.
         /// Continuous time, or a test's own, so that those waits need no real time.

@@ -308,6 +308,7 @@ public final class ImageManager: Sendable {
         _ request: ImageRequest, delivery: CallbackDelivery, takesProgress: Bool, keepsBudgetReservation: Bool = false,
         handler: @escaping @Sendable (ImageLoadEvent) -> Void
     ) -> ImageLoadToken {
+        let request = configuration.handlesCookies ? request.handlingCookies() : request
         let individual = request.context.isIndividual ? individualLoads.add(1, ordering: .relaxed).oldValue : 0
         let key = ImageLoadKey(request: request, individual: individual)
         let events = reporter(for: request)

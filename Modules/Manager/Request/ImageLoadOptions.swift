@@ -50,6 +50,11 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
     /// The bytes are cached like any others, so a later load of the URL may be answered
     /// from the caches without the opt-in.
     public static let allowInvalidCertificates = ImageLoadOptions(rawValue: 1 << 12)
+    /// Send and store cookies with this load's download (SDWebImage's `HandleCookies`),
+    /// in the transport's in-memory jar. Off by default; a manager whose configuration
+    /// sets ``ImageManager/Configuration/handlesCookies`` gives it to every load. The
+    /// load shares no download with loads without it.
+    public static let handleCookies = ImageLoadOptions(rawValue: 1 << 13)
 
     /// The longer side, in pixels, that ``scaleDownLargeImages`` decodes to at most:
     /// 4096, so an RGBA image stays within 64 MiB.
@@ -59,7 +64,7 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
     /// priority and retry-failed do not.
     static let behaviour: ImageLoadOptions = [
         .progressiveLoad, .refreshCached, .fromCacheOnly, .fromLoaderOnly, .memoryCacheOnly,
-        .returnDataWithoutDecoding, .waitForCacheStore, .allowInvalidCertificates,
+        .returnDataWithoutDecoding, .waitForCacheStore, .allowInvalidCertificates, .handleCookies,
     ]
 }
 

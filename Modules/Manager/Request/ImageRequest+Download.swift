@@ -11,8 +11,16 @@ extension ImageRequest {
         if options.contains(.highPriority) { downloadOptions.insert(.highPriority) }
         if options.contains(.lowPriority) { downloadOptions.insert(.lowPriority) }
         if options.contains(.allowInvalidCertificates) { downloadOptions.insert(.allowInvalidCertificates) }
+        if options.contains(.handleCookies) { downloadOptions.insert(.handleCookies) }
         return DownloadRequest(
             url: url, headers: context.headers, options: downloadOptions, credential: context.credential,
             validators: validators, urlPolicy: context.urlPolicy)
+    }
+
+    /// This request with ``ImageLoadOptions/handleCookies`` (for a manager that handles
+    /// cookies in every load).
+    func handlingCookies() -> ImageRequest {
+        guard !options.contains(.handleCookies) else { return self }
+        return ImageRequest(url: url, options: options.union(.handleCookies), context: context, dataKey: dataKey.string)
     }
 }

@@ -167,7 +167,7 @@ public final class ImageDownloader: ImageDownloading {
             validators: request.options.contains(.revalidate) ? request.validators : nil,
             allowsInvalidCertificates: request.options.contains(.allowInvalidCertificates),
             isProgressive: request.options.contains(.progressive),
-            urlPolicy: request.urlPolicy)
+            urlPolicy: request.urlPolicy, usesCookies: request.options.contains(.handleCookies))
     }
 
     private func withDefaultHeaders(_ request: DownloadRequest) -> DownloadRequest {

@@ -320,6 +320,7 @@ final class DownloadOperation: CoalescedRun {
         transportRequest.allowsInvalidCertificates = request.options.contains(.allowInvalidCertificates)
         transportRequest.credential = request.credential
         transportRequest.urlPolicy = request.urlPolicy
+        transportRequest.usesCookies = request.options.contains(.handleCookies)
         if request.options.contains(.revalidate) { transportRequest.validators = request.validators }
         if let kept = partial.withLock({ $0.kept }) { transportRequest.resume(kept) }
         return transportRequest

@@ -1,5 +1,6 @@
 import CLibCurl
 import Foundation
+import WebImageConcurrency
 import WebImageCore
 
 /// Connection slots: a hop enters libcurl when its lane (origin) has a free slot, and
@@ -17,8 +18,13 @@ extension CurlEventLoop {
         let origin = Self.origin(of: state)
         let lane = lane(for: state, origin: origin)
         switch slots.startHop(state, lane: lane, limit: lane.map(limit(of:)) ?? 0, now: .now) {
-        case .held, .queued:
+        case .held:
             break
+        case .queued:
+            if !environment.monitors.isEmpty {
+                let task = state.task
+                environment.monitors.emit { $0.transferIsWaitingForConnection(task) }
+            }
         case .admitted(let admission, _):
             enter(state, admission, origin: origin)
         }

@@ -20,6 +20,7 @@ extension CurlEventLoop {
                 redirectCount: state.redirectCount))
         if !environment.monitors.isEmpty {
             let task = state.task
+            environment.monitors.emit { $0.transfer(task, didCollect: completion.metrics) }
             environment.monitors.emit { $0.transfer(task, didComplete: completion) }
         }
         state.delegate.transfer(state.task, didComplete: completion)

@@ -30,9 +30,13 @@ extension CurlEventLoop {
             complete(state, .failure(error))
             return
         }
-        if state.request.usesCookies, let cookieShare {
+        if state.request.usesCookies || environment.configuration.usesCookies, let cookieShare {
             wi_easy_setopt_share(easy, cookieShare)
             wi_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "")
+        } else {
+            // curl_easy_reset keeps a handle's share, and with it the jar: a pooled handle
+            // that served a transfer with cookies would send them with this one.
+            wi_easy_setopt_share(easy, nil)
         }
         let added = curl_multi_add_handle(multi, easy)
         guard added == CURLM_OK else {

@@ -30,10 +30,12 @@ final class CurlEventLoop: @unchecked Sendable {
         case resume(UInt64)
         case challengeAnswered(TransferState, AuthenticationChallenge, ChallengeDisposition)
         /// Ends the loop once no transfer is left. `cancelling` (``CurlTransport/shutdown()``)
-        /// completes every transfer as cancelled and refuses the ones started after;
+        /// completes every transfer as `invalidated` and refuses the ones started after;
         /// otherwise (the transport deinitialised, so nothing new can start) the running
         /// ones finish first.
         case shutdown(cancelling: Bool)
+        /// Hands the transfers not yet completed, in the order they started, to the reply.
+        case snapshot(@Sendable ([TransferSnapshot]) -> Void)
     }
 
     private struct Inbox {
@@ -198,17 +200,25 @@ final class CurlEventLoop: @unchecked Sendable {
             answer(state, challenge, disposition)
         case .shutdown(let cancelling):
             shuttingDown = true
-            if cancelling, !refusesTransfers { cancelEveryTransfer() }
+            if cancelling, !refusesTransfers { invalidate() }
+        case .snapshot(let reply):
+            reply(transfers.values.sorted(by: { $0.task.id < $1.task.id }).map(\.snapshot))
         }
     }
 
     /// The explicit shutdown: every transfer not yet completed (running, paused, waiting
-    /// for a slot, awaiting a challenge answer) completes as cancelled, in the order they
-    /// started, and the later ones are refused (``begin(_:)``).
-    private func cancelEveryTransfer() {
+    /// for a slot, awaiting a challenge answer) completes as `invalidated`, in the order
+    /// they started, the monitors hear that the transport is invalid, and the later
+    /// transfers are refused (``begin(_:)``).
+    private func invalidate() {
         refusesTransfers = true
-        for state in transfers.values.sorted(by: { $0.task.id < $1.task.id }) {
-            complete(state, .failure(state.error(.cancelled, "the transport was shut down")))
+        let ended = transfers.values.sorted(by: { $0.task.id < $1.task.id })
+        for state in ended {
+            complete(state, .failure(state.error(.invalidated, "the transport was shut down")))
+        }
+        if !environment.monitors.isEmpty {
+            let count = ended.count
+            environment.monitors.emit { $0.transportDidInvalidate(endedTransfers: count) }
         }
     }
 
@@ -292,25 +302,6 @@ final class CurlEventLoop: @unchecked Sendable {
                 putChallenge(state, response)
             }
         }
-    }
-
-    private func follow(_ state: TransferState, to hop: RedirectPlanner.Hop, from response: TransportResponse) {
-        if let violation = state.policy.violation(for: hop.url) {
-            var error = state.refusal(violation)
-            error.response = response
-            error.bytesReceived = 0
-            complete(state, .failure(error))
-            return
-        }
-        if !environment.monitors.isEmpty {
-            let (task, url) = (state.task, hop.url)
-            environment.monitors.emit { $0.transfer(task, willRedirectTo: url, from: response) }
-        }
-        state.redirectCount += 1
-        state.url = hop.url
-        state.method = hop.method
-        if hop.crossesOrigin { state.authentication.leftOrigin() }
-        startHop(state)
     }
 
     /// The current hop's scheme://host:port, lowercased, the port filled in.

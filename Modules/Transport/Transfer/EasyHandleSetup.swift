@@ -65,7 +65,7 @@ enum EasyHandleSetup {
 
         if let old = state.headerList { curl_slist_free_all(old) }
         state.headerList = nil
-        if request.headers.isEmpty, request.validators == nil, state.continuation == nil {
+        if state.headers.isEmpty, request.validators == nil, state.continuation == nil {
             wi_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, state.environment.defaultHeaderList.map { UnsafeMutableRawPointer($0) })
         } else {
             state.headerList = headerList(for: state, configuration: environment.configuration)
@@ -111,7 +111,7 @@ enum EasyHandleSetup {
     }
 
     private static func headerList(for state: TransferState, configuration: TransportConfiguration) -> UnsafeMutablePointer<curl_slist>? {
-        var headers = state.request.headers
+        var headers = state.headers
         if !state.authentication.sendsAuthorizationHeader { headers.remove("Authorization") }
         if !headers.contains("Accept") { headers.add("Accept", configuration.accept) }
         if !headers.contains("User-Agent") { headers.add("User-Agent", configuration.userAgent) }

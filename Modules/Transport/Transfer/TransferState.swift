@@ -31,6 +31,8 @@ final class TransferState: @unchecked Sendable {
     /// not cheap on Linux.
     private(set) var scheme: String
     var method: TransportRequest.Method
+    /// The request's headers, or those a redirect handler gave a later hop.
+    var headers: HTTPHeaderFields
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -88,6 +90,7 @@ final class TransferState: @unchecked Sendable {
         url = request.url
         scheme = request.url.scheme?.lowercased() ?? ""
         method = request.method
+        headers = request.headers
         lifecycle = TransferState.StateMachine(timeouts: request.timeouts)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }

@@ -10,43 +10,6 @@ import WebImageTransport
 @testable import WebImageCore
 @testable import WebImageOperations
 
-/// Collects the notifications of one center with their `userInfo`.
-private final class NotificationLog: Sendable {
-    struct Note: Sendable {
-        let name: Notification.Name
-        let info: [String: String]
-        let isTaskObject: Bool
-    }
-
-    private let notes = Locked<[Note]>([])
-    private let arrived = AsyncStream<Void>.makeStream()
-    /// A center of its own, so that no other test's notifications mix in.
-    let center = NotificationCenter()
-
-    init(_ names: [Notification.Name]) {
-        for name in names {
-            // The center keeps the observer for its own life, which is this log's.
-            _ = center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
-                var info: [String: String] = [:]
-                for (key, value) in note.userInfo ?? [:] { info["\(key)"] = "\(value)" }
-                self?.record(Note(name: note.name, info: info, isTaskObject: note.object is TransferTask))
-            }
-        }
-    }
-
-    private func record(_ note: Note) {
-        notes.withLock { $0.append(note) }
-        arrived.continuation.yield()
-    }
-
-    var all: [Note] { notes.withLock { $0 } }
-
-    /// Waits until `count` notifications named `name` have arrived.
-    func wait(for name: Notification.Name, count: Int = 1) async {
-        await arrived.stream.wait { all.count(where: { $0.name == name }) >= count }
-    }
-}
-
 @Suite("NotificationBroadcaster: the seeds' notifications from a real download", .timeLimit(.minutes(1)))
 struct NotificationTests {
     static let names: [Notification.Name] = [

@@ -10,7 +10,7 @@ import WebImageTestSupport
 
 @Suite("CurlTransport.shutdown() ends every transfer, refuses new ones and ends the thread", .timeLimit(.minutes(2)))
 struct TransportShutdownTests {
-    @Test("a running transfer completes once, cancelled, and shutdown returns after it")
+    @Test("a running transfer completes once, invalidated, and shutdown returns after it")
     func runningTransfer() async throws {
         try await withServer { server in
             let transport = CurlTransport()
@@ -24,7 +24,7 @@ struct TransportShutdownTests {
         }
     }
 
-    @Test("a paused transfer completes once, cancelled")
+    @Test("a paused transfer completes once, invalidated")
     func pausedTransfer() async throws {
         try await withServer { server in
             let monitor = PauseMonitor()
@@ -39,7 +39,7 @@ struct TransportShutdownTests {
         }
     }
 
-    @Test("a transfer waiting for a connection slot completes once, cancelled, and is never sent")
+    @Test("a transfer waiting for a connection slot completes once, invalidated, and is never sent")
     func waitingForSlot() async throws {
         try await withServer { server in
             let transport = CurlTransport(configuration: .init(maximumConnectionsPerHost: 1))
@@ -58,7 +58,7 @@ struct TransportShutdownTests {
         }
     }
 
-    @Test("a transfer awaiting the challenge handler's answer completes once, cancelled; the late answer is dropped")
+    @Test("a transfer awaiting the challenge handler's answer completes once, invalidated; the late answer is dropped")
     func awaitingChallenge() async throws {
         try await withServer { server in
             let handler = HeldChallengeHandler()
@@ -72,6 +72,39 @@ struct TransportShutdownTests {
             await handler.answer(.useCredential(Credential(user: "ann", password: "secret")))
             #expect(recorder.snapshot.completions == 1)
             #expect(server.requests.count == 1, "the answer sent no retry")
+        }
+    }
+
+    @Test("the monitors hear the invalidation once, after the completions of the transfers it ended; not for a graceful drop")
+    func invalidationEvent() async throws {
+        try await withServer { server in
+            let monitor = InvalidationMonitor()
+            let transport = CurlTransport(configuration: .init(eventMonitors: [monitor]))
+            let first = StreamingRecorder()
+            let second = StreamingRecorder()
+            transport.start(heldRequest(server, "/gate/invalid-a?bytes=10000&first=100"), delegate: first)
+            transport.start(heldRequest(server, "/gate/invalid-b?bytes=10000&first=100"), delegate: second)
+            await first.firstBytes()
+            await second.firstBytes()
+
+            await transport.shutdown()
+            await transport.shutdown()
+            expectShutdownOnce(first.snapshot.completion, count: first.snapshot.completions)
+            expectShutdownOnce(second.snapshot.completion, count: second.snapshot.completions)
+            let events = await monitor.untilInvalidated()
+            #expect(events == [.completed(.invalidated), .completed(.invalidated), .invalidated(2)])
+
+            // Refused afterwards: reported as started and completed, no second invalidation.
+            let refused = await transferError(transport, TransportRequest(url: server.url("/bytes/10")))
+            #expect(refused?.code == .transportClosed)
+            let control = InvalidationMonitor()
+            let other = CurlTransport(configuration: .init(eventMonitors: [control, monitor]))
+            _ = try await other.data(for: TransportRequest(url: server.url("/bytes/10")))
+            await other.shutdown()
+            // The same shared queue delivers both monitors in order: once `control` heard
+            // the second transport's invalidation, `monitor` has heard everything before.
+            #expect(await control.untilInvalidated() == [.completed(nil), .invalidated(0)])
+            #expect(monitor.events.filter { $0 == .invalidated(2) }.count == 1)
         }
     }
 
@@ -110,7 +143,7 @@ struct TransportShutdownTests {
             await restarting.firstBytes()
 
             await transport.shutdown()
-            #expect(restarting.completion?.result.error?.code == .cancelled)
+            #expect(restarting.completion?.result.error?.code == .invalidated)
             let completion = await followUp.completion()
             #expect(completion.result.error?.code == .transportClosed, "\(completion.result)")
             #expect(!server.requests.contains { $0.uri == "/bytes/100?followUp=1" })
@@ -210,11 +243,11 @@ private func heldRequest(_ server: LoopbackServer, _ path: String) -> TransportR
     return request
 }
 
-/// The completion of a transfer the shutdown ended: cancelled, saying so, delivered once.
+/// The completion of a transfer the shutdown ended: invalidated, saying so, delivered once.
 private func expectShutdownOnce(_ completion: TransferCompletion?, count: Int, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(count == 1, "completions", sourceLocation: sourceLocation)
     let error = completion?.result.error
-    #expect(error?.code == .cancelled, "\(String(describing: completion?.result))", sourceLocation: sourceLocation)
+    #expect(error?.code == .invalidated, "\(String(describing: completion?.result))", sourceLocation: sourceLocation)
     #expect(error?.message.contains("shut down") == true, "\(String(describing: error))", sourceLocation: sourceLocation)
 }
 
@@ -267,6 +300,35 @@ private final class HeldChallengeHandler: AuthenticationChallengeHandling {
     func answer(_ disposition: ChallengeDisposition) async {
         answers.continuation.yield(disposition)
         for await _ in answered.stream { break }
+    }
+}
+
+/// Records completions and invalidations, on the monitors' shared queue, and says when
+/// an invalidation arrived.
+private final class InvalidationMonitor: TransportEventMonitor {
+    enum Event: Equatable {
+        /// A completion, with its error code (`nil`: it succeeded).
+        case completed(TransportError.Code?)
+        case invalidated(Int)
+    }
+
+    private let recorded = Locked<[Event]>([])
+    private let invalidations = AsyncStream<Void>.makeStream()
+    var events: [Event] { recorded.withLock { $0 } }
+
+    func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {
+        recorded.withLock { $0.append(.completed(completion.result.error?.code)) }
+    }
+
+    func transportDidInvalidate(endedTransfers: Int) {
+        recorded.withLock { $0.append(.invalidated(endedTransfers)) }
+        invalidations.continuation.yield()
+    }
+
+    /// Waits for the first invalidation, then returns every event so far.
+    func untilInvalidated() async -> [Event] {
+        for await _ in invalidations.stream { break }
+        return events
     }
 }
 

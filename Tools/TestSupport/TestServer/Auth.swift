@@ -4,7 +4,8 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
-/// /basic-auth/<user>/<password> and /digest-auth/<user>/<password>.
+/// /basic-auth/<user>/<password>, /digest-auth/<user>/<password> and
+/// /any-auth/<user>/<password> (both offered).
 enum Auth {
     static let basicRealm = "wi-basic"
     static let digestRealm = "wi-digest"
@@ -29,6 +30,20 @@ enum Auth {
         }
         var headers = HTTPHeaders()
         headers.add(name: "www-authenticate", value: "Basic realm=\"\(basicRealm)\"")
+        return .text(.unauthorized, "unauthorized", headers: headers)
+    }
+
+    /// Digest and Basic offered in one 401 (two `WWW-Authenticate` fields, Digest first);
+    /// a right answer in either scheme is let in.
+    static func either(_ rest: Substring, head: HTTPRequestHead, core: ServerCore) -> ResponsePlan {
+        let digestPlan = digest(rest, head: head, core: core)
+        let basicPlan = basic(rest, head: head)
+        if digestPlan.status == .ok { return digestPlan }
+        if basicPlan.status == .ok { return basicPlan }
+        var headers = HTTPHeaders()
+        for plan in [digestPlan, basicPlan] {
+            for value in plan.headers["www-authenticate"] { headers.add(name: "www-authenticate", value: value) }
+        }
         return .text(.unauthorized, "unauthorized", headers: headers)
     }
 

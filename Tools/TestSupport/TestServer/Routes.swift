@@ -56,6 +56,9 @@ enum Routes {
         if let rest = path.dropPrefix("/digest-auth/") {
             return Auth.digest(rest, head: head, core: core)
         }
+        if let rest = path.dropPrefix("/any-auth/") {
+            return Auth.either(rest, head: head, core: core)
+        }
         if let rest = path.dropPrefix("/ntlm-auth/") {
             return NTLMRoute.plan(rest, query: query, head: head, core: core, connection: connection, isHTTP2: isHTTP2)
         }
