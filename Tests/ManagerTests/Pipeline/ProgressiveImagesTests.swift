@@ -66,6 +66,25 @@ struct ProgressiveImagesTests {
         #expect(published.all.isEmpty)
     }
 
+    @Test("with the umbrella's decoders, partial images are converted to sRGB as the final image is")
+    func colourManaged() throws {
+        // Red and green swapped: stored red shows green once converted.
+        let swapped = try ColorProfile.rgb(
+            white: (0.3127, 0.3290), red: (0.30, 0.60), green: (0.64, 0.33), blue: (0.15, 0.06), gamma: 2.2)
+        let red = try ImageBitmap(width: 64, height: 64, pixelFormat: .rgba8) { bytes, _ in
+            for i in 0..<(64 * 64) { bytes.storeBytes(of: UInt32(0xFF00_00FF).bigEndian, toByteOffset: 4 * i, as: UInt32.self) }
+        }
+        let jpeg = try JPEGEncoder(quality: 95, subsampling: .s444, progressive: true, colorProfile: swapped).encode(red)
+        let published = Published()
+        let images = ProgressiveImages(decoders: ImageDecoderRegistry.allFormats, options: .default, publish: published.publish)
+        images.receive(ReceivedBody(bytes: jpeg.prefix(jpeg.count * 9 / 10), attempt: 1))
+        images.flush()
+        let partial = try #require(published.all.last)
+        #expect(partial.colorProfile == nil, "the pixels are sRGB")
+        let pixel = Array(partial.bitmap.packedBytes.prefix(4))
+        #expect(pixel[0] < 60 && pixel[1] > 200, "stored red shows green: \(pixel)")
+    }
+
     @Test("once closed, nothing more is handed on")
     func closed() throws {
         let jpeg = try Self.progressiveJPEG(width: 320, height: 240)
