@@ -22,16 +22,30 @@ public struct DecodedImage: Sendable {
     /// True for an image made from incomplete data by an incremental decoder: rows or
     /// passes not yet received are transparent (PNG, GIF) or grey (JPEG).
     public var isPartial: Bool
+    /// The colour facts behind one reference, `nil` when there are none (most images):
+    /// a decoded image is copied on every cache hit and every transform, and three
+    /// optional profiles inline would make each copy several times the work.
+    private var colorFacts: ColorFacts?
+
     /// The colour space the pixels are in: `nil` for sRGB (an untagged file, an sRGB
     /// profile, or pixels converted to sRGB), otherwise the profile they are in (the
     /// file's, with ``ColorHandling/preserve`` or without a colour engine; the target of
     /// ``ColorHandling/convert(to:)``).
-    public var colorProfile: ColorProfile?
+    public var colorProfile: ColorProfile? {
+        get { colorFacts?.profile }
+        set { setColorFacts(profile: newValue, source: sourceColorProfile, warnings: warnings) }
+    }
     /// The profile the file embeds, whatever the pixels were converted to; `nil` for an
     /// untagged file or one whose profile was ignored (see ``warnings``).
-    public var sourceColorProfile: ColorProfile?
+    public var sourceColorProfile: ColorProfile? {
+        get { colorFacts?.source }
+        set { setColorFacts(profile: colorProfile, source: newValue, warnings: warnings) }
+    }
     /// What the decode could not honour but worked around, such as an ignored profile.
-    public var warnings: [DecodeWarning]
+    public var warnings: [DecodeWarning] {
+        get { colorFacts?.warnings ?? [] }
+        set { setColorFacts(profile: colorProfile, source: sourceColorProfile, warnings: newValue) }
+    }
 
     public init(
         format: ImageFormat,
@@ -51,9 +65,12 @@ public struct DecodedImage: Sendable {
         self.orientation = orientation
         self.sourceSize = sourceSize ?? frames[0].bitmap.size
         self.isPartial = isPartial
-        self.colorProfile = colorProfile
-        self.sourceColorProfile = sourceColorProfile
-        self.warnings = warnings
+        setColorFacts(profile: colorProfile, source: sourceColorProfile, warnings: warnings)
+    }
+
+    private mutating func setColorFacts(profile: ColorProfile?, source: ColorProfile?, warnings: [DecodeWarning]) {
+        let none = profile == nil && source == nil && warnings.isEmpty
+        colorFacts = none ? nil : ColorFacts(profile: profile, source: source, warnings: warnings)
     }
 
     /// The first frame's pixels: the whole image for a still.
@@ -68,4 +85,17 @@ public struct DecodedImage: Sendable {
     public var totalDuration: Duration { frames.reduce(.zero) { $0 + $1.duration } }
     /// Bytes the pixels of all frames take, the natural cost for a memory cache.
     public var byteCount: Int { frames.reduce(0) { $0 + $1.bitmap.bytesPerRow * $1.bitmap.height } }
+}
+
+/// What a decoded image says about its colours; immutable, replaced on every change.
+private final class ColorFacts: Sendable {
+    let profile: ColorProfile?
+    let source: ColorProfile?
+    let warnings: [DecodeWarning]
+
+    init(profile: ColorProfile?, source: ColorProfile?, warnings: [DecodeWarning]) {
+        self.profile = profile
+        self.source = source
+        self.warnings = warnings
+    }
 }
