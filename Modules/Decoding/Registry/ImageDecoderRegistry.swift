@@ -46,15 +46,6 @@ public struct ImageDecoderRegistry: Sendable {
         return (types + ["image/*;q=0.8", "*/*;q=0.5"]).joined(separator: ",")
     }
 
-    /// The decoders in order of precedence, each converting what it decodes as
-    /// `DecodeOptions.color` asks through ``colorConverter``: ``decoders`` themselves
-    /// when there is no converter. For a component that picks decoders itself, so that its
-    /// images match the registry's.
-    public var colorManagedDecoders: [any ImageDecoding] {
-        guard let colorConverter else { return decoders }
-        return decoders.map { ColorManagedDecoder(base: $0, converter: colorConverter) }
-    }
-
     /// Adds a decoder, ahead of every decoder already registered.
     public mutating func register(_ decoder: any ImageDecoding) {
         decoders.insert(decoder, at: 0)
