@@ -88,4 +88,3 @@ private func held(_ url: URL) -> TransportRequest {
     request.timeouts = .init(connect: nil, total: nil, stall: nil)
     return request
 }
-

@@ -274,7 +274,6 @@ private enum ThreadIdentity {
     }
 }
 
-
 /// Records completions and invalidations, on the monitors' shared queue, and says when
 /// an invalidation arrived.
 private final class InvalidationMonitor: TransportEventMonitor {
