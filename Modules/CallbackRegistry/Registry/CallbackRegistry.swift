@@ -11,7 +11,7 @@ import WebImageCore
 /// producer or the other subscribers.
 ///
 /// The hot paths are prespecialized for the downloader's types (`DownloadKey`,
-/// `DecodedImage`, `DownloadResult`, `DownloadError`): the downloader reaches the registry
+/// `ReceivedBody`, `DownloadResult`, `DownloadError`): the downloader reaches the registry
 /// through an existential, where the compiler cannot specialize, and unspecialized
 /// generic code spends most of its time looking up type metadata.
 ///
@@ -50,7 +50,7 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
 
     public init() {}
 
-    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
+    @_specialize(where Key == DownloadKey, Partial == ReceivedBody, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
     public func add(
         to key: Key,
@@ -76,7 +76,7 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
         }
     }
 
-    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
+    @_specialize(where Key == DownloadKey, Partial == ReceivedBody, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
     public func remove(_ token: SubscriptionToken, failure: Failure) -> Bool {
         let removed = state.withLock { state -> (Mailbox, (@Sendable () -> Void)?)? in
@@ -95,18 +95,18 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
         return true
     }
 
-    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
+    @_specialize(where Key == DownloadKey, Partial == ReceivedBody, Success == DownloadResult, Failure == DownloadError)
     public func publishProgress(received: Int64, expected: Int64?, for key: Key, generation: UInt64?) {
         let event = Event.progress(received: received, expected: expected)
         for mailbox in mailboxes(of: key, generation) { mailbox.post(event) }
     }
 
-    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
+    @_specialize(where Key == DownloadKey, Partial == ReceivedBody, Success == DownloadResult, Failure == DownloadError)
     public func publishPartial(_ partial: Partial, for key: Key, generation: UInt64?) {
         for mailbox in mailboxes(of: key, generation) { mailbox.post(.partial(partial)) }
     }
 
-    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
+    @_specialize(where Key == DownloadKey, Partial == ReceivedBody, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
     public func finish(_ key: Key, generation: UInt64?, with result: Result<Success, Failure>) -> Int {
         let finished = state.withLock { state -> [UInt64: Mailbox] in
@@ -130,7 +130,7 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
     /// How many subscribers there are over all keys.
     public var subscriberCount: Int { state.withLock { $0.subscriberCount } }
 
-    @_specialize(where Key == DownloadKey, Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
+    @_specialize(where Key == DownloadKey, Partial == ReceivedBody, Success == DownloadResult, Failure == DownloadError)
     /// The key's subscribers, as a snapshot that shares the table's storage (no copy
     /// unless the table changes while it is held): progress is published per chunk.
     private func mailboxes(of key: Key, _ generation: UInt64?) -> Dictionary<UInt64, Mailbox>.Values {

@@ -31,7 +31,7 @@ final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Err
     /// (or a queue delivery), taken by the holder before it leaves.
     private let queue = Locked<[Event]>([])
 
-    @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
+    @_specialize(where Partial == ReceivedBody, Success == DownloadResult, Failure == DownloadError)
     init(delivery: CallbackDelivery, handler: @escaping Handler) {
         self.delivery = delivery
         self.handler = handler
@@ -39,7 +39,7 @@ final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Err
 
     /// Hands `event` over. Returns `false` when the mailbox was already closed (the
     /// subscriber had its completion).
-    @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
+    @_specialize(where Partial == ReceivedBody, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
     func post(_ event: Event) -> Bool {
         if event.isCompletion {
@@ -100,7 +100,7 @@ final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Err
     }
 
     /// Leaves the gate, first delivering whatever was queued while it was held.
-    @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
+    @_specialize(where Partial == ReceivedBody, Success == DownloadResult, Failure == DownloadError)
     private func leave() {
         while !gate.compareExchange(expected: MailboxGate.held, desired: MailboxGate.idle, ordering: .releasing).exchanged {
             // Someone queued events and marked the gate: take the mark back, deliver them.
@@ -110,7 +110,7 @@ final class SubscriberMailbox<Partial: Sendable, Success: Sendable, Failure: Err
     }
 
     /// Delivers the queued events (the gate is held).
-    @_specialize(where Partial == DecodedImage, Success == DownloadResult, Failure == DownloadError)
+    @_specialize(where Partial == ReceivedBody, Success == DownloadResult, Failure == DownloadError)
     private func drainQueue() {
         while true {
             let batch = queue.withLock { queue -> [Event] in

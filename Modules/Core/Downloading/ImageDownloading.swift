@@ -1,6 +1,8 @@
 /// The events of one download subscriber: progress, the body received so far of a
 /// progressive download, then exactly one result. A downloader hands bytes only; images
 /// are made above it.
+// CallbackRegistry's hot paths are prespecialized for exactly these types, by name: a
+// change here without one there sends every download event through unspecialized code.
 public typealias DownloadEvent = SubscriberEvent<ReceivedBody, DownloadResult, DownloadError>
 
 /// Turns download requests into bytes: the role of SDWebImage's downloader, seen by a
