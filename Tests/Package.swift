@@ -188,7 +188,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageCallbackRegistryTests",
-            dependencies: [library("WebImageConcurrency"), library("WebImageCore"), library("WebImageCallbackRegistry")],
+            dependencies: [
+                library("WebImageConcurrency"), library("WebImageCore"), library("WebImageCallbackRegistry"), "WebImageTestSupport",
+            ],
             path: "CallbackRegistryTests",
             swiftSettings: strictSettings
         ),

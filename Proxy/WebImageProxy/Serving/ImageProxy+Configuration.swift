@@ -59,7 +59,10 @@ extension ImageProxy {
         /// Where decoding and encoding run: the library's worker pool, never Swift's
         /// cooperative threads, so a burst of renders does not stall the server's handlers.
         public var executor: any TaskExecutor
-        /// Bytes of pixels decoded at once, across the process; `nil` for no bound.
+        /// Bytes of pixels decoded at once, across the process; `nil` for no bound. A
+        /// proxy made with ``ImageProxy/init(configuration:)`` gives it to its sources'
+        /// manager too, whose downloader then starts no new source download while a
+        /// render waits for it.
         public var memoryBudget: MemoryBudget?
 
         public init(

@@ -32,7 +32,11 @@ public final class ImageProxy: Sendable {
     private let renderer: ThumbnailRenderer
     private let presets: [String: ProxyPreset]
     private let outputs: MemoryCache<OutputKey, RenderedOutput>
-    private let coalescer = OutputCoalescer<OutputKey, RenderedOutput>()
+    /// One render per output at a time, through the library's coalescing: a request for
+    /// an output being made waits for that render (one source fetch, one decode, one
+    /// encode). A render whose every request has gone is cancelled, so a queue full of
+    /// renders nobody waits for any more gives its slots to requests that still wait.
+    private let renders = CoalescedTasks<OutputKey, RenderedOutput>()
     /// Internal, not private: the tests watch its slots.
     let queue: ProcessingQueue
     private let counters = NIOLockedValueBox(ProxyStatistics())
@@ -48,6 +52,10 @@ public final class ImageProxy: Sendable {
         web.downloader.maximumBodySize = configuration.limits.maxBytes
         web.downloader.maximumConcurrentDownloads = max(6, configuration.concurrency)
         web.transport.urlPolicy = configuration.urlPolicy
+        // One memory budget: the renders reserve from it, and the sources' downloader
+        // starts no new download while a render waits for it, so a proxy short of
+        // memory fetches no more sources than it can render.
+        web.manager.memoryBudget = configuration.memoryBudget
         // A missing source is asked again after a minute, not the manager's ten.
         web.manager.failedURLRetryInterval = .seconds(60)
         self.init(configuration: configuration, sources: ImageManager(configuration: web), ownsSources: true)
@@ -153,7 +161,7 @@ public final class ImageProxy: Sendable {
             counters.withLockedValue { $0.outputCacheHits += 1 }
             return cached
         }
-        let (output, joined) = try await coalescer.value(for: key) { [self] in
+        let (output, joined) = try await renders.value(for: key) { [self] in
             let output = try await queue.run { try await make(key, source: path.source, named: named, acceptsWebP: acceptsWebP) }
             outputs.setValue(output, forKey: key, cost: output.data.count)
             return output
