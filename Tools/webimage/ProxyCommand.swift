@@ -10,7 +10,8 @@ struct ProxyCommand: AsyncParsableCommand {
         abstract: "Serve thumbnails of remote images on demand, from imgproxy-style URLs.",
         discussion: """
             URLs are /{signature}/{options}/plain/{percent-encoded source URL}[@{jpeg|png|webp}], \
-            with the options rs:{fit|fill|force}:{w}:{h}, g:{ce|no|so|ea|we|sm}, q:{1-100}, \
+            with imgproxy's options rs:{fit|fill|fill-down|force|auto}:{w}:{h}, s, w, h, mw, mh, \
+            z, dpr, ex, exar, g:{ce|no|so|ea|we|noea|nowe|soea|sowe|sm|fp}, c, q:{1-100}, \
             f:{jpeg|png|webp}, exp:{unix seconds} and pr:{preset}. Without a format the \
             client's Accept picks WebP when it takes it, else the source's JPEG or PNG.
 

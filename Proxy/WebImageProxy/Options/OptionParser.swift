@@ -1,21 +1,28 @@
 import Foundation
 
-/// Reads imgproxy-style option segments (`name:arg:arg`) into ``ProcessingOptions``.
+/// Reads imgproxy's processing options (`name:arg:arg`) into ``ProcessingOptions``,
+/// with imgproxy's argument order, defaults and meaning.
 ///
 /// | option | meaning |
 /// |---|---|
-/// | `rs:{fit\|fill\|force}:{w}:{h}` (`resize`) | mode and box; a trailing argument may be left out |
-/// | `s:{w}:{h}` (`size`), `w:{w}` (`width`), `h:{h}` (`height`) | the box alone |
-/// | `rt:{fit\|fill\|force}` (`resizing_type`) | the mode alone |
-/// | `g:{ce\|no\|so\|ea\|we\|sm}` (`gravity`) | the part a fill keeps |
+/// | `rs:{type}:{w}:{h}:{enlarge}:{extend}:{gravity}...` (`resize`) | type, box, enlarging, extension; any argument may be left empty |
+/// | `s:{w}:{h}:{enlarge}:{extend}...` (`size`), `w:{w}` (`width`), `h:{h}` (`height`) | the box alone |
+/// | `rt:{fit\|fill\|fill-down\|force\|auto}` (`resizing_type`) | the type alone |
+/// | `mw:{w}` (`min-width`), `mh:{h}` (`min-height`) | the smallest result |
+/// | `z:{x}[:{y}]` (`zoom`), `dpr:{ratio}` | multipliers of the box |
+/// | `el:0` (`enlarge`) | a small source does not grow (`el:1` is refused: the resampler only scales down) |
+/// | `ex:{bool}[:{gravity}...]` (`extend`), `exar:...` (`extend_aspect_ratio`) | a canvas of the box (or its aspect ratio) |
+/// | `g:{type}[:{x}:{y}]` (`gravity`), `g:fp:{x}:{y}` | where a cut sits: `ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, `sm`, `fp` |
+/// | `c:{w}[:{h}[:{gravity}...]]` (`crop`) | a cut of the source before scaling |
 /// | `q:{1-100}` (`quality`) | the output's quality |
 /// | `f:{jpeg\|png\|webp}` (`format`, `ext`) | the output's format |
 /// | `exp:{unix seconds}` (`expires`) | a signed URL's end |
 /// | `pr:{name}[:{name}...]` (`preset`) | the presets' options, in place |
 /// | `sm:1` (`strip_metadata`) | accepted: outputs never carry metadata (`sm:0` is refused) |
 ///
-/// Anything else is refused with a 400 naming it: a typo must not silently give
-/// another image than the one asked for.
+/// Anything else, and any argument imgproxy would read as something else (a boolean
+/// that is not one, a negative size), is refused with a 400 naming it: a typo must not
+/// silently give another image than the one asked for.
 enum OptionParser {
     /// Presets may name presets; this deep, they are taken to loop.
     static let maximumPresetDepth = 8
@@ -26,65 +33,80 @@ enum OptionParser {
         let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let name = parts[0]
         let arguments = Array(parts.dropFirst())
-        func bad(_ why: String) -> ProxyError { ProxyError(.badOptions, "option \"\(segment)\": \(why)") }
-        func dimension(_ text: String) throws(ProxyError) -> Int {
-            guard let value = Int(text), value >= 0, value <= 16_384 else { throw bad("\"\(text)\" is not a size from 0 to 16384") }
-            return value
-        }
-        func mode(_ text: String) throws(ProxyError) -> ProcessingOptions.ResizeMode {
-            guard let mode = ProcessingOptions.ResizeMode(rawValue: text) else { throw bad("the resizing type is fit, fill or force") }
-            return mode
-        }
+        let reader = ArgumentReader(segment: segment)
         func arity(_ range: ClosedRange<Int>) throws(ProxyError) {
-            guard range.contains(arguments.count) else { throw bad("takes \(range.lowerBound) to \(range.upperBound) arguments") }
+            guard range.contains(arguments.count) else { throw reader.bad("takes \(range.lowerBound) to \(range.upperBound) arguments") }
         }
         switch name {
         case "rs", "resize":
-            try arity(1...3)
-            options.resizeMode = try mode(arguments[0])
-            if arguments.count > 1, !arguments[1].isEmpty { options.width = try dimension(arguments[1]) }
-            if arguments.count > 2, !arguments[2].isEmpty { options.height = try dimension(arguments[2]) }
+            try arity(1...8)
+            if !arguments[0].isEmpty { options.resizeMode = try reader.mode(arguments[0]) }
+            try reader.size(Array(arguments.dropFirst()), into: &options)
         case "s", "size":
-            try arity(1...2)
-            if !arguments[0].isEmpty { options.width = try dimension(arguments[0]) }
-            if arguments.count > 1, !arguments[1].isEmpty { options.height = try dimension(arguments[1]) }
+            try arity(1...7)
+            try reader.size(arguments, into: &options)
         case "w", "width":
             try arity(1...1)
-            options.width = try dimension(arguments[0])
+            options.width = try reader.dimension(arguments[0])
         case "h", "height":
             try arity(1...1)
-            options.height = try dimension(arguments[0])
+            options.height = try reader.dimension(arguments[0])
+        case "mw", "min-width":
+            try arity(1...1)
+            options.minWidth = try reader.dimension(arguments[0])
+        case "mh", "min-height":
+            try arity(1...1)
+            options.minHeight = try reader.dimension(arguments[0])
         case "rt", "resizing_type":
             try arity(1...1)
-            options.resizeMode = try mode(arguments[0])
-        case "g", "gravity":
+            options.resizeMode = try reader.mode(arguments[0])
+        case "z", "zoom":
+            try arity(1...2)
+            options.zoomWidth = try reader.factor(arguments[0])
+            options.zoomHeight = arguments.count > 1 ? try reader.factor(arguments[1]) : options.zoomWidth
+        case "dpr":
             try arity(1...1)
-            guard let gravity = ProcessingOptions.Gravity(rawValue: arguments[0]) else {
-                throw bad("the gravity is ce, no, so, ea, we or sm")
-            }
-            options.gravity = gravity
+            options.dpr = try reader.factor(arguments[0])
+        case "el", "enlarge":
+            try arity(1...1)
+            options.enlarge = try reader.enlarge(arguments[0])
+        case "ex", "extend":
+            try arity(1...4)
+            options.extend = try reader.canvas(arguments, current: options.extend)
+        case "exar", "extend_ar", "extend_aspect_ratio":
+            try arity(1...4)
+            options.extendAspectRatio = try reader.canvas(arguments, current: options.extendAspectRatio)
+        case "g", "gravity":
+            try arity(1...3)
+            options.gravity = try reader.gravity(arguments, allowsSmart: true)
+        case "c", "crop":
+            try arity(1...5)
+            let width = try reader.cropSide(arguments[0])
+            let height = arguments.count > 1 && !arguments[1].isEmpty ? try reader.cropSide(arguments[1]) : 0
+            let gravity = arguments.count > 2 ? try reader.gravity(Array(arguments.dropFirst(2)), allowsSmart: true) : nil
+            options.crop = ProcessingOptions.Crop(width: width, height: height, gravity: gravity)
         case "q", "quality":
             try arity(1...1)
-            guard let quality = Int(arguments[0]), (1...100).contains(quality) else { throw bad("the quality is 1 to 100") }
+            guard let quality = Int(arguments[0]), (1...100).contains(quality) else { throw reader.bad("the quality is 1 to 100") }
             options.quality = quality
         case "f", "format", "ext":
             try arity(1...1)
-            guard let format = OutputFormat(name: arguments[0]) else { throw bad("the format is jpeg, png or webp") }
+            guard let format = OutputFormat(name: arguments[0]) else { throw reader.bad("the format is jpeg, png or webp") }
             options.format = format
         case "exp", "expires":
             try arity(1...1)
-            guard let seconds = Int(arguments[0]), seconds > 0 else { throw bad("the expiry is seconds since 1970") }
+            guard let seconds = Int(arguments[0]), seconds > 0 else { throw reader.bad("the expiry is seconds since 1970") }
             options.expires = Date(timeIntervalSince1970: TimeInterval(seconds))
         case "sm", "strip_metadata":
             try arity(1...1)
             guard ["1", "t", "true"].contains(arguments[0]) else {
-                throw bad("metadata is always stripped: the proxy's encoders write none")
+                throw reader.bad("metadata is always stripped: the proxy's encoders write none")
             }
         case "pr", "preset":
             try arity(1...Int.max)
             for presetName in arguments { try expand(presetName, into: &options, presets: presets, depth: depth) }
         default:
-            throw bad("unknown option \"\(name)\"")
+            throw reader.bad("unknown option \"\(name)\"")
         }
     }
 

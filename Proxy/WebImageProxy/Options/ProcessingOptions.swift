@@ -1,36 +1,80 @@
 import Foundation
 
 /// What one proxy URL asks for: the size and how to reach it, which part to keep, and
-/// the output's format and quality. Parsed from imgproxy-style options (see
-/// `ProxyURL`); two URLs that ask for the same thing have equal options, which is how
-/// the proxy finds a request it has already answered or is answering.
+/// the output's format and quality. Parsed from imgproxy's processing options (see
+/// `OptionParser`), with imgproxy's defaults and meaning; two URLs that ask for the same
+/// thing have equal options, which is how the proxy finds a request it has already
+/// answered or is answering.
 public struct ProcessingOptions: Sendable, Hashable {
-    /// How the image meets the box of ``width`` x ``height``. Images are never enlarged.
+    /// How the image meets the box of ``width`` x ``height`` (imgproxy's resizing types).
     public enum ResizeMode: String, Sendable, Hashable, CaseIterable {
         /// The whole image, aspect ratio kept, as large as fits in the box.
         case fit
         /// The box's aspect ratio: as large as covers the box, then cut to it, keeping
-        /// the part ``Gravity`` names.
+        /// the part ``gravity`` names.
         case fill
-        /// Exactly the box, each side scaled on its own (the aspect ratio is not kept).
+        /// As ``fill``, but an image smaller than the box is cut to the box's aspect
+        /// ratio instead of being left smaller than the box on one side only.
+        case fillDown = "fill-down"
+        /// Each side scaled on its own (the aspect ratio is not kept); a side of 0 keeps
+        /// the source's.
         case force
+        /// ``fill`` when the box and the image are both landscape or both portrait,
+        /// ``fit`` otherwise.
+        case auto
     }
 
-    /// Which part of the image a ``ResizeMode/fill`` keeps.
-    public enum Gravity: String, Sendable, Hashable, CaseIterable {
-        /// The centre (`ce`, the default).
-        case center = "ce"
-        /// The top edge (`no`).
-        case north = "no"
-        /// The bottom edge (`so`).
-        case south = "so"
-        /// The right edge (`ea`).
-        case east = "ea"
-        /// The left edge (`we`).
-        case west = "we"
-        /// The busiest part (`sm`): the window with the most edge energy (the sum of
-        /// luminance differences between neighbours) along the side that is cut.
-        case smart = "sm"
+    /// Where a cut, an extension or a focus sits (imgproxy's gravity).
+    public struct Gravity: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable, CaseIterable {
+            case center = "ce"
+            case north = "no"
+            case south = "so"
+            case east = "ea"
+            case west = "we"
+            case northEast = "noea"
+            case northWest = "nowe"
+            case southEast = "soea"
+            case southWest = "sowe"
+            /// The busiest part: the window with the most edge energy (the sum of
+            /// luminance differences between neighbours) along the side that is cut.
+            case smart = "sm"
+            /// The point at (``x``, ``y``), each a fraction of the side (0 to 1), as
+            /// near the centre of the cut as the image allows.
+            case focusPoint = "fp"
+        }
+
+        public var kind: Kind
+        /// The offset from the edge the kind names (towards the centre); a value of 1 or
+        /// more is in pixels (times ``ProcessingOptions/dpr``), below 1 a fraction of the
+        /// side. For ``Kind/focusPoint``, the point's fraction of the width.
+        public var x: Double
+        /// As ``x``, vertically.
+        public var y: Double
+
+        public init(_ kind: Kind, x: Double = 0, y: Double = 0) {
+            self.kind = kind
+            self.x = x
+            self.y = y
+        }
+
+        public static let center = Gravity(.center)
+    }
+
+    /// A cut of the source before it is scaled (imgproxy's `crop`).
+    public struct Crop: Sendable, Hashable {
+        /// 0 keeps the whole width; below 1, a fraction of it; 1 or more, pixels.
+        public var width: Double
+        /// As ``width``, for the height.
+        public var height: Double
+        /// Where the cut sits; `nil` follows ``ProcessingOptions/gravity``.
+        public var gravity: Gravity?
+
+        public init(width: Double, height: Double, gravity: Gravity? = nil) {
+            self.width = width
+            self.height = height
+            self.gravity = gravity
+        }
     }
 
     public var resizeMode: ResizeMode = .fit
@@ -39,7 +83,28 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var width = 0
     /// The box's height; 0 as for ``width``.
     public var height = 0
+    /// The smallest width the result may have, whatever the box asks (`mw`).
+    public var minWidth = 0
+    /// The smallest height the result may have (`mh`).
+    public var minHeight = 0
+    /// Multiplies the box and the scale (`z`), per side.
+    public var zoomWidth = 1.0
+    public var zoomHeight = 1.0
+    /// The device pixel ratio (`dpr`): the box and pixel offsets are multiplied by it,
+    /// never beyond the source's own size unless ``enlarge``.
+    public var dpr = 1.0
+    /// Whether a source smaller than the box is scaled up. The geometry follows it, but
+    /// the proxy's parser refuses `el:1`: the library's resampler only scales down.
+    public var enlarge = false
+    /// Where the result sits on a canvas of the box's size when it is smaller than the
+    /// box (`ex`); `nil`: no canvas.
+    public var extend: Gravity?
+    /// Where the result sits on a canvas of the box's aspect ratio (`exar`); `nil`: none.
+    public var extendAspectRatio: Gravity?
+    /// Which part a fill keeps, and where a crop sits by default.
     public var gravity: Gravity = .center
+    /// A cut of the source before scaling (`c`).
+    public var crop: Crop?
     /// 1 to 100; `nil` uses the configured default of the output format.
     public var quality: Int?
     /// The output's format; `nil` chooses it from the client's `Accept` and the source.

@@ -8,11 +8,11 @@ import WebImageCore
 /// in the pixels, and cheap beside the decode (it runs on the scaled image). Faces and
 /// text are busy, so they tend to stay; a flat sky or wall is what goes.
 enum SmartCrop {
-    static func origin(in bitmap: ImageBitmap, crop: PixelSize) -> (x: Int, y: Int) {
+    static func origin(in bitmap: ImageBitmap, crop: PixelSize) -> PixelPoint {
         let width = bitmap.width
         let height = bitmap.height
         guard crop.width < width || crop.height < height, bitmap.pixelFormat.bytesPerPixel >= 3 || bitmap.pixelFormat == .gray8
-        else { return ((width - crop.width) / 2, (height - crop.height) / 2) }
+        else { return PixelPoint(x: (width - crop.width) / 2, y: (height - crop.height) / 2) }
         var columns = [Int](repeating: 0, count: width)
         var rows = [Int](repeating: 0, count: height)
         let step = bitmap.pixelFormat.bytesPerPixel
@@ -35,7 +35,7 @@ enum SmartCrop {
                 rows[y] = rowEnergy
             }
         }
-        return (bestWindow(columns, length: crop.width), bestWindow(rows, length: crop.height))
+        return PixelPoint(x: bestWindow(columns, length: crop.width), y: bestWindow(rows, length: crop.height))
     }
 
     /// The start of the `length`-long window with the largest sum (the earliest of equals,

@@ -63,37 +63,57 @@ struct ThumbnailRenderer: Sendable {
             throw Self.proxyError(for: error)
         }
         do {
+            if let cut = plan.sourceCut {
+                image = try Self.cut(image, cut)
+            }
             if image.size != plan.scaledSize {
                 image = try ResizeTransformer(width: plan.scaledSize.width, height: plan.scaledSize.height, mode: .stretch)
                     .transform(image)
             }
-            if let crop = plan.cropSize, crop != image.size {
-                let origin =
-                    options.gravity == .smart
-                    ? SmartCrop.origin(in: image.bitmap, crop: crop)
-                    : ResizePlan.cropOrigin(scaled: image.size, crop: crop, gravity: options.gravity)
-                image = try CropTransformer(PixelRect(x: origin.x, y: origin.y, width: crop.width, height: crop.height))
-                    .transform(image)
+            if let cut = plan.resultCut {
+                image = try Self.cut(image, cut)
             }
-            // A JPEG source has no alpha to look for (its pixels are decoded opaque).
-            let opaque = job.header.info.format == .jpeg
+            var bitmap = image.bitmap
+            for canvas in plan.canvases {
+                bitmap = try CanvasPlacement.place(bitmap, on: canvas)
+            }
+            // A JPEG source has no alpha to look for (its pixels are decoded opaque),
+            // unless a canvas added some.
+            let opaque = job.header.info.format == .jpeg && plan.canvases.isEmpty
+            guard plan.canvases.isEmpty else { return try encode(bitmap, as: format, quality: options.quality, knownOpaque: opaque) }
             return try encode(image, as: format, quality: options.quality, knownOpaque: opaque)
         } catch {
             throw ProxyError(.processingFailed, "processing failed: \(error)")
         }
     }
 
-    /// A JPEG source made into a JPEG with nothing to cut and nothing to turn: the
-    /// planar path (`PlanarJPEGThumbnailer`), which stays in YCbCr; `nil` when it does
-    /// not apply or declines the file. A source whose colour is not sRGB takes the RGBA
+    /// `cut` of `image`, at its origin or, for a smart cut, where `SmartCrop` finds the
+    /// most detail.
+    private static func cut(_ image: DecodedImage, _ cut: ResizePlan.Cut) throws(ImageDecodingError) -> DecodedImage {
+        let origin = cut.origin ?? SmartCrop.origin(in: image.bitmap, crop: cut.size)
+        return try CropTransformer(PixelRect(x: origin.x, y: origin.y, width: cut.size.width, height: cut.size.height))
+            .transform(image)
+    }
+
+    /// A JPEG source made into a JPEG with nothing to cut, place or turn: the planar
+    /// path (`PlanarJPEGThumbnailer`), which stays in YCbCr; `nil` when it does not
+    /// apply or declines the file. A source whose colour is not sRGB takes the RGBA
     /// path, where it is converted.
     private func planarJPEG(_ data: Data, _ job: Job) -> Data? {
         guard job.format == .jpeg, job.header.info.format == .jpeg, job.header.info.orientation == .up,
             !job.header.hasNonSRGBColor || decoders.colorConverter == nil,
-            job.plan.cropSize == nil || job.plan.cropSize == job.plan.scaledSize
+            job.plan.sourceCut == nil, job.plan.resultCut == nil, job.plan.canvases.isEmpty,
+            job.plan.scaledSize.width <= job.header.displaySize.width, job.plan.scaledSize.height <= job.header.displaySize.height
         else { return nil }
         let thumbnailer = PlanarJPEGThumbnailer(quality: job.options.quality ?? quality.jpeg, maxPixelCount: limits.maxResolution)
         return thumbnailer.thumbnail(of: data, size: job.plan.scaledSize)
+    }
+
+    private func encode(
+        _ bitmap: ImageBitmap, as format: OutputFormat, quality asked: Int?, knownOpaque: Bool
+    ) throws(ImageDecodingError) -> Data {
+        // A canvas is placed under the first frame only: the output is a still.
+        try encode(DecodedImage(format: .png, frames: [ImageFrame(bitmap: bitmap)]), as: format, quality: asked, knownOpaque: knownOpaque)
     }
 
     private func encode(

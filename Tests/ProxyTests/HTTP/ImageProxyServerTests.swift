@@ -27,6 +27,13 @@ struct ImageProxyServerTests {
             ("w:160", PixelSize(width: 160, height: 120)),
             ("h:90", PixelSize(width: 120, height: 90)),
             ("rs:fit:4000:4000", PixelSize(width: 1600, height: 1200)),
+            ("rs:force:300:0", PixelSize(width: 300, height: 1200)),
+            ("rs:auto:300:300", PixelSize(width: 300, height: 300)),
+            ("rs:fit:200:200/dpr:2", PixelSize(width: 400, height: 300)),
+            ("rs:fit:100:100/z:1.5", PixelSize(width: 150, height: 113)),
+            ("rs:fit:400:400/ex:1", PixelSize(width: 400, height: 400)),
+            ("rs:fit:400:400/exar:1", PixelSize(width: 400, height: 400)),
+            ("c:800:600/rs:fit:200:200", PixelSize(width: 200, height: 150)),
         ])
     func sizes(options: String, expected: PixelSize) async throws {
         try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
@@ -34,6 +41,30 @@ struct ImageProxyServerTests {
             #expect(answer.status == 200)
             #expect(try ProxyImages.size(of: answer.data) == expected)
         }
+    }
+
+    @Test("an extended canvas is transparent in PNG and white in JPEG, with the image where its gravity puts it")
+    func extendedCanvas() async throws {
+        // A 400x200 image, left half red, right half blue, on a 400x400 canvas.
+        let halves = try ProxyImages.halvesPNG(left: [255, 0, 0, 255], right: [0, 0, 255, 255])
+        try await ProxyHarness.run(files: ["halves.png": halves]) { harness in
+            let png = try await harness.get(harness.path("rs:fit:400:400/ex:1:no", origin: "/files/halves.png", ext: "png"))
+            #expect(png.status == 200)
+            let canvas = try ImageDecoderRegistry.allFormats.decodeImage(png.data, options: .default).bitmap
+            #expect(canvas.size == PixelSize(width: 400, height: 400))
+            // North: the image is at the top; below it the canvas is transparent.
+            #expect(Self.pixel(canvas, 50, 100) == [255, 0, 0, 255])
+            #expect(Self.pixel(canvas, 350, 100) == [0, 0, 255, 255])
+            #expect(Self.pixel(canvas, 200, 300)[3] == 0)
+            let jpeg = try await harness.get(harness.path("rs:fit:400:400/ex:1:so", origin: "/files/halves.png", ext: "jpg"))
+            let flattened = try ImageDecoderRegistry.allFormats.decodeImage(jpeg.data, options: .default).bitmap
+            #expect(Self.pixel(flattened, 200, 50).allSatisfy { $0 >= 250 }, "the canvas above the image is white")
+            #expect(Self.pixel(flattened, 50, 300)[0] >= 240 && Self.pixel(flattened, 50, 300)[2] <= 15)
+        }
+    }
+
+    static func pixel(_ bitmap: ImageBitmap, _ x: Int, _ y: Int) -> [UInt8] {
+        bitmap.withUnsafeBytes { bytes in (0..<4).map { bytes[y * bitmap.bytesPerRow + x * 4 + $0] } }
     }
 
     @Test(

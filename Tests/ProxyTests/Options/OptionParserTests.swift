@@ -18,7 +18,7 @@ struct OptionParserTests {
         let long = try parse(["resize:fill:300:200", "gravity:so", "quality:70", "format:webp", "expires:2000000000"])
         #expect(short == long)
         #expect(short.resizeMode == .fill && short.width == 300 && short.height == 200)
-        #expect(short.gravity == .south && short.quality == 70 && short.format == .webp)
+        #expect(short.gravity == ProcessingOptions.Gravity(.south) && short.quality == 70 && short.format == .webp)
         #expect(short.expires == Date(timeIntervalSince1970: 2_000_000_000))
     }
 

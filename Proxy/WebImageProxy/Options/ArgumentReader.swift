@@ -1,0 +1,93 @@
+/// Reads one option's arguments as imgproxy reads them, refusing what it cannot read
+/// with a 400 that names the option.
+struct ArgumentReader {
+    let segment: String
+
+    func bad(_ why: String) -> ProxyError { ProxyError(.badOptions, "option \"\(segment)\": \(why)") }
+
+    func dimension(_ text: String) throws(ProxyError) -> Int {
+        guard let value = Int(text), value >= 0, value <= 16_384 else { throw bad("\"\(text)\" is not a size from 0 to 16384") }
+        return value
+    }
+
+    func mode(_ text: String) throws(ProxyError) -> ProcessingOptions.ResizeMode {
+        guard let mode = ProcessingOptions.ResizeMode(rawValue: text) else {
+            throw bad("the resizing type is fit, fill, fill-down, force or auto")
+        }
+        return mode
+    }
+
+    /// A multiplier: a number above 0.
+    func factor(_ text: String) throws(ProxyError) -> Double {
+        guard let value = Double(text), value > 0, value.isFinite, value <= 1_000 else { throw bad("\"\(text)\" is not a number above 0") }
+        return value
+    }
+
+    /// A crop side: 0 (none), a fraction below 1, or pixels.
+    func cropSide(_ text: String) throws(ProxyError) -> Double {
+        guard let value = Double(text), value >= 0, value <= 16_384 else { throw bad("\"\(text)\" is not a crop size from 0 to 16384") }
+        return value
+    }
+
+    /// imgproxy's booleans (Go's `strconv.ParseBool`); anything else is refused, where
+    /// imgproxy would read it as false.
+    func bool(_ text: String) throws(ProxyError) -> Bool {
+        switch text {
+        case "1", "t", "T", "true", "TRUE", "True": return true
+        case "0", "f", "F", "false", "FALSE", "False": return false
+        default: throw bad("\"\(text)\" is not a boolean (1, t, true, 0, f, false)")
+        }
+    }
+
+    /// `{type}[:{x}:{y}]`: smart takes no offsets, a focus point exactly two fractions.
+    func gravity(_ arguments: [String], allowsSmart: Bool) throws(ProxyError) -> ProcessingOptions.Gravity {
+        guard let kind = ProcessingOptions.Gravity.Kind(rawValue: arguments[0]), allowsSmart || kind != .smart else {
+            throw bad("the gravity is ce, no, so, ea, we, noea, nowe, soea, sowe, \(allowsSmart ? "sm or fp" : "or fp")")
+        }
+        var gravity = ProcessingOptions.Gravity(kind)
+        switch kind {
+        case .smart:
+            guard arguments.count == 1 else { throw bad("smart gravity takes no offsets") }
+        case .focusPoint:
+            guard arguments.count == 3 else { throw bad("a focus point takes x and y, each 0 to 1") }
+            fallthrough
+        default:
+            guard arguments.count <= 3 else { throw bad("the gravity takes a type and two offsets") }
+            if arguments.count > 1, !arguments[1].isEmpty { gravity.x = try offset(arguments[1], of: kind) }
+            if arguments.count > 2, !arguments[2].isEmpty { gravity.y = try offset(arguments[2], of: kind) }
+        }
+        return gravity
+    }
+
+    /// Enlarging: refused when asked for, since the library's resampler only scales
+    /// down (an image that cannot reach the box is placed on a canvas with `ex` instead).
+    func enlarge(_ text: String) throws(ProxyError) -> Bool {
+        guard try !bool(text) else { throw bad("the proxy does not enlarge images; extend (ex:1) places them on a canvas") }
+        return false
+    }
+
+    /// `{enabled}[:{gravity}...]`: the gravity of a canvas (no smart one); `nil` when off.
+    func canvas(_ arguments: [String], current: ProcessingOptions.Gravity?) throws(ProxyError) -> ProcessingOptions.Gravity? {
+        guard try bool(arguments[0]) else { return nil }
+        guard arguments.count > 1 else { return current ?? .center }
+        return try gravity(Array(arguments.dropFirst()), allowsSmart: false)
+    }
+
+    /// `{w}:{h}:{enlarge}:{extend}...`, the arguments of `size` (and of `resize` after
+    /// its type); an empty argument leaves its option as it was.
+    func size(_ arguments: [String], into options: inout ProcessingOptions) throws(ProxyError) {
+        if arguments.count > 0, !arguments[0].isEmpty { options.width = try dimension(arguments[0]) }
+        if arguments.count > 1, !arguments[1].isEmpty { options.height = try dimension(arguments[1]) }
+        if arguments.count > 2, !arguments[2].isEmpty { options.enlarge = try enlarge(arguments[2]) }
+        if arguments.count > 3, !arguments[3].isEmpty {
+            options.extend = try canvas(Array(arguments.dropFirst(3)), current: options.extend)
+        }
+    }
+
+    private func offset(_ text: String, of kind: ProcessingOptions.Gravity.Kind) throws(ProxyError) -> Double {
+        guard let value = Double(text), value.isFinite, kind != .focusPoint || (0...1).contains(value) else {
+            throw bad("\"\(text)\" is not an offset\(kind == .focusPoint ? " from 0 to 1" : "")")
+        }
+        return value
+    }
+}
