@@ -1,11 +1,15 @@
 import Foundation
 
-/// A proxy request's path taken apart:
-/// `/{signature}/{option}/{option}/.../plain/{percent-encoded source URL}[@{extension}]`.
+/// A proxy request's path taken apart, in either of imgproxy's source forms:
+/// `/{signature}/{option}/.../plain/{percent-encoded source URL}[@{extension}]`, or
+/// `/{signature}/{option}/.../{URL-safe base64 of the source URL}[.{extension}]` (the
+/// base64 may be split by `/` into segments of any length).
 ///
-/// The source URL is percent-decoded once. It may be left unencoded when it holds no
+/// A plain source URL is percent-decoded once. It may be left unencoded when it holds no
 /// `@`, `?` or `#` (the last `@` starts the extension, and a query would be the proxy
-/// URL's own); encode it whole to be safe.
+/// URL's own); encode it whole to be safe. The options are the segments before `plain`;
+/// without a `plain` segment they are the leading segments that hold a `:`, and the
+/// first segment without one starts the base64 source.
 public struct ProxyPath: Sendable, Hashable {
     /// The first segment: the URL-safe base64 HMAC, or anything (`unsafe`, `_`) when the
     /// proxy has no key.
@@ -16,7 +20,8 @@ public struct ProxyPath: Sendable, Hashable {
     public let optionSegments: [String]
     /// The image to process.
     public let source: URL
-    /// The format an `@jpeg`, `@png` or `@webp` suffix asks for.
+    /// The format an `@jpeg` (`.jpeg` after a base64 source), `@png` or `@webp` suffix
+    /// asks for.
     public let extensionFormat: OutputFormat?
 
     /// - Throws: ``ProxyError`` (400) naming what is missing or wrong.
@@ -28,36 +33,59 @@ public struct ProxyPath: Sendable, Hashable {
         }
         signature = String(afterSlash[..<signatureEnd])
         signedPath = String(afterSlash[signatureEnd...])
-        // Options until the segment "plain"; the source is all that follows it.
-        var options: [String] = []
-        var rest = signedPath.dropFirst()
-        while true {
-            guard let end = rest.firstIndex(of: "/") else {
-                throw ProxyError(.badOptions, "no /plain/ segment before the source URL")
+        let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let decoded: (url: String, format: String?)
+        if let plain = segments.firstIndex(of: "plain"), plain < segments.count - 1 {
+            optionSegments = segments[..<plain].filter { !$0.isEmpty }.map(String.init)
+            decoded = try Self.plainSource(segments[(plain + 1)...].joined(separator: "/"))
+        } else {
+            let sourceStart = segments.firstIndex { !$0.contains(":") && !$0.isEmpty } ?? segments.endIndex
+            optionSegments = segments[..<sourceStart].filter { !$0.isEmpty }.map(String.init)
+            guard sourceStart < segments.endIndex else {
+                throw ProxyError(.badOptions, "no source URL after the options (plain/{URL} or its base64)")
             }
-            let segment = rest[..<end]
-            rest = rest[rest.index(after: end)...]
-            if segment == "plain" { break }
-            if !segment.isEmpty { options.append(String(segment)) }
+            decoded = try Self.base64Source(segments[sourceStart...].joined())
         }
-        optionSegments = options
-        var encodedSource = rest
-        var format: OutputFormat?
-        if let at = encodedSource.lastIndex(of: "@") {
-            let name = String(encodedSource[encodedSource.index(after: at)...])
+        if let name = decoded.format {
             guard let named = OutputFormat(name: name) else {
-                throw ProxyError(.badOptions, "\"@\(name)\" is not an output format (jpeg, png, webp); encode an @ in the source as %40")
+                throw ProxyError(.badOptions, "\"\(name)\" is not an output format (jpeg, png, webp); encode an @ in the source as %40")
             }
-            format = named
-            encodedSource = encodedSource[..<at]
+            extensionFormat = named
+        } else {
+            extensionFormat = nil
         }
-        extensionFormat = format
-        guard let decoded = String(encodedSource).removingPercentEncoding, !decoded.isEmpty else {
-            throw ProxyError(.badOptions, "the source URL is empty or badly percent-encoded")
-        }
-        guard let url = URL(string: decoded), let scheme = url.scheme, !scheme.isEmpty, url.host != nil || scheme == "data" else {
-            throw ProxyError(.badOptions, "the source \"\(decoded)\" is not an absolute URL")
+        guard let url = URL(string: decoded.url), let scheme = url.scheme, !scheme.isEmpty, url.host != nil || scheme == "data" else {
+            throw ProxyError(.badOptions, "the source \"\(decoded.url)\" is not an absolute URL")
         }
         source = url
+    }
+
+    /// A percent-encoded source and the extension after its last `@`.
+    private static func plainSource(_ encoded: String) throws(ProxyError) -> (url: String, format: String?) {
+        var source = Substring(encoded)
+        var format: String?
+        if let at = source.lastIndex(of: "@") {
+            format = String(source[source.index(after: at)...])
+            source = source[..<at]
+        }
+        guard let url = String(source).removingPercentEncoding, !url.isEmpty else {
+            throw ProxyError(.badOptions, "the source URL is empty or badly percent-encoded")
+        }
+        return (url, format)
+    }
+
+    /// A URL-safe base64 source (padding optional) and the extension after its `.`.
+    private static func base64Source(_ encoded: String) throws(ProxyError) -> (url: String, format: String?) {
+        let parts = encoded.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { throw ProxyError(.badOptions, "more than one extension after the base64 source") }
+        var base64 = parts[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.hasSuffix("=") { base64.removeLast() }
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard !parts[0].isEmpty, let data = Data(base64Encoded: base64), let url = String(data: data, encoding: .utf8), !url.isEmpty
+        else {
+            throw ProxyError(.badOptions, "the source is neither /plain/{URL} nor URL-safe base64")
+        }
+        let format = parts.count == 2 && !parts[1].isEmpty ? String(parts[1]) : nil
+        return (url, format)
     }
 }

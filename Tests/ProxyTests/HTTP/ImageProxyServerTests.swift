@@ -43,6 +43,21 @@ struct ImageProxyServerTests {
         }
     }
 
+    @Test("a base64 source is the same request as its plain spelling")
+    func base64Source() async throws {
+        try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            let plain = try await harness.get(harness.path("rs:fit:120:120", origin: "/files/photo.jpg", ext: "png"))
+            let source = Data(harness.origin.url("/files/photo.jpg").absoluteString.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let half = source.index(source.startIndex, offsetBy: source.count / 2)
+            let encoded = try await harness.get("/unsafe/rs:fit:120:120/\(source[..<half])/\(source[half...]).png")
+            #expect(encoded.status == 200)
+            #expect(encoded.data == plain.data)
+            #expect(ImageFormat.sniff(encoded.data) == .png)
+            #expect(harness.proxy.statistics.outputCacheHits == 1, "the same output, from the output cache")
+        }
+    }
+
     @Test("an extended canvas is transparent in PNG and white in JPEG, with the image where its gravity puts it")
     func extendedCanvas() async throws {
         // A 400x200 image, left half red, right half blue, on a 400x400 canvas.

@@ -22,6 +22,28 @@ struct ProxyPathTests {
         #expect(path.extensionFormat == nil)
     }
 
+    @Test("a base64 source: URL-safe, padding optional, split anywhere by /, its extension after a dot")
+    func base64() throws {
+        let path = try ProxyPath("/sig/rs:fit:300:200/g:sm/aHR0cHM6Ly9leGFtcGxlLmNvbS9jYXQuanBn.webp")
+        #expect(path.optionSegments == ["rs:fit:300:200", "g:sm"])
+        #expect(path.source == URL(string: "https://example.com/cat.jpg"))
+        #expect(path.extensionFormat == .webp)
+        // "~2>?" encodes to URL-safe characters only ("-" and "_" where base64 has + and /).
+        let split = try ProxyPath("/sig/q:80/aHR0cHM6Ly9leGFtcGxlLmNvbS9pbWFnZXMv/YSBiLnBuZz9zaXplPWxhcmdlJnY9MX4yPj8")
+        #expect(split.optionSegments == ["q:80"])
+        #expect(split.source.absoluteString == "https://example.com/images/a%20b.png?size=large&v=1~2%3E?")
+        #expect(split.extensionFormat == nil)
+        let padded = try ProxyPath("/sig/aHR0cHM6Ly9leGFtcGxlLmNvbS9pbWFnZXMvYSBiLnBuZz9zaXplPWxhcmdlJnY9MX4yPj8=")
+        #expect(padded.source == split.source)
+    }
+
+    @Test(
+        "a base64 source that is not one is refused",
+        arguments: ["/s/rs:fit:1:1/not*base64", "/s/aHR0cHM6Ly9leGFtcGxlLmNvbS9jYXQuanBn.webp.png", "/s/rs:fit:1:1/", "/s/Zm9v"])
+    func badBase64(path: String) {
+        #expect(throws: ProxyError.self) { try ProxyPath(path) }
+    }
+
     @Test(
         "an @ in the source must be encoded: the last @ names the extension",
         arguments: [
