@@ -45,6 +45,33 @@ struct ProxyCommandTests {
         #expect(stopped.output.contains("stopped: 2 requests, 2 renders"), "\(stopped.output)")
     }
 
+    @Test("with --prefer-avif a client that accepts AVIF gets it; with --enforce-preferred-formats even when the URL names PNG")
+    func preferredFormats() throws {
+        let folder = try WebImageProgram.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try DecodeCommandTests.makeInputs(in: folder)
+        let origin = try ServedFolder(folder)
+        defer { origin.stop() }
+        let urls = { (proxy: ServedFolder) in
+            [
+                Self.url(proxy: proxy.baseURL, origin: origin, "photo.jpg", "rs:fit:64:64"),
+                Self.url(proxy: proxy.baseURL, origin: origin, "photo.jpg", "rs:fit:64:64/f:png"),
+            ]
+        }
+        // fetch's Accept lists image/avif and image/webp (the library reads both).
+        for (flags, expected) in [
+            ([], ["webp", "png"]), (["--prefer-avif"], ["avif", "png"]),
+            (["--prefer-avif", "--enforce-preferred-formats"], ["avif", "avif"]),
+        ] {
+            let proxy = try ServedFolder(running: ["proxy", "--port", "0", "--allow-non-public"] + flags)
+            let fetched = try WebImageProgram.run(["fetch", "--json", "--no-disk-cache"] + urls(proxy))
+            #expect(fetched.status == 0, "\(fetched.output)")
+            let formats = try fetched.lines.map { try DecodeCommandTests.json($0)["format"] as? String }
+            #expect(formats == expected, "\(flags)")
+            _ = proxy.stop(signal: SIGINT)
+        }
+    }
+
     @Test("by default a loopback source is refused (403); with --key and --salt an unsigned URL is too")
     func refusals() throws {
         let folder = try WebImageProgram.temporaryDirectory()

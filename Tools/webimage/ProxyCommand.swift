@@ -80,6 +80,16 @@ struct ProxyCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-age"), help: ArgumentHelp("Cache-Control max-age of images, in seconds.", valueName: "s"))
     var maxAge = 31_536_000
 
+    @Flag(
+        name: .customLong("prefer-avif"),
+        help: "Answer AVIF to clients whose Accept lists image/avif when the URL names no format (before WebP).")
+    var prefersAVIF = false
+
+    @Flag(
+        name: .customLong("enforce-preferred-formats"),
+        help: "Answer AVIF or WebP to clients that accept them even when the URL names another format.")
+    var enforcesPreferredFormats = false
+
     func validate() throws {
         if !(0...65535).contains(port) { throw ValidationError("--port must be within 0...65535") }
         if (key == nil) != (salt == nil) { throw ValidationError("--key and --salt go together") }
@@ -106,6 +116,8 @@ struct ProxyCommand: AsyncParsableCommand {
         if let concurrency { configuration.concurrency = concurrency }
         configuration.queueCapacity = queueCapacity
         configuration.maxAge = maxAge
+        configuration.prefersAVIF = prefersAVIF
+        configuration.enforcesPreferredFormats = enforcesPreferredFormats
         return configuration
     }
 

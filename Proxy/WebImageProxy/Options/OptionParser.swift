@@ -14,8 +14,9 @@ import Foundation
 /// | `ex:{bool}[:{gravity}...]` (`extend`), `exar:...` (`extend_aspect_ratio`) | a canvas of the box (or its aspect ratio) |
 /// | `g:{type}[:{x}:{y}]` (`gravity`), `g:fp:{x}:{y}` | where a cut sits: `ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, `sm`, `fp` |
 /// | `c:{w}[:{h}[:{gravity}...]]` (`crop`) | a cut of the source before scaling |
-/// | `q:{1-100}` (`quality`) | the output's quality |
-/// | `f:{jpeg\|png\|webp}` (`format`, `ext`) | the output's format |
+/// | `q:{1-100}` (`quality`) | the output's quality; 0 the default |
+/// | `fq:{format}:{q}...` (`format_quality`) | the quality per output format, below `q` |
+/// | `f:{jpeg\|png\|webp\|avif}` (`format`, `ext`) | the output's format |
 /// | `exp:{unix seconds}` (`expires`) | a signed URL's end |
 /// | `pr:{name}[:{name}...]` (`preset`) | the presets' options, in place |
 /// | `sm:1` (`strip_metadata`) | accepted: outputs never carry metadata (`sm:0` is refused) |
@@ -87,11 +88,20 @@ enum OptionParser {
             options.crop = ProcessingOptions.Crop(width: width, height: height, gravity: gravity)
         case "q", "quality":
             try arity(1...1)
-            guard let quality = Int(arguments[0]), (1...100).contains(quality) else { throw reader.bad("the quality is 1 to 100") }
-            options.quality = quality
+            guard let quality = Int(arguments[0]), (0...100).contains(quality) else { throw reader.bad("the quality is 0 (the default) to 100") }
+            options.quality = quality == 0 ? nil : quality
+        case "fq", "format_quality":
+            guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw reader.bad("takes pairs of a format and a quality") }
+            for pair in stride(from: 0, to: arguments.count, by: 2) {
+                guard let format = OutputFormat(name: arguments[pair]) else { throw reader.bad("the format is jpeg, png, webp or avif") }
+                guard let quality = Int(arguments[pair + 1]), (0...100).contains(quality) else {
+                    throw reader.bad("the quality is 0 (the default) to 100")
+                }
+                options.formatQuality[format] = quality == 0 ? nil : quality
+            }
         case "f", "format", "ext":
             try arity(1...1)
-            guard let format = OutputFormat(name: arguments[0]) else { throw reader.bad("the format is jpeg, png or webp") }
+            guard let format = OutputFormat(name: arguments[0]) else { throw reader.bad("the format is jpeg, png, webp or avif") }
             options.format = format
         case "exp", "expires":
             try arity(1...1)

@@ -105,8 +105,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var gravity: Gravity = .center
     /// A cut of the source before scaling (`c`).
     public var crop: Crop?
-    /// 1 to 100; `nil` uses the configured default of the output format.
+    /// 1 to 100 (`q`), for every format; `nil` uses ``formatQuality``, then the
+    /// configured default of the output format.
     public var quality: Int?
+    /// 1 to 100 per output format (`fq:jpeg:70:avif:50`), below ``quality``.
+    public var formatQuality: [OutputFormat: Int] = [:]
     /// The output's format; `nil` chooses it from the client's `Accept` and the source.
     public var format: OutputFormat?
     /// When a signed URL stops being served (`exp:` in seconds since 1970); `nil`: never.
@@ -131,13 +134,15 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case jpeg
     case png
     case webp
+    case avif
 
-    /// The format an option or extension names: `jpeg`, `jpg`, `png`, `webp`.
+    /// The format an option or extension names: `jpeg`, `jpg`, `png`, `webp`, `avif`.
     public init?(name: String) {
         switch name.lowercased() {
         case "jpeg", "jpg": self = .jpeg
         case "png": self = .png
         case "webp": self = .webp
+        case "avif": self = .avif
         default: return nil
         }
     }
@@ -148,6 +153,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         case .jpeg: "image/jpeg"
         case .png: "image/png"
         case .webp: "image/webp"
+        case .avif: "image/avif"
         }
     }
 }

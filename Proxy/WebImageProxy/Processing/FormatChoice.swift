@@ -1,20 +1,38 @@
 import Foundation
 import WebImageCore
 
-/// The output format when the URL names none: WebP for a client whose `Accept` takes it
-/// (then the response varies by `Accept`), otherwise the source's own when it is JPEG,
-/// and PNG for everything else (it keeps transparency).
+/// The output format. A client whose `Accept` lists a format the proxy prefers gets it
+/// when the URL names none (or always, when preferred formats are enforced): AVIF before
+/// WebP, and WebP for an animated source, whose frames AVIF output would drop. Otherwise
+/// the URL's format, else the source's own when it is JPEG, and PNG for everything else
+/// (it keeps transparency). The response varies by `Accept` whenever `Accept` could
+/// have changed the answer.
 enum FormatChoice {
+    /// The preferred format a client's `Accept` takes, decided before the source is
+    /// known (it is part of what identifies an output): `nil` when none.
+    static func negotiated(accept: String?, prefersWebP: Bool, prefersAVIF: Bool) -> OutputFormat? {
+        guard let accept else { return nil }
+        if prefersAVIF, accepts("image/avif", in: accept) { return .avif }
+        if prefersWebP, accepts("image/webp", in: accept) { return .webp }
+        return nil
+    }
+
     static func choose(
-        named: OutputFormat?, accept: String?, source: ImageFormat, prefersWebP: Bool
+        named: OutputFormat?, negotiated: OutputFormat?, source: ImageFormat, animated: Bool,
+        prefersAny: Bool, enforces: Bool
     ) -> (format: OutputFormat, variesByAccept: Bool) {
-        if let named { return (named, false) }
-        if prefersWebP, let accept, accepts("image/webp", in: accept) { return (.webp, true) }
-        return (source == .jpeg ? .jpeg : .png, prefersWebP)
+        let decidesByAccept = named == nil || enforces
+        if decidesByAccept, let negotiated {
+            // AVIF output is a still; an animation keeps its frames as WebP.
+            if negotiated == .avif, animated { return (.webp, true) }
+            return (negotiated, true)
+        }
+        if let named { return (named, enforces && prefersAny) }
+        return (source == .jpeg ? .jpeg : .png, prefersAny)
     }
 
     /// Whether `accept` lists `type` with a quality above 0 (`image/*` and `*/*` do not
-    /// count: browsers send them for every image, WebP-capable or not).
+    /// count: browsers send them for every image, whatever they decode).
     static func accepts(_ type: String, in accept: String) -> Bool {
         for item in accept.split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageAVIF
 import WebImageCore
 import WebImageDecoding
 import WebImageEncoding
@@ -80,8 +81,8 @@ struct ThumbnailRenderer: Sendable {
             // A JPEG source has no alpha to look for (its pixels are decoded opaque),
             // unless a canvas added some.
             let opaque = job.header.info.format == .jpeg && plan.canvases.isEmpty
-            guard plan.canvases.isEmpty else { return try encode(bitmap, as: format, quality: options.quality, knownOpaque: opaque) }
-            return try encode(image, as: format, quality: options.quality, knownOpaque: opaque)
+            guard plan.canvases.isEmpty else { return try encode(bitmap, as: format, options: options, knownOpaque: opaque) }
+            return try encode(image, as: format, options: options, knownOpaque: opaque)
         } catch {
             throw ProxyError(.processingFailed, "processing failed: \(error)")
         }
@@ -105,31 +106,40 @@ struct ThumbnailRenderer: Sendable {
             job.plan.sourceCut == nil, job.plan.resultCut == nil, job.plan.canvases.isEmpty,
             job.plan.scaledSize.width <= job.header.displaySize.width, job.plan.scaledSize.height <= job.header.displaySize.height
         else { return nil }
-        let thumbnailer = PlanarJPEGThumbnailer(quality: job.options.quality ?? quality.jpeg, maxPixelCount: limits.maxResolution)
+        let thumbnailer = PlanarJPEGThumbnailer(quality: quality(of: .jpeg, job.options), maxPixelCount: limits.maxResolution)
         return thumbnailer.thumbnail(of: data, size: job.plan.scaledSize)
     }
 
-    private func encode(
-        _ bitmap: ImageBitmap, as format: OutputFormat, quality asked: Int?, knownOpaque: Bool
-    ) throws(ImageDecodingError) -> Data {
-        // A canvas is placed under the first frame only: the output is a still.
-        try encode(DecodedImage(format: .png, frames: [ImageFrame(bitmap: bitmap)]), as: format, quality: asked, knownOpaque: knownOpaque)
+    /// The quality `format` is written at: the URL's `q`, else its `fq` for the format,
+    /// else the configured default (imgproxy's order). PNG, lossless, reads none.
+    func quality(of format: OutputFormat, _ options: ProcessingOptions) -> Int {
+        options.quality ?? options.formatQuality[format] ?? quality.default(for: format) ?? 100
     }
 
     private func encode(
-        _ image: DecodedImage, as format: OutputFormat, quality asked: Int?, knownOpaque: Bool
+        _ bitmap: ImageBitmap, as format: OutputFormat, options: ProcessingOptions, knownOpaque: Bool
+    ) throws(ImageDecodingError) -> Data {
+        // A canvas is placed under the first frame only: the output is a still.
+        try encode(DecodedImage(format: .png, frames: [ImageFrame(bitmap: bitmap)]), as: format, options: options, knownOpaque: knownOpaque)
+    }
+
+    private func encode(
+        _ image: DecodedImage, as format: OutputFormat, options: ProcessingOptions, knownOpaque: Bool
     ) throws(ImageDecodingError) -> Data {
         switch format {
         case .jpeg:
             let pixels = knownOpaque ? image.bitmap : try AlphaFlattening.overWhite(image.bitmap)
-            return try JPEGEncoder(quality: asked ?? quality.jpeg).encode(pixels)
+            return try JPEGEncoder(quality: quality(of: .jpeg, options)).encode(pixels)
         case .png:
             // Opaque images are written as RGB: a quarter smaller, nothing lost.
             let opaque = knownOpaque || !AlphaFlattening.hasTransparency(image.bitmap)
             return try PNGEncoder(compression: .fast, interlaced: false, dropsAlpha: opaque).encode(image.bitmap)
         case .webp:
-            let encoder = WebPEncoder(quality: Float(asked ?? quality.webp))
+            let encoder = WebPEncoder(quality: Float(quality(of: .webp, options)))
             return image.isAnimated ? try encoder.encodeAnimation(image) : try encoder.encode(image.bitmap)
+        case .avif:
+            // A still: an animated source asked as AVIF gives its first frame.
+            return try AVIFEncoder(quality: quality(of: .avif, options), speed: quality.avifSpeed).encode(image.bitmap)
         }
     }
 

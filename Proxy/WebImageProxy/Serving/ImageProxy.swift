@@ -153,16 +153,18 @@ public final class ImageProxy: Sendable {
         let named = options.format
         options.format = nil
         options.expires = nil
-        let acceptsWebP = configuration.prefersWebP && request.accept.map { FormatChoice.accepts("image/webp", in: $0) } == true
+        let negotiated = FormatChoice.negotiated(
+            accept: request.accept, prefersWebP: configuration.prefersWebP, prefersAVIF: configuration.prefersAVIF)
         let key = OutputKey(
-            source: path.source.absoluteString, options: options,
-            format: named.map { .named($0) } ?? .automatic(acceptsWebP: acceptsWebP))
+            source: path.source.absoluteString, options: options, named: named,
+            // Who names a format (and is not overruled) gets it whatever they accept.
+            negotiated: named == nil || configuration.enforcesPreferredFormats ? negotiated : nil)
         if let cached = outputs.value(forKey: key) {
             counters.withLockedValue { $0.outputCacheHits += 1 }
             return cached
         }
         let (output, joined) = try await renders.value(for: key) { [self] in
-            let output = try await queue.run { try await make(key, source: path.source, named: named, acceptsWebP: acceptsWebP) }
+            let output = try await queue.run { try await make(key, source: path.source) }
             outputs.setValue(output, forKey: key, cost: output.data.count)
             return output
         }
@@ -173,12 +175,12 @@ public final class ImageProxy: Sendable {
     }
 
     /// Loads the source, checks it, and renders it on the configured executor.
-    private func make(_ key: OutputKey, source: URL, named: OutputFormat?, acceptsWebP: Bool) async throws -> RenderedOutput {
+    private func make(_ key: OutputKey, source: URL) async throws -> RenderedOutput {
         let data = try await sourceData(source)
         let header = try renderer.header(of: data)
         let (format, varies) = FormatChoice.choose(
-            named: named, accept: acceptsWebP ? "image/webp" : nil, source: header.info.format,
-            prefersWebP: configuration.prefersWebP)
+            named: key.named, negotiated: key.negotiated, source: header.info.format, animated: header.frameCount > 1,
+            prefersAny: configuration.prefersWebP || configuration.prefersAVIF, enforces: configuration.enforcesPreferredFormats)
         let job = try renderer.job(for: data, header: header, options: key.options, format: format)
         var reservation: MemoryReservation?
         if let budget = configuration.memoryBudget, let bytes = job.estimatedMemory, bytes > 0 {

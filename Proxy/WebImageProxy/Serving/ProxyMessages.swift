@@ -64,12 +64,10 @@ struct RenderedOutput: Sendable {
 /// the way it is chosen. The expiry is not part of it: two signed URLs for one output
 /// share it.
 struct OutputKey: Hashable, Sendable {
-    enum FormatRequest: Hashable, Sendable {
-        case named(OutputFormat)
-        case automatic(acceptsWebP: Bool)
-    }
-
     let source: String
     let options: ProcessingOptions
-    let format: FormatRequest
+    /// The format the URL names.
+    let named: OutputFormat?
+    /// The preferred format the client's `Accept` takes (`FormatChoice.negotiated`).
+    let negotiated: OutputFormat?
 }

@@ -148,6 +148,35 @@ struct ImageProxyServerTests {
         }
     }
 
+    @Test("AVIF: named, or for an Accept that takes it when the server prefers it; its quality from q, fq or the default")
+    func avifOutput() async throws {
+        var configuration = ProxyHarness.loopbackConfiguration()
+        configuration.prefersAVIF = true
+        try await ProxyHarness.run(configuration: configuration, files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            let named = try await harness.get(harness.path("rs:fit:300:300/f:avif", origin: "/files/photo.jpg"))
+            #expect(named.status == 200)
+            #expect(named.header("Content-Type") == "image/avif")
+            #expect(ImageFormat.sniff(named.data) == .avif)
+            #expect(try ProxyImages.size(of: named.data) == PixelSize(width: 300, height: 225))
+            let browser = try await harness.get(
+                harness.path("rs:fit:300:300", origin: "/files/photo.jpg"), headers: ["Accept": "image/avif,image/webp,*/*"])
+            #expect(browser.header("Content-Type") == "image/avif")
+            #expect(browser.header("Vary") == "Accept")
+            #expect(browser.data == named.data, "the default quality either way")
+            let webpOnly = try await harness.get(
+                harness.path("rs:fit:300:300", origin: "/files/photo.jpg"), headers: ["Accept": "image/webp,*/*"])
+            #expect(webpOnly.header("Content-Type") == "image/webp")
+            // A lower quality, by q or by the format's own fq, makes a smaller file; a
+            // format's fq does not touch another format.
+            let low = try await harness.get(harness.path("rs:fit:300:300/q:20/f:avif", origin: "/files/photo.jpg"))
+            let lowByFormat = try await harness.get(harness.path("rs:fit:300:300/fq:avif:20/f:avif", origin: "/files/photo.jpg"))
+            let otherFormat = try await harness.get(harness.path("rs:fit:300:300/fq:jpeg:20/f:avif", origin: "/files/photo.jpg"))
+            #expect(low.data.count < named.data.count)
+            #expect(lowByFormat.data == low.data)
+            #expect(otherFormat.data == named.data)
+        }
+    }
+
     @Test("signed URLs are served, and a wrong, missing or expired signature gets 403")
     func signatures() async throws {
         let signer = URLSigner(key: Data("secret key".utf8), salt: Data("salt".utf8))
