@@ -88,7 +88,9 @@ enum OptionParser {
             options.crop = ProcessingOptions.Crop(width: width, height: height, gravity: gravity)
         case "q", "quality":
             try arity(1...1)
-            guard let quality = Int(arguments[0]), (0...100).contains(quality) else { throw reader.bad("the quality is 0 (the default) to 100") }
+            guard let quality = Int(arguments[0]), (0...100).contains(quality) else {
+                throw reader.bad("the quality is 0 (the default) to 100")
+            }
             options.quality = quality == 0 ? nil : quality
         case "fq", "format_quality":
             guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw reader.bad("takes pairs of a format and a quality") }

@@ -48,7 +48,8 @@ public struct ProxyPath: Sendable, Hashable {
         }
         if let name = decoded.format {
             guard let named = OutputFormat(name: name) else {
-                throw ProxyError(.badOptions, "\"\(name)\" is not an output format (jpeg, png, webp, avif); encode an @ in the source as %40")
+                throw ProxyError(
+                    .badOptions, "\"\(name)\" is not an output format (jpeg, png, webp, avif); encode an @ in the source as %40")
             }
             extensionFormat = named
         } else {
