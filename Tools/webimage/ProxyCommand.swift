@@ -71,6 +71,11 @@ struct ProxyCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-frames"), help: ArgumentHelp("The most frames a source may have.", valueName: "n"))
     var maxFrames = SourceLimits().maxFrames
 
+    @Option(
+        name: .customLong("max-result-dimension"),
+        help: ArgumentHelp("The longest side an output may have.", valueName: "n"))
+    var maxResultDimension = ResultLimits().maxDimension
+
     @Option(help: ArgumentHelp("Outputs made at once (default: twice the usable cores).", valueName: "n"))
     var concurrency: Int?
 
@@ -95,6 +100,7 @@ struct ProxyCommand: AsyncParsableCommand {
         if (key == nil) != (salt == nil) { throw ValidationError("--key and --salt go together") }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
         if queueCapacity < 0 { throw ValidationError("--queue must not be negative") }
+        if maxResultDimension < 1 { throw ValidationError("--max-result-dimension must be at least 1") }
     }
 
     func makeConfiguration() throws -> ImageProxy.Configuration {
@@ -113,6 +119,7 @@ struct ProxyCommand: AsyncParsableCommand {
         configuration.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         configuration.limits = SourceLimits(
             maxBytes: maxSourceBytes, maxResolution: Int(maxSourceMegapixels * 1_000_000), maxFrames: maxFrames)
+        configuration.resultLimits.maxDimension = maxResultDimension
         if let concurrency { configuration.concurrency = concurrency }
         configuration.queueCapacity = queueCapacity
         configuration.maxAge = maxAge

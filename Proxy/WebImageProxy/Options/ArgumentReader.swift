@@ -17,6 +17,12 @@ struct ArgumentReader {
         return mode
     }
 
+    /// A count or size above 0.
+    func positive(_ text: String) throws(ProxyError) -> Int {
+        guard let value = Int(text), value > 0 else { throw bad("\"\(text)\" is not a number above 0") }
+        return value
+    }
+
     /// A multiplier: a number above 0.
     func factor(_ text: String) throws(ProxyError) -> Double {
         guard let value = Double(text), value > 0, value.isFinite, value <= 1_000 else { throw bad("\"\(text)\" is not a number above 0") }

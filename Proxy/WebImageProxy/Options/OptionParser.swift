@@ -18,6 +18,7 @@ import Foundation
 /// | `fq:{format}:{q}...` (`format_quality`) | the quality per output format, below `q` |
 /// | `f:{jpeg\|png\|webp\|avif}` (`format`, `ext`) | the output's format |
 /// | `exp:{unix seconds}` (`expires`) | a signed URL's end |
+/// | `msr:{megapixels}`, `msfs:{bytes}`, `maf:{n}`, `mrd:{side}` | this URL's own limits, below the server's |
 /// | `pr:{name}[:{name}...]` (`preset`) | the presets' options, in place |
 /// | `sm:1` (`strip_metadata`) | accepted: outputs never carry metadata (`sm:0` is refused) |
 ///
@@ -92,6 +93,21 @@ enum OptionParser {
                 throw reader.bad("the quality is 0 (the default) to 100")
             }
             options.quality = quality == 0 ? nil : quality
+        case "msr", "max_src_resolution":
+            try arity(1...1)
+            guard let megapixels = Double(arguments[0]), megapixels > 0, megapixels <= 10_000 else {
+                throw reader.bad("the resolution is megapixels above 0")
+            }
+            options.limits.maxSourceResolution = Int(megapixels * 1_000_000)
+        case "msfs", "max_src_file_size":
+            try arity(1...1)
+            options.limits.maxSourceBytes = try reader.positive(arguments[0])
+        case "maf", "max_animation_frames":
+            try arity(1...1)
+            options.limits.maxFrames = try reader.positive(arguments[0])
+        case "mrd", "max_result_dimension":
+            try arity(1...1)
+            options.limits.maxResultDimension = try reader.positive(arguments[0])
         case "fq", "format_quality":
             guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw reader.bad("takes pairs of a format and a quality") }
             for pair in stride(from: 0, to: arguments.count, by: 2) {

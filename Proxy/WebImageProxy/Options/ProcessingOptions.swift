@@ -105,6 +105,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var gravity: Gravity = .center
     /// A cut of the source before scaling (`c`).
     public var crop: Crop?
+    /// Limits this URL sets for itself, below the server's.
+    public var limits = URLLimits()
     /// 1 to 100 (`q`), for every format; `nil` uses ``formatQuality``, then the
     /// configured default of the output format.
     public var quality: Int?

@@ -12,10 +12,16 @@ import WebImageEncoding
 struct ThumbnailRenderer: Sendable {
     let decoders: ImageDecoderRegistry
     let limits: SourceLimits
+    let resultLimits: ResultLimits
     let quality: ImageProxy.Quality
 
-    /// The source's header, checked against the limits.
-    func header(of data: Data) throws(ProxyError) -> ImageHeader {
+    /// The source's header, checked against the limits (the server's, lowered where the
+    /// URL asks).
+    func header(of data: Data, options: ProcessingOptions) throws(ProxyError) -> ImageHeader {
+        let limits = self.limits.narrowed(by: options.limits)
+        guard data.count <= limits.maxBytes else {
+            throw ProxyError(.tooLarge, "the source has \(data.count) bytes, over the limit of \(limits.maxBytes)")
+        }
         let header: ImageHeader
         do { header = try decoders.header(of: data) } catch { throw Self.proxyError(for: error) }
         guard header.frameCount <= limits.maxFrames else {
@@ -45,6 +51,8 @@ struct ThumbnailRenderer: Sendable {
 
     func job(for data: Data, header: ImageHeader, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Job {
         let plan = ResizePlan(source: header.displaySize, options: options)
+        try check(plan, source: header.displaySize, options: options)
+        let limits = self.limits.narrowed(by: options.limits)
         let decodeOptions = DecodeOptions(
             maxPixelSize: plan.decodePixelSize, maxPixelCount: limits.maxResolution,
             firstFrameOnly: !(format == .webp && header.frameCount > 1), appliesOrientation: true,
@@ -52,6 +60,26 @@ struct ThumbnailRenderer: Sendable {
         let decode: PreparedImageDecode
         do { decode = try decoders.prepareDecode(data, options: decodeOptions) } catch { throw Self.proxyError(for: error) }
         return Job(header: header, plan: plan, decode: decode, options: options, format: format)
+    }
+
+    /// Refuses a plan the proxy cannot make, from sizes alone: one that would grow the
+    /// source (a minimum size beyond it: the resampler only scales down), or an output
+    /// over the result limits.
+    private func check(_ plan: ResizePlan, source: PixelSize, options: ProcessingOptions) throws(ProxyError) {
+        let scaledFrom = plan.sourceCut?.size ?? source
+        guard plan.scaledSize.width <= scaledFrom.width, plan.scaledSize.height <= scaledFrom.height else {
+            throw ProxyError(
+                .needsEnlarging,
+                "the options scale the \(scaledFrom) source up to \(plan.scaledSize); the proxy does not enlarge images")
+        }
+        let limits = resultLimits.narrowed(by: options.limits)
+        let output = plan.outputSize
+        guard max(output.width, output.height) <= limits.maxDimension else {
+            throw ProxyError(.resultTooLarge, "the result would be \(output), over the limit of \(limits.maxDimension) pixels a side")
+        }
+        guard output.pixelCount <= limits.maxPixels else {
+            throw ProxyError(.resultTooLarge, "the result would be \(output), over the limit of \(limits.maxPixels) pixels")
+        }
     }
 
     func render(_ data: Data, _ job: Job) throws(ProxyError) -> Data {
@@ -106,7 +134,8 @@ struct ThumbnailRenderer: Sendable {
             job.plan.sourceCut == nil, job.plan.resultCut == nil, job.plan.canvases.isEmpty,
             job.plan.scaledSize.width <= job.header.displaySize.width, job.plan.scaledSize.height <= job.header.displaySize.height
         else { return nil }
-        let thumbnailer = PlanarJPEGThumbnailer(quality: quality(of: .jpeg, job.options), maxPixelCount: limits.maxResolution)
+        let thumbnailer = PlanarJPEGThumbnailer(
+            quality: quality(of: .jpeg, job.options), maxPixelCount: limits.narrowed(by: job.options.limits).maxResolution)
         return thumbnailer.thumbnail(of: data, size: job.plan.scaledSize)
     }
 

@@ -48,6 +48,8 @@ extension ImageProxy {
         public var presetsOnly: Bool
         /// What a source may be.
         public var limits: SourceLimits
+        /// How large an output may be.
+        public var resultLimits: ResultLimits
         public var quality: Quality
         /// With no format in the URL, answer WebP to clients whose `Accept` lists
         /// `image/webp` (the response then carries `Vary: Accept`). On by default.
@@ -96,6 +98,7 @@ extension ImageProxy {
             presets: [ProxyPreset] = [],
             presetsOnly: Bool = false,
             limits: SourceLimits = SourceLimits(),
+            resultLimits: ResultLimits = ResultLimits(),
             quality: Quality = Quality(),
             prefersWebP: Bool = true,
             prefersAVIF: Bool = false,
@@ -116,6 +119,7 @@ extension ImageProxy {
             self.presets = presets
             self.presetsOnly = presetsOnly
             self.limits = limits
+            self.resultLimits = resultLimits
             self.quality = quality
             self.prefersWebP = prefersWebP
             self.prefersAVIF = prefersAVIF

@@ -71,7 +71,9 @@ public final class ImageProxy: Sendable {
         self.configuration = configuration
         self.sources = sources
         self.ownsSources = ownsSources
-        renderer = ThumbnailRenderer(decoders: configuration.decoders, limits: configuration.limits, quality: configuration.quality)
+        renderer = ThumbnailRenderer(
+            decoders: configuration.decoders, limits: configuration.limits, resultLimits: configuration.resultLimits,
+            quality: configuration.quality)
         presets = Dictionary(configuration.presets.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         outputs = MemoryCache(configuration: MemoryCacheConfiguration(costLimit: max(1, configuration.outputCacheBytes)))
         queue = ProcessingQueue(width: max(1, configuration.concurrency), capacity: max(0, configuration.queueCapacity))
@@ -177,7 +179,7 @@ public final class ImageProxy: Sendable {
     /// Loads the source, checks it, and renders it on the configured executor.
     private func make(_ key: OutputKey, source: URL) async throws -> RenderedOutput {
         let data = try await sourceData(source)
-        let header = try renderer.header(of: data)
+        let header = try renderer.header(of: data, options: key.options)
         let (format, varies) = FormatChoice.choose(
             named: key.named, negotiated: key.negotiated, source: header.info.format, animated: header.frameCount > 1,
             prefersAny: configuration.prefersWebP || configuration.prefersAVIF, enforces: configuration.enforcesPreferredFormats)

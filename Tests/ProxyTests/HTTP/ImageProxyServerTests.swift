@@ -250,6 +250,33 @@ struct ImageProxyServerTests {
         }
     }
 
+    @Test("a result over the limits, or one that would grow the source, is refused from the URL and the header alone")
+    func resultLimits() async throws {
+        try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            let cases: [(String, String)] = [
+                // A canvas of 1000 x 100 a side.
+                ("rs:fit:1000:1000/z:100/ex:1", "16383 pixels a side"),
+                ("rs:fit:8000:8000/ex:1", "50000000 pixels"),
+                ("mrd:200/rs:fit:300:300", "200 pixels a side"),
+                ("rs:fit:100:100/mw:5000", "does not enlarge"),
+                ("msfs:1000/rs:fit:10:10", "over the limit of 1000"),
+                ("msr:0.5/rs:fit:10:10", "over the limit of 500000 pixels"),
+                ("maf:1/rs:fit:10:10/mrd:16000/msr:100", ""),
+            ]
+            for (options, words) in cases {
+                let answer = try await harness.get(harness.path(options, origin: "/files/photo.jpg"))
+                let body = String(decoding: answer.data, as: UTF8.self)
+                if words.isEmpty {
+                    #expect(answer.status == 200, "limits above the source's and the server's change nothing: \(body)")
+                } else {
+                    #expect(answer.status == 422, "\(options): \(body)")
+                    #expect(body.contains(words), "\(options): \(body)")
+                }
+            }
+            #expect(harness.proxy.statistics.renders == 1, "only the last was rendered")
+        }
+    }
+
     @Test("a full processing queue answers 429 with Retry-After instead of growing", .timeLimit(.minutes(2)))
     func busy() async throws {
         var configuration = ProxyHarness.loopbackConfiguration()
