@@ -14,6 +14,7 @@ import Foundation
 /// | `ex:{bool}[:{gravity}...]` (`extend`), `exar:...` (`extend_aspect_ratio`) | a canvas of the box (or its aspect ratio) |
 /// | `g:{type}[:{x}:{y}]` (`gravity`), `g:fp:{x}:{y}` | where a cut sits: `ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, `sm`, `fp` |
 /// | `c:{w}[:{h}[:{gravity}...]]` (`crop`) | a cut of the source before scaling |
+/// | `ar:{bool}` (`auto_rotate`), `rot:{90n}` (`rotate`), `fl:{h}:{v}` (`flip`) | the source's orientation, a clockwise turn, mirrors |
 /// | `q:{1-100}` (`quality`) | the output's quality; 0 the default |
 /// | `fq:{format}:{q}...` (`format_quality`) | the quality per output format, below `q` |
 /// | `f:{jpeg\|png\|webp\|avif}` (`format`, `ext`) | the output's format |
@@ -93,6 +94,17 @@ enum OptionParser {
                 throw reader.bad("the quality is 0 (the default) to 100")
             }
             options.quality = quality == 0 ? nil : quality
+        case "ar", "auto_rotate":
+            try arity(1...1)
+            options.autoRotate = try reader.bool(arguments[0])
+        case "rot", "rotate":
+            try arity(1...1)
+            guard let degrees = Int(arguments[0]), degrees % 90 == 0 else { throw reader.bad("the angle is a multiple of 90") }
+            options.rotation = (degrees % 360 + 360) % 360
+        case "fl", "flip":
+            try arity(1...2)
+            if !arguments[0].isEmpty { options.flipHorizontal = try reader.bool(arguments[0]) }
+            if arguments.count > 1, !arguments[1].isEmpty { options.flipVertical = try reader.bool(arguments[1]) }
         case "msr", "max_src_resolution":
             try arity(1...1)
             guard let megapixels = Double(arguments[0]), megapixels > 0, megapixels <= 10_000 else {

@@ -1,4 +1,6 @@
 import Foundation
+import WebImageCore
+import WebImageDecoding
 
 /// What one proxy URL asks for: the size and how to reach it, which part to keep, and
 /// the output's format and quality. Parsed from imgproxy's processing options (see
@@ -105,6 +107,21 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var gravity: Gravity = .center
     /// A cut of the source before scaling (`c`).
     public var crop: Crop?
+    /// Whether the source's own orientation (EXIF) is applied (`ar`); on by default.
+    public var autoRotate = true
+    /// Degrees clockwise the image is turned, after its own orientation (`rot`): 0, 90,
+    /// 180 or 270.
+    public var rotation = 0
+    /// Whether the image is mirrored left to right (`fl`), after turning.
+    public var flipHorizontal = false
+    /// Whether the image is mirrored top to bottom (`fl`), after turning.
+    public var flipVertical = false
+
+    /// The turn and mirror the options ask for, after the source's own orientation.
+    var userOrientation: ImageOrientation {
+        OrientationTransformer(
+            turningClockwise: rotation, mirroringHorizontally: flipHorizontal, mirroringVertically: flipVertical)?.orientation ?? .up
+    }
     /// Limits this URL sets for itself, below the server's.
     public var limits = URLLimits()
     /// 1 to 100 (`q`), for every format; `nil` uses ``formatQuality``, then the

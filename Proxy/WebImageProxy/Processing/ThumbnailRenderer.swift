@@ -50,16 +50,25 @@ struct ThumbnailRenderer: Sendable {
     }
 
     func job(for data: Data, header: ImageHeader, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Job {
-        let plan = ResizePlan(source: header.displaySize, options: options)
-        try check(plan, source: header.displaySize, options: options)
+        let source = Self.shownSize(header, options)
+        let plan = ResizePlan(source: source, options: options)
+        try check(plan, source: source, options: options)
         let limits = self.limits.narrowed(by: options.limits)
         let decodeOptions = DecodeOptions(
             maxPixelSize: plan.decodePixelSize, maxPixelCount: limits.maxResolution,
-            firstFrameOnly: !(format == .webp && header.frameCount > 1), appliesOrientation: true,
+            firstFrameOnly: !(format == .webp && header.frameCount > 1), appliesOrientation: options.autoRotate,
             maxFrameCount: limits.maxFrames)
         let decode: PreparedImageDecode
         do { decode = try decoders.prepareDecode(data, options: decodeOptions) } catch { throw Self.proxyError(for: error) }
         return Job(header: header, plan: plan, decode: decode, options: options, format: format)
+    }
+
+    /// The size the source is shown at: its own orientation applied unless `ar:0`, then
+    /// the turn the options ask for.
+    static func shownSize(_ header: ImageHeader, _ options: ProcessingOptions) -> PixelSize {
+        let stored = options.autoRotate ? header.displaySize : header.info.size
+        let swaps = options.userOrientation.swapsWidthAndHeight
+        return swaps ? PixelSize(width: stored.height, height: stored.width) : stored
     }
 
     /// Refuses a plan the proxy cannot make, from sizes alone: one that would grow the
@@ -92,6 +101,9 @@ struct ThumbnailRenderer: Sendable {
             throw Self.proxyError(for: error)
         }
         do {
+            // Turned and mirrored first, at the decoded size: everything after works in
+            // the output's frame, as imgproxy's geometry does.
+            image = try OrientationTransformer(options.userOrientation).transform(image)
             if let cut = plan.sourceCut {
                 image = try Self.cut(image, cut)
             }
@@ -130,9 +142,10 @@ struct ThumbnailRenderer: Sendable {
     /// path, where it is converted.
     private func planarJPEG(_ data: Data, _ job: Job) -> Data? {
         guard job.format == .jpeg, job.header.info.format == .jpeg, job.header.info.orientation == .up,
+            job.options.userOrientation == .up,
             !job.header.hasNonSRGBColor || decoders.colorConverter == nil,
             job.plan.sourceCut == nil, job.plan.resultCut == nil, job.plan.canvases.isEmpty,
-            job.plan.scaledSize.width <= job.header.displaySize.width, job.plan.scaledSize.height <= job.header.displaySize.height
+            job.plan.scaledSize.width <= job.header.info.size.width, job.plan.scaledSize.height <= job.header.info.size.height
         else { return nil }
         let thumbnailer = PlanarJPEGThumbnailer(
             quality: quality(of: .jpeg, job.options), maxPixelCount: limits.narrowed(by: job.options.limits).maxResolution)

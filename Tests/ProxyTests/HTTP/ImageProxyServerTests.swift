@@ -43,6 +43,48 @@ struct ImageProxyServerTests {
         }
     }
 
+    @Test("rot turns the image clockwise before the box is met, fl mirrors it")
+    func turns() async throws {
+        // 400x200: left half red, right half blue.
+        let halves = try ProxyImages.halvesPNG(left: [255, 0, 0, 255], right: [0, 0, 255, 255])
+        try await ProxyHarness.run(files: ["halves.png": halves]) { harness in
+            let (red, blue): ([UInt8], [UInt8]) = ([255, 0, 0], [0, 0, 255])
+            // The colour a quarter in from the top left, and a quarter in from the bottom right.
+            let cases: [(String, PixelSize, first: [UInt8], last: [UInt8])] = [
+                // A quarter clockwise: the left half is on top; the box takes the turned size.
+                ("rot:90/rs:fit:100:100", PixelSize(width: 50, height: 100), red, blue),
+                ("rot:-90/rs:fit:100:100", PixelSize(width: 50, height: 100), blue, red),
+                ("rot:180/rs:fit:100:100", PixelSize(width: 100, height: 50), blue, red),
+                ("fl:1/rs:fit:100:100", PixelSize(width: 100, height: 50), blue, red),
+                // Turned, then mirrored top to bottom.
+                ("rot:90/fl:0:1/rs:fit:100:100", PixelSize(width: 50, height: 100), blue, red),
+                ("rot:90/fl:1:1/rs:fit:100:100", PixelSize(width: 50, height: 100), blue, red),
+            ]
+            for (options, size, first, last) in cases {
+                let answer = try await harness.get(harness.path(options, origin: "/files/halves.png", ext: "png"))
+                let image = try ImageDecoderRegistry.allFormats.decodeImage(answer.data, options: .default).bitmap
+                #expect(image.size == size, "\(options)")
+                let probes = [
+                    Self.pixel(image, image.width / 4, image.height / 4), Self.pixel(image, image.width * 3 / 4, image.height * 3 / 4),
+                ]
+                #expect(probes.map { Array($0.prefix(3)) } == [first, last], "\(options)")
+            }
+        }
+    }
+
+    @Test("the source's own orientation is applied unless ar:0")
+    func autoRotate() async throws {
+        let turned = try ProxyImages.halvesWebP(orientation: .right, left: [255, 0, 0], right: [0, 0, 255])
+        try await ProxyHarness.run(files: ["turned.webp": turned]) { harness in
+            let shown = try await harness.get(harness.path("rs:fit:100:100", origin: "/files/turned.webp", ext: "png"))
+            #expect(try ProxyImages.size(of: shown.data) == PixelSize(width: 50, height: 100))
+            let stored = try await harness.get(harness.path("ar:0/rs:fit:100:100", origin: "/files/turned.webp", ext: "png"))
+            #expect(try ProxyImages.size(of: stored.data) == PixelSize(width: 100, height: 50))
+            let image = try ImageDecoderRegistry.allFormats.decodeImage(stored.data, options: .default).bitmap
+            #expect(Array(Self.pixel(image, 25, 25).prefix(3)) == [255, 0, 0], "the stored left half, on the left")
+        }
+    }
+
     @Test("a base64 source is the same request as its plain spelling")
     func base64Source() async throws {
         try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in

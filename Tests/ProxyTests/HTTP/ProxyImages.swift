@@ -12,7 +12,17 @@ enum ProxyImages {
     /// A PNG whose left half is one colour and right half another: which half a cut kept
     /// shows in the output's pixels.
     static func halvesPNG(width: Int = 400, height: Int = 200, left: [UInt8], right: [UInt8]) throws -> Data {
-        let bitmap = try ImageBitmap(width: width, height: height, pixelFormat: .rgba8) { bytes, row in
+        try PNGFixtureEncoder().encode(halves(width: width, height: height, left: left, right: right))
+    }
+
+    /// The halves as a lossless WebP whose EXIF says to show it turned `orientation`.
+    static func halvesWebP(orientation: ImageOrientation, left: [UInt8], right: [UInt8]) throws -> Data {
+        try WebPFixtureEncoder(lossless: true, exifOrientation: orientation).encode(
+            halves(width: 400, height: 200, left: left, right: right))
+    }
+
+    private static func halves(width: Int, height: Int, left: [UInt8], right: [UInt8]) throws -> ImageBitmap {
+        try ImageBitmap(width: width, height: height, pixelFormat: .rgba8) { bytes, row in
             for y in 0..<height {
                 for x in 0..<width {
                     let colour = x < width / 2 ? left : right
@@ -21,7 +31,6 @@ enum ProxyImages {
                 }
             }
         }
-        return try PNGFixtureEncoder().encode(bitmap)
     }
 
     /// A PNG flat gray but for a busy band (a photo's pixels) at `busyColumns`: what a
