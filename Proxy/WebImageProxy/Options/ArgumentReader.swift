@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads one option's arguments as imgproxy reads them, refusing what it cannot read
 /// with a 400 that names the option.
 struct ArgumentReader {
@@ -15,6 +17,32 @@ struct ArgumentReader {
             throw bad("the resizing type is fit, fill, fill-down, force or auto")
         }
         return mode
+    }
+
+    /// `{name}[:{encoded}]`: the name as given, or URL-safe base64 of it.
+    func filename(_ arguments: [String]) throws(ProxyError) -> String? {
+        guard !arguments[0].isEmpty else { return nil }
+        guard arguments.count > 1, !arguments[1].isEmpty, try bool(arguments[1]) else { return arguments[0] }
+        var base64 = arguments[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.hasSuffix("=") { base64.removeLast() }
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let name = String(data: data, encoding: .utf8) else {
+            throw bad("the file name is not URL-safe base64")
+        }
+        return name
+    }
+
+    /// Source format names, as `skp` takes them (`jpg` is `jpeg`).
+    func sourceFormats(_ arguments: [String]) throws(ProxyError) -> Set<String> {
+        var formats: Set<String> = []
+        for argument in arguments {
+            let name = argument.lowercased() == "jpg" ? "jpeg" : argument.lowercased()
+            guard ["jpeg", "png", "gif", "webp", "avif"].contains(name) else {
+                throw bad("\"\(argument)\" is not a source format (jpeg, png, gif, webp, avif)")
+            }
+            formats.insert(name)
+        }
+        return formats
     }
 
     /// A count or size above 0.

@@ -19,6 +19,10 @@ import Foundation
 /// | `fq:{format}:{q}...` (`format_quality`) | the quality per output format, below `q` |
 /// | `f:{jpeg\|png\|webp\|avif}` (`format`, `ext`) | the output's format |
 /// | `exp:{unix seconds}` (`expires`) | a signed URL's end |
+/// | `cb:{text}` (`cachebuster`) | changes only the URL |
+/// | `fn:{name}[:{base64}]` (`filename`), `att:{bool}` (`return_attachment`) | the name a browser saves it as, and whether it saves rather than shows it |
+/// | `skp:{format}...` (`skip_processing`), `raw:{bool}` | sources of those formats, or all, answered as they are |
+/// | `kcr:0` (`keep_copyright`), `eth:0` (`enforce_thumbnail`) | accepted; `kcr:1` and `eth:1` are refused (no metadata is written, no embedded thumbnail read) |
 /// | `msr:{megapixels}`, `msfs:{bytes}`, `maf:{n}`, `mrd:{side}` | this URL's own limits, below the server's |
 /// | `pr:{name}[:{name}...]` (`preset`) | the presets' options, in place |
 /// | `sm:1` (`strip_metadata`) | accepted: outputs never carry metadata (`sm:0` is refused) |
@@ -94,6 +98,27 @@ enum OptionParser {
                 throw reader.bad("the quality is 0 (the default) to 100")
             }
             options.quality = quality == 0 ? nil : quality
+        case "cb", "cachebuster":
+            try arity(1...1)
+            options.cacheBuster = arguments[0].isEmpty ? nil : arguments[0]
+        case "fn", "filename":
+            try arity(1...2)
+            options.filename = try reader.filename(arguments)
+        case "att", "return_attachment":
+            try arity(1...1)
+            options.returnsAttachment = try reader.bool(arguments[0])
+        case "skp", "skip_processing":
+            try arity(1...Int.max)
+            options.skipsProcessing = try reader.sourceFormats(arguments)
+        case "raw":
+            try arity(1...1)
+            options.raw = try reader.bool(arguments[0])
+        case "kcr", "keep_copyright":
+            try arity(1...1)
+            guard try !reader.bool(arguments[0]) else { throw reader.bad("no metadata is kept: the proxy's encoders write none") }
+        case "eth", "enforce_thumbnail":
+            try arity(1...1)
+            guard try !reader.bool(arguments[0]) else { throw reader.bad("embedded thumbnails are not read; the image itself is used") }
         case "ar", "auto_rotate":
             try arity(1...1)
             options.autoRotate = try reader.bool(arguments[0])

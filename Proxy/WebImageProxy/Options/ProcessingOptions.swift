@@ -122,6 +122,18 @@ public struct ProcessingOptions: Sendable, Hashable {
         OrientationTransformer(
             turningClockwise: rotation, mirroringHorizontally: flipHorizontal, mirroringVertically: flipVertical)?.orientation ?? .up
     }
+    /// Changes nothing but the URL, so a cache in front sees a new one (`cb`).
+    public var cacheBuster: String?
+    /// The name a browser saves the output as, without extension (`fn`); `nil` takes
+    /// the source's.
+    public var filename: String?
+    /// Whether a browser is told to save the output rather than show it (`att`).
+    public var returnsAttachment = false
+    /// Source formats answered as they are, unprocessed (`skp`): `jpeg`, `png`, `gif`,
+    /// `webp`, `avif`.
+    public var skipsProcessing: Set<String> = []
+    /// Whether every source is answered as it is (`raw`).
+    public var raw = false
     /// Limits this URL sets for itself, below the server's.
     public var limits = URLLimits()
     /// 1 to 100 (`q`), for every format; `nil` uses ``formatQuality``, then the
@@ -163,6 +175,16 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         case "webp": self = .webp
         case "avif": self = .avif
         default: return nil
+        }
+    }
+
+    /// The extension of a file in this format, with its dot.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: ".jpg"
+        case .png: ".png"
+        case .webp: ".webp"
+        case .avif: ".avif"
         }
     }
 

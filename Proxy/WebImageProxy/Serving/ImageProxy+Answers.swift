@@ -11,8 +11,9 @@ extension ImageProxy {
         if let tags = request.ifNoneMatch, Self.matches(tags, output.entityTag) {
             return ProxyResponse(status: 304, headers: headers, body: Data())
         }
-        headers.insert(("Content-Type", output.format.mimeType), at: 0)
+        headers.insert(("Content-Type", output.contentType), at: 0)
         headers.insert(("Content-Length", String(output.data.count)), at: 1)
+        headers.append(("Content-Disposition", output.disposition))
         return ProxyResponse(status: 200, headers: headers, body: output.data)
     }
 

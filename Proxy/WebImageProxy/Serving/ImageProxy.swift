@@ -179,6 +179,7 @@ public final class ImageProxy: Sendable {
     /// Loads the source, checks it, and renders it on the configured executor.
     private func make(_ key: OutputKey, source: URL) async throws -> RenderedOutput {
         let data = try await sourceData(source)
+        if let passed = PassThrough.output(of: data, source: source, options: key.options) { return passed }
         let header = try renderer.header(of: data, options: key.options)
         let (format, varies) = FormatChoice.choose(
             named: key.named, negotiated: key.negotiated, source: header.info.format, animated: header.frameCount > 1,
@@ -191,7 +192,10 @@ public final class ImageProxy: Sendable {
         defer { reservation?.release() }
         let renderer = renderer
         let bytes = try await withTaskExecutorPreference(configuration.executor) { try renderer.render(data, job) }
-        return RenderedOutput(data: bytes, format: format, entityTag: Self.entityTag(of: bytes), variesByAccept: varies)
+        return RenderedOutput(
+            data: bytes, contentType: format.mimeType,
+            disposition: PassThrough.disposition(source: source, options: key.options, fileExtension: format.fileExtension),
+            entityTag: Self.entityTag(of: bytes), variesByAccept: varies)
     }
 
     /// A strong ETag for `output`: the first 16 bytes of its SHA-256 in hex, quoted.

@@ -51,10 +51,12 @@ public struct ProxyStatistics: Sendable, Hashable {
     public var failures = 0
 }
 
-/// A finished output: bytes, format and strong tag.
+/// A finished output: bytes, their type, strong tag and how a browser saves them.
 struct RenderedOutput: Sendable {
     let data: Data
-    let format: OutputFormat
+    let contentType: String
+    /// `inline` or `attachment`, with the file name (`Content-Disposition`).
+    let disposition: String
     let entityTag: String
     /// Whether the format was chosen by the request's `Accept`.
     let variesByAccept: Bool

@@ -85,6 +85,40 @@ struct ImageProxyServerTests {
         }
     }
 
+    @Test("every image says how a browser saves it; fn names it, att downloads it; cb changes only the URL")
+    func disposition() async throws {
+        try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            let plain = try await harness.get(harness.path("rs:fit:64:64", origin: "/files/photo.jpg", ext: "jpg"))
+            #expect(plain.header("Content-Disposition") == "inline; filename=\"photo.jpg\"")
+            let named = try await harness.get(harness.path("rs:fit:64:64/fn:cat/att:1", origin: "/files/photo.jpg", ext: "png"))
+            #expect(named.header("Content-Disposition") == "attachment; filename=\"cat.png\"")
+            // "Y2F0IOKAnHF1b3RlZOKAnQ" is the URL-safe base64 of `cat “quoted”`.
+            let encoded = try await harness.get(
+                harness.path("rs:fit:64:64/fn:Y2F0IOKAnHF1b3RlZOKAnQ:1", origin: "/files/photo.jpg", ext: "webp"))
+            #expect(encoded.header("Content-Disposition") == "inline; filename=\"cat “quoted”.webp\"")
+            let busted = try await harness.get(harness.path("rs:fit:64:64/cb:2", origin: "/files/photo.jpg", ext: "jpg"))
+            #expect(busted.data == plain.data)
+            #expect(harness.proxy.statistics.renders == 4, "a cache buster makes another output")
+        }
+    }
+
+    @Test("skp answers sources of the formats it names as they are; raw answers every source so")
+    func passThrough() async throws {
+        let photo = try ProxyImages.photoJPEG()
+        let logo = try ProxyImages.halvesPNG(left: [0, 0, 0], right: [255, 255, 255])
+        try await ProxyHarness.run(files: ["photo.jpg": photo, "logo.png": logo]) { harness in
+            let skipped = try await harness.get(harness.path("rs:fit:64:64/skp:png:gif", origin: "/files/logo.png"))
+            #expect(skipped.data == logo)
+            #expect(skipped.header("Content-Type") == "image/png")
+            #expect(skipped.header("Content-Disposition") == "inline; filename=\"logo.png\"")
+            let processed = try await harness.get(harness.path("rs:fit:64:64/skp:png", origin: "/files/photo.jpg"))
+            #expect(try ProxyImages.size(of: processed.data) == PixelSize(width: 64, height: 48))
+            let raw = try await harness.get(harness.path("rs:fit:64:64/raw:1", origin: "/files/photo.jpg"))
+            #expect(raw.data == photo)
+            #expect(raw.header("Content-Type") == "image/jpeg")
+        }
+    }
+
     @Test("a base64 source is the same request as its plain spelling")
     func base64Source() async throws {
         try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
