@@ -32,6 +32,39 @@ struct ArgumentReader {
         return name
     }
 
+    /// `{r}:{g}:{b}` (0 to 255 each), `{rrggbb}` in hex, or empty for none.
+    func color(_ arguments: [String]) throws(ProxyError) -> ProcessingOptions.Color? {
+        if arguments.count == 3 {
+            var channels: [UInt8] = []
+            for argument in arguments {
+                guard let value = UInt8(argument) else { throw bad("\"\(argument)\" is not a channel from 0 to 255") }
+                channels.append(value)
+            }
+            return ProcessingOptions.Color(red: channels[0], green: channels[1], blue: channels[2])
+        }
+        guard arguments.count == 1 else { throw bad("the colour is r:g:b or hex") }
+        if arguments[0].isEmpty { return nil }
+        guard arguments[0].count == 6, let value = UInt32(arguments[0], radix: 16) else {
+            throw bad("\"\(arguments[0])\" is not a hex colour")
+        }
+        return ProcessingOptions.Color(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+    }
+
+    /// `{top}[:{right}[:{bottom}[:{left}]]]`: a right left out is the top, a bottom the
+    /// top, a left the right (CSS's order); `nil` when all are 0.
+    func padding(_ arguments: [String]) throws(ProxyError) -> ProcessingOptions.Padding? {
+        func side(_ index: Int) throws(ProxyError) -> Int? {
+            guard index < arguments.count, !arguments[index].isEmpty else { return nil }
+            return try dimension(arguments[index])
+        }
+        let top = try side(0) ?? 0
+        let right = try side(1) ?? top
+        let bottom = try side(2) ?? top
+        let left = try side(3) ?? right
+        guard top + right + bottom + left > 0 else { return nil }
+        return ProcessingOptions.Padding(top: top, right: right, bottom: bottom, left: left)
+    }
+
     /// Source format names, as `skp` takes them (`jpg` is `jpeg`).
     func sourceFormats(_ arguments: [String]) throws(ProxyError) -> Set<String> {
         var formats: Set<String> = []

@@ -19,6 +19,8 @@ import Foundation
 /// | `fq:{format}:{q}...` (`format_quality`) | the quality per output format, below `q` |
 /// | `f:{jpeg\|png\|webp\|avif}` (`format`, `ext`) | the output's format |
 /// | `exp:{unix seconds}` (`expires`) | a signed URL's end |
+/// | `bg:{r}:{g}:{b}`, `bg:{hex}` (`background`) | the colour under transparency, canvases and padding |
+/// | `pd:{top}[:{right}[:{bottom}[:{left}]]]` (`padding`) | space around the result, CSS's order |
 /// | `cb:{text}` (`cachebuster`) | changes only the URL |
 /// | `fn:{name}[:{base64}]` (`filename`), `att:{bool}` (`return_attachment`) | the name a browser saves it as, and whether it saves rather than shows it |
 /// | `skp:{format}...` (`skip_processing`), `raw:{bool}` | sources of those formats, or all, answered as they are |
@@ -98,6 +100,12 @@ enum OptionParser {
                 throw reader.bad("the quality is 0 (the default) to 100")
             }
             options.quality = quality == 0 ? nil : quality
+        case "bg", "background":
+            try arity(1...3)
+            options.background = try reader.color(arguments)
+        case "pd", "padding":
+            try arity(1...4)
+            options.padding = try reader.padding(arguments)
         case "cb", "cachebuster":
             try arity(1...1)
             options.cacheBuster = arguments[0].isEmpty ? nil : arguments[0]

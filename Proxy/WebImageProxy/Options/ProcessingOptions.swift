@@ -105,8 +105,41 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var extendAspectRatio: Gravity?
     /// Which part a fill keeps, and where a crop sits by default.
     public var gravity: Gravity = .center
+    /// An opaque colour.
+    public struct Color: Sendable, Hashable {
+        public var red: UInt8
+        public var green: UInt8
+        public var blue: UInt8
+
+        public init(red: UInt8, green: UInt8, blue: UInt8) {
+            self.red = red
+            self.green = green
+            self.blue = blue
+        }
+    }
+
+    /// Space added around the result, in pixels before the pixel ratio (`pd`).
+    public struct Padding: Sendable, Hashable {
+        public var top: Int
+        public var right: Int
+        public var bottom: Int
+        public var left: Int
+
+        public init(top: Int, right: Int, bottom: Int, left: Int) {
+            self.top = top
+            self.right = right
+            self.bottom = bottom
+            self.left = left
+        }
+    }
+
     /// A cut of the source before scaling (`c`).
     public var crop: Crop?
+    /// The colour under transparent pixels, canvases and padding (`bg`): the output is
+    /// then opaque. `nil`: they stay transparent, and a JPEG output shows white.
+    public var background: Color?
+    /// Space around the result (`pd`), filled like a canvas.
+    public var padding: Padding?
     /// Whether the source's own orientation (EXIF) is applied (`ar`); on by default.
     public var autoRotate = true
     /// Degrees clockwise the image is turned, after its own orientation (`rot`): 0, 90,

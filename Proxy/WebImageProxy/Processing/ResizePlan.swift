@@ -32,7 +32,7 @@ struct ResizePlan: Equatable {
     /// The cut of the scaled image to the box.
     let resultCut: Cut?
     /// The canvases the result is placed on, in order (the box's size, then the box's
-    /// aspect ratio).
+    /// aspect ratio, then the padding).
     let canvases: [Canvas]
 
     /// The size of the output.
@@ -60,6 +60,19 @@ struct ResizePlan: Equatable {
             guard let canvas = Self.canvas(for: image, size: size, gravity: gravity, dpr: scale.dpr) else { continue }
             canvases.append(canvas)
             image = canvas.size
+        }
+        if let padding = options.padding {
+            // Scaled by the pixel ratio, rounded half to even, as imgproxy does.
+            let (top, right, bottom, left) = (
+                Self.scaledToEven(padding.top, by: scale.dpr), Self.scaledToEven(padding.right, by: scale.dpr),
+                Self.scaledToEven(padding.bottom, by: scale.dpr), Self.scaledToEven(padding.left, by: scale.dpr)
+            )
+            if top + right + bottom + left > 0 {
+                canvases.append(
+                    Canvas(
+                        size: PixelSize(width: image.width + left + right, height: image.height + top + bottom),
+                        origin: PixelPoint(x: left, y: top)))
+            }
         }
         self.canvases = canvases
 

@@ -120,7 +120,17 @@ struct ThumbnailRenderer: Sendable {
             }
             // A JPEG source has no alpha to look for (its pixels are decoded opaque),
             // unless a canvas added some.
-            let opaque = job.header.info.format == .jpeg && plan.canvases.isEmpty
+            var opaque = job.header.info.format == .jpeg && plan.canvases.isEmpty
+            if let background = options.background, !opaque {
+                if plan.canvases.isEmpty {
+                    for index in image.frames.indices {
+                        image.frames[index].bitmap = try AlphaFlattening.over(background, image.frames[index].bitmap)
+                    }
+                } else {
+                    bitmap = try AlphaFlattening.over(background, bitmap)
+                }
+                opaque = true
+            }
             guard plan.canvases.isEmpty else { return try encode(bitmap, as: format, options: options, knownOpaque: opaque) }
             return try encode(image, as: format, options: options, knownOpaque: opaque)
         } catch {

@@ -154,6 +154,25 @@ struct ImageProxyServerTests {
         }
     }
 
+    @Test("bg fills what is transparent, canvases and padding with its colour; pd adds space around the result")
+    func backgroundAndPadding() async throws {
+        let halves = try ProxyImages.halvesPNG(left: [255, 0, 0, 255], right: [0, 0, 255, 255])
+        try await ProxyHarness.run(files: ["halves.png": halves]) { harness in
+            let extended = try await harness.get(harness.path("rs:fit:400:400/ex:1:no/bg:00ff00", origin: "/files/halves.png", ext: "png"))
+            let canvas = try ImageDecoderRegistry.allFormats.decodeImage(extended.data, options: .default).bitmap
+            #expect(Self.pixel(canvas, 200, 300) == [0, 255, 0, 255])
+            #expect(Self.pixel(canvas, 50, 100) == [255, 0, 0, 255])
+            let padded = try await harness.get(harness.path("rs:fit:100:100/pd:10:20/bg:0:0:0", origin: "/files/halves.png", ext: "png"))
+            let framed = try ImageDecoderRegistry.allFormats.decodeImage(padded.data, options: .default).bitmap
+            #expect(framed.size == PixelSize(width: 140, height: 70))
+            #expect(Self.pixel(framed, 5, 5) == [0, 0, 0, 255])
+            #expect(Self.pixel(framed, 30, 35) == [255, 0, 0, 255])
+            let transparent = try await harness.get(harness.path("rs:fit:100:100/pd:10", origin: "/files/halves.png", ext: "png"))
+            let clear = try ImageDecoderRegistry.allFormats.decodeImage(transparent.data, options: .default).bitmap
+            #expect(Self.pixel(clear, 5, 5)[3] == 0, "without bg, padding is transparent")
+        }
+    }
+
     static func pixel(_ bitmap: ImageBitmap, _ x: Int, _ y: Int) -> [UInt8] {
         bitmap.withUnsafeBytes { bytes in (0..<4).map { bytes[y * bitmap.bytesPerRow + x * 4 + $0] } }
     }

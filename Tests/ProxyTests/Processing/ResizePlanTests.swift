@@ -128,6 +128,15 @@ struct ResizePlanTests {
             // 300x200 in a 600x300 box: 2:1 -> 400x200, left 50.5 -> 50.
             (small, "rs:fit:600:300/exar:1", "scaled 300x200 canvas 400x200@50,0 out 400x200"),
             (landscape, "rs:fit:300:300/exar:1:no", "scaled 300x225 canvas 300x300@0,0 out 300x300"),
+            // Padding, CSS's order, after every canvas.
+            (small, "rs:fit:400:400/pd:10", "scaled 300x200 canvas 320x220@10,10 out 320x220"),
+            (small, "pd:10:20", "scaled 300x200 canvas 340x220@20,10 out 340x220"),
+            (small, "pd:1:2:3:4", "scaled 300x200 canvas 306x204@4,1 out 306x204"),
+            (small, "pd:0", "scaled 300x200 out 300x200"),
+            (small, "rs:fit:400:400/ex:1/pd:5", "scaled 300x200 canvas 400x400@50,100 canvas 410x410@5,5 out 410x410"),
+            // Padding scales with the pixel ratio: 300x200 in 100 x 1.5 -> 150x100; 3 x 1.5
+            // = 4.5, to even 4.
+            (small, "rs:fit:100:100/dpr:1.5/pd:3", "scaled 150x100 canvas 158x108@4,4 out 158x108"),
             // Odd sizes: 1001/333 = 3.006 -> 333 x 221.9 = 333x222.
             (odd, "rs:fit:333:333", "scaled 333x222 out 333x222"),
             // fill: 667/333 = 2.003 -> 499.75 = 500 wide; left (500 - 333 + 1) / 2 = 84.
