@@ -78,6 +78,13 @@ struct ArgumentReader {
         return formats
     }
 
+    /// A filter's standard deviation: 0 (none) to 100 pixels, which bounds a filter's
+    /// work per pixel (the kernel spans about 3.6 sigma).
+    func sigma(_ text: String) throws(ProxyError) -> Double {
+        guard let value = Double(text), value >= 0, value <= 100 else { throw bad("\"\(text)\" is not a sigma from 0 to 100") }
+        return value
+    }
+
     /// A count or size above 0.
     func positive(_ text: String) throws(ProxyError) -> Int {
         guard let value = Int(text), value > 0 else { throw bad("\"\(text)\" is not a number above 0") }

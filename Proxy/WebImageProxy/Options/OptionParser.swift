@@ -19,6 +19,7 @@ import Foundation
 /// | `fq:{format}:{q}...` (`format_quality`) | the quality per output format, below `q` |
 /// | `f:{jpeg\|png\|webp\|avif}` (`format`, `ext`) | the output's format |
 /// | `exp:{unix seconds}` (`expires`) | a signed URL's end |
+/// | `bl:{sigma}` (`blur`), `sh:{sigma}` (`sharpen`), `pix:{size}` (`pixelate`) | filters of the result, before canvases; a sigma is at most 100 |
 /// | `bg:{r}:{g}:{b}`, `bg:{hex}` (`background`) | the colour under transparency, canvases and padding |
 /// | `pd:{top}[:{right}[:{bottom}[:{left}]]]` (`padding`) | space around the result, CSS's order |
 /// | `cb:{text}` (`cachebuster`) | changes only the URL |
@@ -100,6 +101,15 @@ enum OptionParser {
                 throw reader.bad("the quality is 0 (the default) to 100")
             }
             options.quality = quality == 0 ? nil : quality
+        case "bl", "blur":
+            try arity(1...1)
+            options.blur = try reader.sigma(arguments[0])
+        case "sh", "sharpen":
+            try arity(1...1)
+            options.sharpen = try reader.sigma(arguments[0])
+        case "pix", "pixelate":
+            try arity(1...1)
+            options.pixelate = try reader.dimension(arguments[0])
         case "bg", "background":
             try arity(1...3)
             options.background = try reader.color(arguments)

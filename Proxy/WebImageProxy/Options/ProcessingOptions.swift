@@ -140,6 +140,12 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var background: Color?
     /// Space around the result (`pd`), filled like a canvas.
     public var padding: Padding?
+    /// A Gaussian blur's standard deviation in pixels (`bl`); 0: none.
+    public var blur = 0.0
+    /// An unsharp mask's standard deviation in pixels (`sh`); 0: none.
+    public var sharpen = 0.0
+    /// The side of the blocks the result is pixelated into (`pix`); 1 or less: none.
+    public var pixelate = 1
     /// Whether the source's own orientation (EXIF) is applied (`ar`); on by default.
     public var autoRotate = true
     /// Degrees clockwise the image is turned, after its own orientation (`rot`): 0, 90,

@@ -114,6 +114,10 @@ struct ThumbnailRenderer: Sendable {
             if let cut = plan.resultCut {
                 image = try Self.cut(image, cut)
             }
+            // Filters of the result, before any canvas, as imgproxy orders them.
+            if options.blur > 0 { image = try BlurTransformer(sigma: options.blur).transform(image) }
+            if options.sharpen > 0 { image = try SharpenTransformer(sigma: options.sharpen).transform(image) }
+            if options.pixelate > 1 { image = try PixelateTransformer(blockSize: options.pixelate).transform(image) }
             var bitmap = image.bitmap
             for canvas in plan.canvases {
                 bitmap = try CanvasPlacement.place(bitmap, on: canvas)
@@ -152,7 +156,7 @@ struct ThumbnailRenderer: Sendable {
     /// path, where it is converted.
     private func planarJPEG(_ data: Data, _ job: Job) -> Data? {
         guard job.format == .jpeg, job.header.info.format == .jpeg, job.header.info.orientation == .up,
-            job.options.userOrientation == .up,
+            job.options.userOrientation == .up, job.options.blur == 0, job.options.sharpen == 0, job.options.pixelate <= 1,
             !job.header.hasNonSRGBColor || decoders.colorConverter == nil,
             job.plan.sourceCut == nil, job.plan.resultCut == nil, job.plan.canvases.isEmpty,
             job.plan.scaledSize.width <= job.header.info.size.width, job.plan.scaledSize.height <= job.header.info.size.height

@@ -173,6 +173,36 @@ struct ImageProxyServerTests {
         }
     }
 
+    @Test("bl blurs, sh sharpens and pix pixelates the result")
+    func filters() async throws {
+        try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            func image(_ options: String) async throws -> ImageBitmap {
+                let answer = try await harness.get(harness.path("rs:fit:200:200/" + options, origin: "/files/photo.jpg", ext: "png"))
+                #expect(answer.status == 200, "\(options)")
+                return try ImageDecoderRegistry.allFormats.decodeImage(answer.data, options: .default).bitmap
+            }
+            // Detail: the mean difference between horizontal neighbours.
+            func detail(_ bitmap: ImageBitmap) -> Double {
+                bitmap.withUnsafeBytes { bytes in
+                    var total = 0
+                    for y in 0..<bitmap.height {
+                        for x in 1..<bitmap.width {
+                            total += abs(Int(bytes[y * bitmap.bytesPerRow + x * 4]) - Int(bytes[y * bitmap.bytesPerRow + (x - 1) * 4]))
+                        }
+                    }
+                    return Double(total) / Double(bitmap.height * (bitmap.width - 1))
+                }
+            }
+            let plain = detail(try await image("q:90"))
+            #expect(detail(try await image("bl:3")) < plain * 0.7)
+            #expect(detail(try await image("sh:1")) > plain * 1.1)
+            let blocks = try await image("pix:10")
+            #expect(blocks.size == PixelSize(width: 200, height: 150))
+            #expect(Self.pixel(blocks, 0, 0) == Self.pixel(blocks, 9, 9))
+            #expect(Self.pixel(blocks, 10, 0) == Self.pixel(blocks, 19, 9))
+        }
+    }
+
     static func pixel(_ bitmap: ImageBitmap, _ x: Int, _ y: Int) -> [UInt8] {
         bitmap.withUnsafeBytes { bytes in (0..<4).map { bytes[y * bitmap.bytesPerRow + x * 4 + $0] } }
     }

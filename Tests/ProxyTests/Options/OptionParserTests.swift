@@ -52,7 +52,7 @@ struct OptionParserTests {
         arguments: [
             "zz:1", "rs", "rs:wide:1:1", "rs:fit:-1:1", "rs:fit:99999:1", "rs:fit:1:2:3", "g:up", "q:-1", "q:101", "f:gif", "fq:avif",
             "fq:gif:50", "fq:webp:101", "kcr:1", "eth:1", "skp:bmp", "fn:%%%:1", "raw:maybe", "bg:12345", "bg:1:2", "bg:300:0:0", "pd:-1",
-            "pd:1:2:3:4:5",
+            "pd:1:2:3:4:5", "bl:101", "sh:-1", "pix:x",
             "exp:soon", "sm:0", "w", "w:1:2",
         ])
     func refused(segment: String) {
