@@ -19,6 +19,7 @@ import Foundation
 /// | `fq:{format}:{q}...` (`format_quality`) | the quality per output format, below `q` |
 /// | `f:{jpeg\|png\|webp\|avif}` (`format`, `ext`) | the output's format |
 /// | `exp:{unix seconds}` (`expires`) | a signed URL's end |
+/// | `mb:{bytes}` (`max_bytes`) | a lossy output written again at lower qualities until it fits (down to 10) |
 /// | `bl:{sigma}` (`blur`), `sh:{sigma}` (`sharpen`), `pix:{size}` (`pixelate`) | filters of the result, before canvases; a sigma is at most 100 |
 /// | `bg:{r}:{g}:{b}`, `bg:{hex}` (`background`) | the colour under transparency, canvases and padding |
 /// | `pd:{top}[:{right}[:{bottom}[:{left}]]]` (`padding`) | space around the result, CSS's order |
@@ -101,6 +102,10 @@ enum OptionParser {
                 throw reader.bad("the quality is 0 (the default) to 100")
             }
             options.quality = quality == 0 ? nil : quality
+        case "mb", "max_bytes":
+            try arity(1...1)
+            guard let bytes = Int(arguments[0]), bytes >= 0 else { throw reader.bad("the size is bytes, 0 for no limit") }
+            options.maxBytes = bytes == 0 ? nil : bytes
         case "bl", "blur":
             try arity(1...1)
             options.blur = try reader.sigma(arguments[0])

@@ -178,6 +178,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// 1 to 100 (`q`), for every format; `nil` uses ``formatQuality``, then the
     /// configured default of the output format.
     public var quality: Int?
+    /// The most bytes a lossy output may have (`mb`): it is written again at lower
+    /// qualities until it fits, down to quality 10.
+    public var maxBytes: Int?
     /// 1 to 100 per output format (`fq:jpeg:70:avif:50`), below ``quality``.
     public var formatQuality: [OutputFormat: Int] = [:]
     /// The output's format; `nil` chooses it from the client's `Accept` and the source.

@@ -161,9 +161,20 @@ struct ThumbnailRenderer: Sendable {
             job.plan.sourceCut == nil, job.plan.resultCut == nil, job.plan.canvases.isEmpty,
             job.plan.scaledSize.width <= job.header.info.size.width, job.plan.scaledSize.height <= job.header.info.size.height
         else { return nil }
-        let thumbnailer = PlanarJPEGThumbnailer(
-            quality: quality(of: .jpeg, job.options), maxPixelCount: limits.narrowed(by: job.options.limits).maxResolution)
-        return thumbnailer.thumbnail(of: data, size: job.plan.scaledSize)
+        let maxPixelCount = limits.narrowed(by: job.options.limits).maxResolution
+        var declined = false
+        let output = try? FittingBytes.encode(.jpeg, startingAt: quality(of: .jpeg, job.options), maxBytes: job.options.maxBytes) {
+            (quality) throws(ImageDecodingError) -> Data in
+            guard
+                let thumbnail = PlanarJPEGThumbnailer(quality: quality, maxPixelCount: maxPixelCount).thumbnail(
+                    of: data, size: job.plan.scaledSize)
+            else {
+                declined = true
+                throw ImageDecodingError(.unsupported, "declined")
+            }
+            return thumbnail
+        }
+        return declined ? nil : output
     }
 
     /// The quality `format` is written at: the URL's `q`, else its `fq` for the format,
@@ -182,20 +193,24 @@ struct ThumbnailRenderer: Sendable {
     private func encode(
         _ image: DecodedImage, as format: OutputFormat, options: ProcessingOptions, knownOpaque: Bool
     ) throws(ImageDecodingError) -> Data {
-        switch format {
-        case .jpeg:
-            let pixels = knownOpaque ? image.bitmap : try AlphaFlattening.overWhite(image.bitmap)
-            return try JPEGEncoder(quality: quality(of: .jpeg, options)).encode(pixels)
-        case .png:
-            // Opaque images are written as RGB: a quarter smaller, nothing lost.
-            let opaque = knownOpaque || !AlphaFlattening.hasTransparency(image.bitmap)
-            return try PNGEncoder(compression: .fast, interlaced: false, dropsAlpha: opaque).encode(image.bitmap)
-        case .webp:
-            let encoder = WebPEncoder(quality: Float(quality(of: .webp, options)))
-            return image.isAnimated ? try encoder.encodeAnimation(image) : try encoder.encode(image.bitmap)
-        case .avif:
-            // A still: an animated source asked as AVIF gives its first frame.
-            return try AVIFEncoder(quality: quality(of: .avif, options), speed: quality.avifSpeed).encode(image.bitmap)
+        let pixels = format == .jpeg && !knownOpaque ? try AlphaFlattening.overWhite(image.bitmap) : image.bitmap
+        let avifSpeed = quality.avifSpeed
+        return try FittingBytes.encode(format, startingAt: quality(of: format, options), maxBytes: options.maxBytes) {
+            (quality) throws(ImageDecodingError) -> Data in
+            switch format {
+            case .jpeg:
+                return try JPEGEncoder(quality: quality).encode(pixels)
+            case .png:
+                // Opaque images are written as RGB: a quarter smaller, nothing lost.
+                let opaque = knownOpaque || !AlphaFlattening.hasTransparency(image.bitmap)
+                return try PNGEncoder(compression: .fast, interlaced: false, dropsAlpha: opaque).encode(image.bitmap)
+            case .webp:
+                let encoder = WebPEncoder(quality: Float(quality))
+                return image.isAnimated ? try encoder.encodeAnimation(image) : try encoder.encode(image.bitmap)
+            case .avif:
+                // A still: an animated source asked as AVIF gives its first frame.
+                return try AVIFEncoder(quality: quality, speed: avifSpeed).encode(image.bitmap)
+            }
         }
     }
 

@@ -203,6 +203,23 @@ struct ImageProxyServerTests {
         }
     }
 
+    @Test("mb writes a lossy output again at lower qualities until it fits")
+    func maxBytes() async throws {
+        try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            for ext in ["jpg", "webp", "png"] {
+                let full = try await harness.get(harness.path("rs:fit:300:300", origin: "/files/photo.jpg", ext: ext))
+                let limit = full.data.count / 3
+                let fitted = try await harness.get(harness.path("rs:fit:300:300/mb:\(limit)", origin: "/files/photo.jpg", ext: ext))
+                #expect(try ProxyImages.size(of: fitted.data) == PixelSize(width: 300, height: 225))
+                if ext == "png" {
+                    #expect(fitted.data == full.data, "PNG is lossless: written once")
+                } else {
+                    #expect(fitted.data.count <= limit, "\(ext): \(fitted.data.count) of \(limit)")
+                }
+            }
+        }
+    }
+
     static func pixel(_ bitmap: ImageBitmap, _ x: Int, _ y: Int) -> [UInt8] {
         bitmap.withUnsafeBytes { bytes in (0..<4).map { bytes[y * bitmap.bytesPerRow + x * 4 + $0] } }
     }
