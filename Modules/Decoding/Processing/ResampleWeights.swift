@@ -12,6 +12,8 @@ import WebImageCore
 ///   so that it also low-passes: the last step after a JPEG's DCT scaling, where area
 ///   averaging would blur.
 /// - `scale == 1`: the identity.
+/// - `scale < 1` (an enlargement): Catmull-Rom unstretched, interpolating between the
+///   four nearest source samples.
 struct ResampleWeights: Sendable {
     static let one = 1 << 14
 
@@ -27,7 +29,7 @@ struct ResampleWeights: Sendable {
     /// count up to a multiple of it (with zero weights) where the source is that long,
     /// so a vector loop that reads several taps at once never needs a tail.
     init(source: Int, target: Int, tapMultiple: Int = 1) {
-        precondition(target > 0 && target <= source && tapMultiple > 0)
+        precondition(target > 0 && source > 0 && tapMultiple > 0)
         sourceCount = source
         targetCount = target
         let filter = Filter(source: source, target: target)
@@ -83,10 +85,14 @@ struct ResampleWeights: Sendable {
         enum Kind { case identity, area, catmullRom }
         let kind: Kind
         let scale: Double
+        /// How far the cubic is stretched: by the scale when shrinking (so it
+        /// low-passes), not at all when enlarging (so it interpolates).
+        let stretch: Double
         let limit: Int
 
         init(source: Int, target: Int) {
             scale = Double(source) / Double(target)
+            stretch = max(1, scale)
             limit = source
             kind = scale == 1 ? .identity : scale >= 2 ? .area : .catmullRom
         }
@@ -108,8 +114,8 @@ struct ResampleWeights: Sendable {
             case .catmullRom:
                 // Around the output pixel's centre in source space, stretched by `scale`.
                 let centre = (Double(index) + 0.5) * scale - 0.5
-                let first = max(0, Int((centre - 2 * scale).rounded(.up)))
-                return first...max(first, min(limit - 1, Int((centre + 2 * scale).rounded(.down))))
+                let first = min(limit - 1, max(0, Int((centre - 2 * stretch).rounded(.up))))
+                return first...max(first, min(limit - 1, Int((centre + 2 * stretch).rounded(.down))))
             }
         }
 
@@ -125,7 +131,7 @@ struct ResampleWeights: Sendable {
                 return (min(to, Double(i + 1)) - max(from, Double(i))) / scale
             case .catmullRom:
                 let centre = (Double(index) + 0.5) * scale - 0.5
-                return ResampleWeights.cubic((Double(i) - centre) / scale)
+                return ResampleWeights.cubic((Double(i) - centre) / stretch)
             }
         }
     }

@@ -45,7 +45,8 @@ package final class RowDownsampler {
     package init(
         source: PixelSize, target: PixelSize, pixelFormat: PixelFormat, opaque: Bool = false, allocation: PixelAllocation = .still
     ) throws(ImageDecodingError) {
-        precondition(target.width <= source.width && target.height <= source.height && target.width > 0 && target.height > 0)
+        // Enlarging works too (the weights interpolate), for a resize that asks for it.
+        precondition(target.width > 0 && target.height > 0 && source.width > 0 && source.height > 0)
         sourceSize = source
         targetSize = target
         layout = pixelFormat == .gray8 ? .gray : opaque ? .opaqueRGBA : .rgba

@@ -1,15 +1,19 @@
 import WebImageCore
 
-/// Cuts a region out of every frame of an image and scales it down: the one pixel
-/// operation behind both transformers.
+/// Cuts a region out of every frame of an image and scales it: the one pixel operation
+/// behind both transformers.
 enum RegionResampler {
-    /// Each frame's `region`, scaled down to `target` (no larger than the region) by
-    /// the decoders' resampler. Frame timing, loop count and orientation are kept.
-    static func apply(_ region: PixelRect, target: PixelSize, to image: DecodedImage) throws(ImageDecodingError) -> DecodedImage {
+    /// Each frame's `region`, scaled to `target` by the decoders' resampler: no larger
+    /// than the region unless `enlarging`. Frame timing, loop count and orientation are
+    /// kept.
+    static func apply(
+        _ region: PixelRect, target: PixelSize, to image: DecodedImage, enlarging: Bool = false
+    ) throws(ImageDecodingError) -> DecodedImage {
         guard region.fits(in: image.size) else {
             throw ImageDecodingError(.invalidDimensions, "the region \(region) is not inside the \(image.size) image")
         }
-        guard target.width > 0, target.height > 0, target.width <= region.width, target.height <= region.height else {
+        guard target.width > 0, target.height > 0, enlarging || (target.width <= region.width && target.height <= region.height)
+        else {
             throw ImageDecodingError(.invalidDimensions, "cannot scale a \(region.size) region to \(target)")
         }
         if region.size == image.size && target == image.size { return image }

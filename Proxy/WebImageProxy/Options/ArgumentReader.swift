@@ -133,13 +133,6 @@ struct ArgumentReader {
         return gravity
     }
 
-    /// Enlarging: refused when asked for, since the library's resampler only scales
-    /// down (an image that cannot reach the box is placed on a canvas with `ex` instead).
-    func enlarge(_ text: String) throws(ProxyError) -> Bool {
-        guard try !bool(text) else { throw bad("the proxy does not enlarge images; extend (ex:1) places them on a canvas") }
-        return false
-    }
-
     /// `{enabled}[:{gravity}...]`: the gravity of a canvas (no smart one); `nil` when off.
     func canvas(_ arguments: [String], current: ProcessingOptions.Gravity?) throws(ProxyError) -> ProcessingOptions.Gravity? {
         guard try bool(arguments[0]) else { return nil }
@@ -152,7 +145,7 @@ struct ArgumentReader {
     func size(_ arguments: [String], into options: inout ProcessingOptions) throws(ProxyError) {
         if arguments.count > 0, !arguments[0].isEmpty { options.width = try dimension(arguments[0]) }
         if arguments.count > 1, !arguments[1].isEmpty { options.height = try dimension(arguments[1]) }
-        if arguments.count > 2, !arguments[2].isEmpty { options.enlarge = try enlarge(arguments[2]) }
+        if arguments.count > 2, !arguments[2].isEmpty { options.enlarge = try bool(arguments[2]) }
         if arguments.count > 3, !arguments[3].isEmpty {
             options.extend = try canvas(Array(arguments.dropFirst(3)), current: options.extend)
         }

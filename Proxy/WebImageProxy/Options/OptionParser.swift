@@ -10,7 +10,7 @@ import Foundation
 /// | `rt:{fit\|fill\|fill-down\|force\|auto}` (`resizing_type`) | the type alone |
 /// | `mw:{w}` (`min-width`), `mh:{h}` (`min-height`) | the smallest result |
 /// | `z:{x}[:{y}]` (`zoom`), `dpr:{ratio}` | multipliers of the box |
-/// | `el:0` (`enlarge`) | a small source does not grow (`el:1` is refused: the resampler only scales down) |
+/// | `el:{bool}` (`enlarge`) | whether a small source grows to the box |
 /// | `ex:{bool}[:{gravity}...]` (`extend`), `exar:...` (`extend_aspect_ratio`) | a canvas of the box (or its aspect ratio) |
 /// | `g:{type}[:{x}:{y}]` (`gravity`), `g:fp:{x}:{y}` | where a cut sits: `ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, `sm`, `fp` |
 /// | `c:{w}[:{h}[:{gravity}...]]` (`crop`) | a cut of the source before scaling |
@@ -80,7 +80,7 @@ enum OptionParser {
             options.dpr = try reader.factor(arguments[0])
         case "el", "enlarge":
             try arity(1...1)
-            options.enlarge = try reader.enlarge(arguments[0])
+            options.enlarge = try reader.bool(arguments[0])
         case "ex", "extend":
             try arity(1...4)
             options.extend = try reader.canvas(arguments, current: options.extend)

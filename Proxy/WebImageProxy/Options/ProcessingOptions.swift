@@ -95,8 +95,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The device pixel ratio (`dpr`): the box and pixel offsets are multiplied by it,
     /// never beyond the source's own size unless ``enlarge``.
     public var dpr = 1.0
-    /// Whether a source smaller than the box is scaled up. The geometry follows it, but
-    /// the proxy's parser refuses `el:1`: the library's resampler only scales down.
+    /// Whether a source smaller than the box is scaled up to it (`el`); off by default.
     public var enlarge = false
     /// Where the result sits on a canvas of the box's size when it is smaller than the
     /// box (`ex`); `nil`: no canvas.

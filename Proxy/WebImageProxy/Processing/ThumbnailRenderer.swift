@@ -45,8 +45,11 @@ struct ThumbnailRenderer: Sendable {
         let options: ProcessingOptions
         let format: OutputFormat
 
-        /// About how many bytes of pixels the decode holds at its peak; `nil` when unknown.
-        var estimatedMemory: Int? { decode.estimatedMemory }
+        /// About how many bytes of pixels the render holds at its peak: the decode's, and
+        /// the scaled image and the output beside it; `nil` when the decode's is unknown.
+        var estimatedMemory: Int? {
+            decode.estimatedMemory.map { $0 + (plan.scaledSize.pixelCount + plan.outputSize.pixelCount) * 4 }
+        }
     }
 
     func job(for data: Data, header: ImageHeader, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Job {
@@ -71,16 +74,8 @@ struct ThumbnailRenderer: Sendable {
         return swaps ? PixelSize(width: stored.height, height: stored.width) : stored
     }
 
-    /// Refuses a plan the proxy cannot make, from sizes alone: one that would grow the
-    /// source (a minimum size beyond it: the resampler only scales down), or an output
-    /// over the result limits.
+    /// Refuses a plan whose output is over the result limits, from sizes alone.
     private func check(_ plan: ResizePlan, source: PixelSize, options: ProcessingOptions) throws(ProxyError) {
-        let scaledFrom = plan.sourceCut?.size ?? source
-        guard plan.scaledSize.width <= scaledFrom.width, plan.scaledSize.height <= scaledFrom.height else {
-            throw ProxyError(
-                .needsEnlarging,
-                "the options scale the \(scaledFrom) source up to \(plan.scaledSize); the proxy does not enlarge images")
-        }
         let limits = resultLimits.narrowed(by: options.limits)
         let output = plan.outputSize
         guard max(output.width, output.height) <= limits.maxDimension else {
@@ -108,7 +103,8 @@ struct ThumbnailRenderer: Sendable {
                 image = try Self.cut(image, cut)
             }
             if image.size != plan.scaledSize {
-                image = try ResizeTransformer(width: plan.scaledSize.width, height: plan.scaledSize.height, mode: .stretch)
+                // The plan says when the image grows (`el`, or a minimum size past it).
+                image = try ResizeTransformer(width: plan.scaledSize.width, height: plan.scaledSize.height, mode: .stretch, enlarges: true)
                     .transform(image)
             }
             if let cut = plan.resultCut {

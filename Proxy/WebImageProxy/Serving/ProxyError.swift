@@ -23,9 +23,6 @@ public struct ProxyError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tooLarge = Reason(name: "tooLarge", status: 422)
         /// 422: the source is an image, but a broken one (truncated, corrupt).
         public static let brokenImage = Reason(name: "brokenImage", status: 422)
-        /// 422: the options would scale the source up (a minimum size beyond it), which
-        /// the proxy does not do.
-        public static let needsEnlarging = Reason(name: "needsEnlarging", status: 422)
         /// 422: the output would be over the result limits (``ResultLimits``).
         public static let resultTooLarge = Reason(name: "resultTooLarge", status: 422)
         /// 429: the processing queue is full; the response carries `Retry-After`.

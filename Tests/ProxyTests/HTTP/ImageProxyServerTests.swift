@@ -34,6 +34,9 @@ struct ImageProxyServerTests {
             ("rs:fit:400:400/ex:1", PixelSize(width: 400, height: 400)),
             ("rs:fit:400:400/exar:1", PixelSize(width: 400, height: 400)),
             ("c:800:600/rs:fit:200:200", PixelSize(width: 200, height: 150)),
+            ("rs:fit:2000:0:1", PixelSize(width: 2000, height: 1500)),
+            ("rs:fit:2000:0", PixelSize(width: 1600, height: 1200)),
+            ("rs:fit:100:100/mw:2000", PixelSize(width: 100, height: 100)),
         ])
     func sizes(options: String, expected: PixelSize) async throws {
         try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
@@ -400,7 +403,6 @@ struct ImageProxyServerTests {
                 ("rs:fit:1000:1000/z:100/ex:1", "16383 pixels a side"),
                 ("rs:fit:8000:8000/ex:1", "50000000 pixels"),
                 ("mrd:200/rs:fit:300:300", "200 pixels a side"),
-                ("rs:fit:100:100/mw:5000", "does not enlarge"),
                 ("msfs:1000/rs:fit:10:10", "over the limit of 1000"),
                 ("msr:0.5/rs:fit:10:10", "over the limit of 500000 pixels"),
                 ("maf:1/rs:fit:10:10/mrd:16000/msr:100", ""),

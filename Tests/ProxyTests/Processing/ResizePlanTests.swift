@@ -155,7 +155,6 @@ struct ResizePlanTests {
         #expect(Self.describe(ResizePlan(source: source, options: parsed)) == expected)
     }
 
-    /// The plan's enlarging, for when the resampler scales up; the parser refuses it.
     @Test(
         "enlarging grows a small source to the box",
         arguments: [
@@ -169,17 +168,18 @@ struct ResizePlanTests {
             (small, .fill, 600, 600, "scaled 900x600 cut 600x600@150,0 out 600x600"),
             (small, .force, 600, 100, "scaled 600x100 out 600x100"),
         ])
-    func enlarging(source: PixelSize, mode: ProcessingOptions.ResizeMode, width: Int, height: Int, expected: String) {
-        var options = ProcessingOptions(resizeMode: mode, width: width, height: height)
-        options.enlarge = true
+    func enlarging(source: PixelSize, mode: ProcessingOptions.ResizeMode, width: Int, height: Int, expected: String) throws {
+        var options = ProcessingOptions()
+        try OptionParser.apply("rs:\(mode.rawValue):\(width):\(height):1", to: &options, presets: [:], depth: 0)
+        #expect(options.enlarge)
         #expect(Self.describe(ResizePlan(source: source, options: options)) == expected)
     }
 
     @Test(
-        "arguments imgproxy would read differently, and enlarging, are refused",
+        "arguments imgproxy would read differently are refused",
         arguments: [
             "g:sm:1", "g:fp:2:0.5", "g:fp:0.5", "g:up", "ex:maybe", "ex:1:sm", "rt:cover", "z:0", "dpr:-1", "c:-1", "w:-5", "el:yes",
-            "el:1", "rs:fit:10:10:1", "s:10:10:true",
+            "rs:fit:10:10:maybe",
         ])
     func refused(option: String) {
         var options = ProcessingOptions()
