@@ -29,7 +29,7 @@ public final class ImageProxy: Sendable {
     private let sources: ImageManager
     /// Whether the proxy made `sources` itself, and so stops it in ``shutdown()``.
     private let ownsSources: Bool
-    private let renderer: ThumbnailRenderer
+    let renderer: ThumbnailRenderer
     private let presets: [String: ProxyPreset]
     private let outputs: MemoryCache<OutputKey, RenderedOutput>
     /// One render per output at a time, through the library's coalescing: a request for
@@ -37,6 +37,8 @@ public final class ImageProxy: Sendable {
     /// encode). A render whose every request has gone is cancelled, so a queue full of
     /// renders nobody waits for any more gives its slots to requests that still wait.
     private let renders = CoalescedTasks<OutputKey, RenderedOutput>()
+    /// One `/info` answer per source and hash size at a time.
+    let infos = CoalescedTasks<InfoKey, RenderedOutput>()
     /// Internal, not private: the tests watch its slots.
     let queue: ProcessingQueue
     private let counters = NIOLockedValueBox(ProxyStatistics())
@@ -98,7 +100,10 @@ public final class ImageProxy: Sendable {
     public func respond(to request: ProxyRequest) async -> ProxyResponse {
         let response: ProxyResponse
         do {
-            response = answer(try await output(for: request), to: request)
+            let output =
+                request.path.hasPrefix("/info/")
+                ? try await info(for: request) : try await self.output(for: request)
+            response = answer(output, to: request)
         } catch let error as ProxyError {
             response = answer(error)
         } catch is CancellationError {
@@ -213,7 +218,7 @@ public final class ImageProxy: Sendable {
         return String(decoding: tag, as: UTF8.self)
     }
 
-    private func sourceData(_ url: URL) async throws(ProxyError) -> Data {
+    func sourceData(_ url: URL) async throws(ProxyError) -> Data {
         let request = ImageRequest(
             url: url, options: [.returnDataWithoutDecoding], context: ImageLoadContext(urlPolicy: configuration.urlPolicy))
         do {

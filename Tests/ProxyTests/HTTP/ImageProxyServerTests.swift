@@ -223,6 +223,36 @@ struct ImageProxyServerTests {
         }
     }
 
+    @Test("/info answers the source's format, size, frames, orientation, colour space and BlurHash as JSON")
+    func info() async throws {
+        let photo = try ProxyImages.photoJPEG()
+        try await ProxyHarness.run(files: ["photo.jpg": photo]) { harness in
+            let source = harness.origin.url("/files/photo.jpg").absoluteString
+            let answer = try await harness.get("/info/unsafe/plain/\(source)")
+            #expect(answer.status == 200)
+            #expect(answer.header("Content-Type") == "application/json")
+            let fields = try #require(try JSONSerialization.jsonObject(with: answer.data) as? [String: Any])
+            #expect(fields["format"] as? String == "jpeg")
+            #expect(fields["width"] as? Int == 1600 && fields["height"] as? Int == 1200)
+            #expect(fields["frames"] as? Int == 1 && fields["orientation"] as? Int == 1)
+            #expect(fields["colorSpace"] as? String == "sRGB")
+            // The hash of the source decoded to fit 64 pixels (a DCT-scaled decode).
+            let small = try ImageDecoderRegistry.allFormats.decodeImage(
+                photo, options: DecodeOptions(maxPixelSize: 64, firstFrameOnly: true))
+            #expect(fields["blurhash"] as? String == (try BlurHashEncoder().encode(small.bitmap)))
+
+            let sized = try await harness.get("/info/unsafe/bh:3:3/plain/\(source)")
+            let sizedFields = try #require(try JSONSerialization.jsonObject(with: sized.data) as? [String: Any])
+            #expect((sizedFields["blurhash"] as? String)?.count == 6 + 2 * 8)
+            let none = try await harness.get("/info/unsafe/bh:0/plain/\(source)")
+            #expect(try #require(try JSONSerialization.jsonObject(with: none.data) as? [String: Any])["blurhash"] == nil)
+            let refused = try await harness.get("/info/unsafe/rs:fit:10:10/plain/\(source)")
+            #expect(refused.status == 400)
+            let small2 = try await harness.get("/info/unsafe/msr:0.5/plain/\(source)")
+            #expect(small2.status == 422)
+        }
+    }
+
     static func pixel(_ bitmap: ImageBitmap, _ x: Int, _ y: Int) -> [UInt8] {
         bitmap.withUnsafeBytes { bytes in (0..<4).map { bytes[y * bitmap.bytesPerRow + x * 4 + $0] } }
     }

@@ -1,0 +1,131 @@
+import Foundation
+import WebImage
+
+/// What identifies an `/info` answer.
+struct InfoKey: Hashable, Sendable {
+    let source: String
+    let options: InfoOptions
+}
+
+/// The options of an `/info` URL: the BlurHash's components, the URL's expiry and its
+/// own source limits.
+struct InfoOptions: Hashable, Sendable {
+    /// BlurHash components across and down; `nil`: no hash.
+    var blurHash: (x: Int, y: Int)? = (4, 3)
+    var expires: Date?
+    var limits = URLLimits()
+
+    static func == (lhs: InfoOptions, rhs: InfoOptions) -> Bool {
+        lhs.blurHash?.x == rhs.blurHash?.x && lhs.blurHash?.y == rhs.blurHash?.y && lhs.expires == rhs.expires
+            && lhs.limits == rhs.limits
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(blurHash?.x)
+        hasher.combine(blurHash?.y)
+        hasher.combine(expires)
+        hasher.combine(limits)
+    }
+}
+
+extension ImageProxy {
+    /// The side of the decode a BlurHash is computed from: its few cosines need no more,
+    /// and a JPEG decodes this small in its DCT.
+    static let blurHashSide = 64
+
+    /// `/info/{signature}/{options}/plain/{source}`: the source's format, size, frames,
+    /// orientation and colour space, and a BlurHash, as JSON. Signed like an image URL.
+    func info(for request: ProxyRequest) async throws -> RenderedOutput {
+        let path = try ProxyPath(String(request.path.dropFirst("/info".count)))
+        if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPath) {
+            throw ProxyError(.badSignature, "the signature does not match the path")
+        }
+        let options = try Self.infoOptions(path.optionSegments)
+        if let expires = options.expires, expires < Date() {
+            throw ProxyError(.expired, "the URL expired at \(Int(expires.timeIntervalSince1970))")
+        }
+        if let violation = configuration.urlPolicy.violation(for: path.source) {
+            throw ProxyError(.sourceForbidden, "the source is refused: \(violation)")
+        }
+        let source = path.source
+        return try await infos.value(for: InfoKey(source: source.absoluteString, options: options)) { [self] in
+            try await queue.run { try await describe(source, options) }
+        }.value
+    }
+
+    private func describe(_ source: URL, _ options: InfoOptions) async throws -> RenderedOutput {
+        let data = try await sourceData(source)
+        var limits = ProcessingOptions()
+        limits.limits = options.limits
+        let header = try renderer.header(of: data, options: limits)
+        let decodeOptions = DecodeOptions(
+            maxPixelSize: Self.blurHashSide, maxPixelCount: renderer.limits.narrowed(by: options.limits).maxResolution,
+            firstFrameOnly: true, appliesOrientation: true)
+        let decoders = configuration.decoders
+        let small = try await withTaskExecutorPreference(configuration.executor) { () throws(ProxyError) -> DecodedImage in
+            do throws(ImageDecodingError) {
+                return try decoders.decodeImage(data, options: decodeOptions)
+            } catch {
+                throw ThumbnailRenderer.proxyError(for: error)
+            }
+        }
+        var fields: [(String, String)] = [
+            ("format", Self.json(header.info.format.identifier)),
+            ("width", String(header.displaySize.width)),
+            ("height", String(header.displaySize.height)),
+            ("frames", String(header.frameCount)),
+            ("orientation", String(header.info.orientation.rawValue)),
+            ("colorSpace", Self.json(small.sourceColorProfile?.description ?? "sRGB")),
+        ]
+        if let components = options.blurHash {
+            let hash = try BlurHashEncoder(componentsX: components.x, componentsY: components.y).encode(small.bitmap)
+            fields.append(("blurhash", Self.json(hash)))
+        }
+        let body = Data(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n").utf8)
+        return RenderedOutput(
+            data: body, contentType: "application/json", disposition: "inline; filename=\"info.json\"",
+            entityTag: Self.entityTag(of: body), variesByAccept: false)
+    }
+
+    static func infoOptions(_ segments: [String]) throws(ProxyError) -> InfoOptions {
+        var options = InfoOptions()
+        var limits = ProcessingOptions()
+        for segment in segments {
+            let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let reader = ArgumentReader(segment: segment)
+            switch parts[0] {
+            case "bh", "blurhash":
+                guard parts.count == 3 || (parts.count == 2 && parts[1] == "0") else { throw reader.bad("takes x and y components, or 0") }
+                if parts.count == 2 {
+                    options.blurHash = nil
+                } else {
+                    guard let x = Int(parts[1]), let y = Int(parts[2]), (1...9).contains(x), (1...9).contains(y) else {
+                        throw reader.bad("the components are 1 to 9 each")
+                    }
+                    options.blurHash = (x, y)
+                }
+            case "exp", "expires", "msr", "max_src_resolution", "msfs", "max_src_file_size", "maf", "max_animation_frames":
+                try OptionParser.apply(segment, to: &limits, presets: [:], depth: 0)
+            default:
+                throw reader.bad("an info URL takes bh, exp and the source limits")
+            }
+        }
+        options.expires = limits.expires
+        options.limits = limits.limits
+        return options
+    }
+
+    /// `text` as a JSON string.
+    static func json(_ text: String) -> String {
+        var escaped = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
+    }
+}
