@@ -91,6 +91,11 @@ struct ProxyCommand: AsyncParsableCommand {
     var prefersAVIF = false
 
     @Flag(
+        name: .customLong("client-hints"),
+        help: "Read the DPR and Width client hints as the defaults of dpr and width (answers then vary by them).")
+    var usesClientHints = false
+
+    @Flag(
         name: .customLong("enforce-preferred-formats"),
         help: "Answer AVIF or WebP to clients that accept them even when the URL names another format.")
     var enforcesPreferredFormats = false
@@ -125,6 +130,7 @@ struct ProxyCommand: AsyncParsableCommand {
         configuration.maxAge = maxAge
         configuration.prefersAVIF = prefersAVIF
         configuration.enforcesPreferredFormats = enforcesPreferredFormats
+        configuration.usesClientHints = usesClientHints
         return configuration
     }
 

@@ -14,9 +14,19 @@ extension ImageProxy {
         router.get("**") { request, _ -> Response in
             let answer = await self.respond(
                 to: ProxyRequest(
-                    path: request.uri.path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch]))
+                    path: request.uri.path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                    dprHint: Self.hint(request.headers, "Sec-CH-DPR", "DPR"),
+                    widthHint: Self.hint(request.headers, "Sec-CH-Width", "Width")))
             return Response(answer)
         }
+    }
+
+    /// The first of `names` the request carries (client hints: the `Sec-CH-` name first).
+    static func hint(_ headers: HTTPFields, _ names: String...) -> String? {
+        for name in names {
+            if let field = HTTPField.Name(name), let value = headers[field] { return value }
+        }
+        return nil
     }
 
     /// A Hummingbird application serving the proxy on `host:port` (0 picks a free port;

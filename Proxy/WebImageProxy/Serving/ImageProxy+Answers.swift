@@ -7,7 +7,8 @@ extension ImageProxy {
             ("ETag", output.entityTag),
             ("Cache-Control", "public, max-age=\(configuration.maxAge)"),
         ]
-        if output.variesByAccept { headers.append(("Vary", "Accept")) }
+        let varies = (output.variesByAccept ? ["Accept"] : []) + (configuration.usesClientHints ? ClientHints.headerNames : [])
+        if !varies.isEmpty { headers.append(("Vary", varies.joined(separator: ", "))) }
         if let tags = request.ifNoneMatch, Self.matches(tags, output.entityTag) {
             return ProxyResponse(status: 304, headers: headers, body: Data())
         }

@@ -59,6 +59,11 @@ extension ImageProxy {
         /// AVIF costs several times a WebP's CPU. An animated source gets WebP instead,
         /// whose animation the proxy writes.
         public var prefersAVIF: Bool
+        /// Read the `DPR` and `Width` client hints (and their `Sec-CH-` names) as the
+        /// defaults of `dpr` and `width` (the width divided by the ratio), below the
+        /// URL's own options (imgproxy's `IMGPROXY_ENABLE_CLIENT_HINTS`); every answer
+        /// then varies by them. Off by default: a cache in front must key on the hints.
+        public var usesClientHints = false
         /// Apply ``prefersAVIF`` and ``prefersWebP`` even when the URL names a format
         /// (imgproxy's `IMGPROXY_ENFORCE_AVIF` and `IMGPROXY_ENFORCE_WEBP`). Off by default.
         public var enforcesPreferredFormats: Bool

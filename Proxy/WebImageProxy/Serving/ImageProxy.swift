@@ -123,10 +123,15 @@ public final class ImageProxy: Sendable {
     ///
     /// - Throws: ``ProxyError`` 400 or 403.
     public func options(for path: ProxyPath) throws(ProxyError) -> ProcessingOptions {
+        try options(for: path, hints: ClientHints())
+    }
+
+    func options(for path: ProxyPath, hints: ClientHints) throws(ProxyError) -> ProcessingOptions {
         if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPath) {
             throw ProxyError(.badSignature, "the signature does not match the path")
         }
         var options = ProcessingOptions()
+        hints.apply(to: &options)
         if presets["default"] != nil { try OptionParser.expand("default", into: &options, presets: presets, depth: 0) }
         for segment in path.optionSegments {
             if configuration.presetsOnly {
@@ -153,7 +158,7 @@ public final class ImageProxy: Sendable {
 
     private func output(for request: ProxyRequest) async throws -> RenderedOutput {
         let path = try ProxyPath(request.path)
-        var options = try options(for: path)
+        var options = try options(for: path, hints: configuration.usesClientHints ? ClientHints(request) : ClientHints())
         if let violation = configuration.urlPolicy.violation(for: path.source) {
             throw ProxyError(.sourceForbidden, "the source is refused: \(violation)")
         }

@@ -8,11 +8,19 @@ public struct ProxyRequest: Sendable, Hashable {
     public var accept: String?
     /// The `If-None-Match` header, answered with 304 when it names the output's tag.
     public var ifNoneMatch: String?
+    /// The `Sec-CH-DPR` (else `DPR`) client hint, read when the proxy uses client hints.
+    public var dprHint: String?
+    /// The `Sec-CH-Width` (else `Width`) client hint, read when the proxy uses client hints.
+    public var widthHint: String?
 
-    public init(path: String, accept: String? = nil, ifNoneMatch: String? = nil) {
+    public init(
+        path: String, accept: String? = nil, ifNoneMatch: String? = nil, dprHint: String? = nil, widthHint: String? = nil
+    ) {
         self.path = path
         self.accept = accept
         self.ifNoneMatch = ifNoneMatch
+        self.dprHint = dprHint
+        self.widthHint = widthHint
     }
 }
 

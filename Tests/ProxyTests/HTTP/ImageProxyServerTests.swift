@@ -253,6 +253,29 @@ struct ImageProxyServerTests {
         }
     }
 
+    @Test("with client hints on, DPR and Width set dpr and the width below the URL's own options, and answers vary by them")
+    func clientHints() async throws {
+        var configuration = ProxyHarness.loopbackConfiguration()
+        configuration.usesClientHints = true
+        let hints = ["DPR": "2", "Sec-CH-Width": "600", "Accept": "*/*"]
+        try await ProxyHarness.run(configuration: configuration, files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            // Width 600 at a ratio of 2: a 300 box, drawn twice as large.
+            let hinted = try await harness.get(harness.path("q:80", origin: "/files/photo.jpg", ext: "jpg"), headers: hints)
+            #expect(try ProxyImages.size(of: hinted.data) == PixelSize(width: 600, height: 450))
+            #expect(hinted.header("Vary") == "Sec-CH-DPR, DPR, Sec-CH-Width, Width")
+            let overridden = try await harness.get(harness.path("w:100", origin: "/files/photo.jpg", ext: "jpg"), headers: hints)
+            #expect(try ProxyImages.size(of: overridden.data) == PixelSize(width: 200, height: 150))
+            let bad = try await harness.get(
+                harness.path("w:100", origin: "/files/photo.jpg", ext: "jpg"), headers: ["DPR": "80", "Width": "-3"])
+            #expect(try ProxyImages.size(of: bad.data) == PixelSize(width: 100, height: 75), "hints out of range are ignored")
+        }
+        try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in
+            let ignored = try await harness.get(harness.path("w:100", origin: "/files/photo.jpg", ext: "jpg"), headers: hints)
+            #expect(try ProxyImages.size(of: ignored.data) == PixelSize(width: 100, height: 75), "off by default")
+            #expect(ignored.header("Vary") == nil)
+        }
+    }
+
     static func pixel(_ bitmap: ImageBitmap, _ x: Int, _ y: Int) -> [UInt8] {
         bitmap.withUnsafeBytes { bytes in (0..<4).map { bytes[y * bitmap.bytesPerRow + x * 4 + $0] } }
     }
