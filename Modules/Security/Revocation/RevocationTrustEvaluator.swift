@@ -15,7 +15,7 @@ import WebImageCore
 ///
 /// By default nothing is fetched: the only OCSP answer is the server's stapled response
 /// (about its own certificate), and the only lists are the ones configured here; refresh
-/// them yourself before they expire. With `online` (``OnlineRevocation``), a leaf that
+/// them yourself before they expire. With `online` (an `OnlineRevocation`), a leaf that
 /// neither has a stapled answer nor one from the lists is asked about at its own OCSP
 /// responder or CRL distribution point: the transport fetches the answer between two
 /// connection attempts, never inside the handshake, keeps it until its `nextUpdate`,

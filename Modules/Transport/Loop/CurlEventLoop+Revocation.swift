@@ -24,18 +24,18 @@ extension CurlEventLoop {
             return
         }
         revocationAnswers.waiting[first.key] = [state]
-        fetch(plan, step: 0, urlPolicy: state.policy, waitingOn: first.key)
+        fetch(plan, step: 0, as: RevocationFetchSettings(urlPolicy: state.policy, proxy: state.request.proxy), waitingOn: first.key)
     }
 
-    private func fetch(_ plan: RevocationFetchPlan, step index: Int, urlPolicy: URLPolicy, waitingOn key: String) {
+    private func fetch(_ plan: RevocationFetchPlan, step index: Int, as settings: RevocationFetchSettings, waitingOn key: String) {
         let step = plan.steps[index]
         let budget = plan.policy.timeout
         let request = TransportRequest(
             url: step.url, headers: ["Accept": step.accept], timeouts: .init(connect: budget, total: budget, stall: budget),
-            maximumBodySize: step.maximumBodySize, acceptsCompressedResponses: false, preferredHTTPVersion: .http1_1,
-            urlPolicy: urlPolicy)
+            maximumBodySize: step.maximumBodySize, acceptsCompressedResponses: false, proxy: settings.proxy,
+            preferredHTTPVersion: .http1_1, urlPolicy: settings.urlPolicy)
         let delegate = RevocationFetchDelegate { [weak self] result in
-            self?.fetched(result, plan, step: index, urlPolicy: urlPolicy, waitingOn: key)
+            self?.fetched(result, plan, step: index, as: settings, waitingOn: key)
         }
         // Not cancellable from outside: transfers that wait on it come and go.
         let task = TransferTask(onCancel: { _ in })
@@ -46,7 +46,7 @@ extension CurlEventLoop {
     /// cached, then the next step when it could not be reached, else the waiting
     /// transfers started again.
     private func fetched(
-        _ result: Result<[UInt8], TransportError>, _ plan: RevocationFetchPlan, step index: Int, urlPolicy: URLPolicy,
+        _ result: Result<[UInt8], TransportError>, _ plan: RevocationFetchPlan, step index: Int, as settings: RevocationFetchSettings,
         waitingOn key: String
     ) {
         let step = plan.steps[index]
@@ -72,7 +72,7 @@ extension CurlEventLoop {
             }
         }
         if case .unreachable = outcome, index + 1 < plan.steps.count, !refusesTransfers {
-            fetch(plan, step: index + 1, urlPolicy: urlPolicy, waitingOn: key)
+            fetch(plan, step: index + 1, as: settings, waitingOn: key)
             return
         }
         revocationAnswers.waiting[key] = nil
@@ -82,6 +82,13 @@ extension CurlEventLoop {
             startHop(state)
         }
     }
+}
+
+/// What a revocation fetch takes from the transfer that needed it: where it may connect,
+/// and through which proxy.
+struct RevocationFetchSettings {
+    let urlPolicy: URLPolicy
+    let proxy: TransportRequest.Proxy
 }
 
 /// Collects a revocation fetch's body for the loop. Its events arrive on the loop's

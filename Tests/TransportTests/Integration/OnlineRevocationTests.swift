@@ -28,10 +28,13 @@ struct OnlineRevocationTests {
         RevocationTrustEvaluator(options: options, anchors: .custom([Certificate(derBytes: try pki.rootCertificate())]), online: online)
     }
 
-    private func transport(_ evaluator: RevocationTrustEvaluator, monitor: RevocationMonitor? = nil) -> CurlTransport {
-        CurlTransport(
-            configuration: .init(
-                trustPolicy: ServerTrustManager(evaluators: ["127.0.0.1": evaluator]), eventMonitors: monitor.map { [$0] } ?? []))
+    private func transport(
+        _ evaluator: RevocationTrustEvaluator, monitor: RevocationMonitor? = nil, cacheCapacity: Int = 256
+    ) -> CurlTransport {
+        var configuration = TransportConfiguration(
+            trustPolicy: ServerTrustManager(evaluators: ["127.0.0.1": evaluator]), eventMonitors: monitor.map { [$0] } ?? [])
+        configuration.revocationCacheCapacity = cacheCapacity
+        return CurlTransport(configuration: configuration)
     }
 
     private func server(_ name: String, keepsConnections: Bool = true) throws -> StaplingServer {
@@ -155,6 +158,20 @@ struct OnlineRevocationTests {
         server.stop()
         #expect(pki.responderRequests == 1)
         #expect(server.requests.count == 2)
+    }
+
+    @Test("with no room to keep the fetched answer, the retry fails as unverified rather than fetching again")
+    func noRoomForTheAnswer() async throws {
+        let server = try server("good")
+        defer { server.stop() }
+        let transport = transport(try evaluator(), cacheCapacity: 0)
+        let error = await transferError(transport, TransportRequest(url: server.url))
+        await transport.shutdown()
+        #expect(error?.trustFailure?.code == .revocationUnverified)
+        pki.stop()
+        server.stop()
+        #expect(pki.responderRequests == 1, "asked once, not in a loop")
+        #expect(server.requests.isEmpty)
     }
 
     @Test(
