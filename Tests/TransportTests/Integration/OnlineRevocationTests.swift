@@ -160,6 +160,24 @@ struct OnlineRevocationTests {
         #expect(server.requests.count == 2)
     }
 
+    @Test("transfers that need the same answer at once make one request to the responder, and all load")
+    func oneFetchForMany() async throws {
+        let server = try server("good", keepsConnections: false)
+        defer { server.stop() }
+        let transport = transport(try evaluator())
+        let request = TransportRequest(url: server.url, preferredHTTPVersion: .http1_1)
+        async let first = transferError(transport, request)
+        async let second = transferError(transport, request)
+        async let third = transferError(transport, request)
+        let errors = await [first, second, third]
+        await transport.shutdown()
+        #expect(errors.allSatisfy { $0 == nil })
+        pki.stop()
+        server.stop()
+        #expect(pki.responderRequests == 1)
+        #expect(server.requests.count == 3)
+    }
+
     @Test("with no room to keep the fetched answer, the retry fails as unverified rather than fetching again")
     func noRoomForTheAnswer() async throws {
         let server = try server("good")
