@@ -70,6 +70,10 @@ public struct TransportConfiguration: Sendable {
     /// response gave no strong `ETag` for that). Over HTTP/1.1 libcurl pauses the
     /// transfer, and TCP's flow control holds the server back.
     public var pausedBodyLimit: Int = 2 << 20
+    /// The most revocation answers (OCSP responses, revocation lists) the transport keeps
+    /// from the fetches an evaluator's `OnlineRevocation` asks for (256). Each is kept
+    /// until its `nextUpdate`; past this count the least recently used goes first.
+    public var revocationCacheCapacity: Int = 256
 
     public init(
         userAgent: String = TransportConfiguration.defaultUserAgent,

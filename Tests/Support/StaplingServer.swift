@@ -16,7 +16,11 @@ public final class StaplingServer: @unchecked Sendable {
     ///   - stapling: the DER OCSP response to staple, or `nil` to staple nothing.
     ///   - protocols: nginx's `ssl_protocols`.
     ///   - files: a folder to serve; without one every path answers a short text.
-    public init(chain: URL, key: URL, stapling: URL?, protocols: String = "TLSv1.2 TLSv1.3", files: URL? = nil) throws {
+    ///   - keepsConnections: `false` closes each connection after its response, so that
+    ///     every request needs a handshake of its own.
+    public init(
+        chain: URL, key: URL, stapling: URL?, protocols: String = "TLSv1.2 TLSv1.3", files: URL? = nil, keepsConnections: Bool = true
+    ) throws {
         guard let nginx = ExternalProgram.locate("nginx") else { throw ExternalProgram.Failed(description: "nginx not found") }
         folder = try TemporaryDirectory()
         let root = folder.path
@@ -26,7 +30,7 @@ public final class StaplingServer: @unchecked Sendable {
             let port = try LoopbackPort.free()
             let configuration = Self.configuration(
                 root: root, port: port, chain: chain.path, key: key.path, stapling: stapling?.path, protocols: protocols,
-                files: files?.path)
+                files: files?.path, keepsConnections: keepsConnections)
             try configuration.write(to: folder.url.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
             let process = try SpawnedProcess(nginx, ["-p", root, "-c", "\(root)/nginx.conf"])
             if LoopbackPort.awaitListening(port, while: { process.isRunning }) {
@@ -61,7 +65,8 @@ public final class StaplingServer: @unchecked Sendable {
     public func stop() { process.stop() }
 
     private static func configuration(
-        root: String, port: Int, chain: String, key: String, stapling: String?, protocols: String, files: String?
+        root: String, port: Int, chain: String, key: String, stapling: String?, protocols: String, files: String?,
+        keepsConnections: Bool
     ) -> String {
         let content = files.map { "root \($0);" } ?? "return 200 \"image bytes\\n\";"
         let staple = stapling.map { "ssl_stapling on;\n        ssl_stapling_file \($0);" } ?? "ssl_stapling off;"
@@ -74,6 +79,7 @@ public final class StaplingServer: @unchecked Sendable {
             events { worker_connections 64; }
             http {
                 access_log \(root)/access.log;
+                \(keepsConnections ? "" : "keepalive_timeout 0;")
                 client_body_temp_path \(root)/tmp;
                 proxy_temp_path \(root)/tmp;
                 fastcgi_temp_path \(root)/tmp;

@@ -20,8 +20,9 @@ public enum RevocationScope: Sendable, Hashable {
 }
 
 /// What a trust evaluator asks ``ServerTrust/checkRevocation(_:)`` to look at. Nothing
-/// is fetched over the network during a handshake: the only OCSP response is the one
-/// the server staples, and the only lists are these.
+/// is fetched over the network during a handshake: the OCSP response is the one the
+/// server staples, the lists are these, and with ``online`` the answers the transport
+/// fetched from the leaf's responder or distribution point before the handshake.
 public struct RevocationCheck: Sendable, Hashable {
     /// Whether the server's stapled OCSP response (about its leaf) is read.
     public var readsStapledOCSPResponse: Bool
@@ -32,15 +33,20 @@ public struct RevocationCheck: Sendable, Hashable {
     /// Where the issuer of the topmost presented certificate is looked for (to verify its
     /// list's signature) when the server did not send it.
     public var issuerAnchors: TrustAnchors
+    /// When the stapled response and the lists say nothing about the leaf (no answer, or
+    /// `unknown`), its own responder or distribution point is asked under this policy;
+    /// `nil` for never. See ``OnlineRevocation``.
+    public var online: OnlineRevocation?
 
     public init(
         readsStapledOCSPResponse: Bool, revocationLists: [CertificateRevocationList] = [], scope: RevocationScope = .leaf,
-        issuerAnchors: TrustAnchors = .system
+        issuerAnchors: TrustAnchors = .system, online: OnlineRevocation? = nil
     ) {
         self.readsStapledOCSPResponse = readsStapledOCSPResponse
         self.revocationLists = revocationLists
         self.scope = scope
         self.issuerAnchors = issuerAnchors
+        self.online = online
     }
 }
 
@@ -50,13 +56,24 @@ public enum RevocationSource: Sendable, Hashable, CustomStringConvertible {
     case ocsp
     /// A configured certificate revocation list.
     case crl
+    /// An OCSP response the transport fetched from the responder the leaf names
+    /// (its Authority Information Access extension).
+    case ocspResponder
+    /// A certificate revocation list the transport downloaded from the distribution
+    /// point the leaf names.
+    case crlDistributionPoint
 
     public var description: String {
         switch self {
         case .ocsp: "OCSP"
         case .crl: "CRL"
+        case .ocspResponder: "OCSP responder"
+        case .crlDistributionPoint: "CRL distribution point"
         }
     }
+
+    /// Whether the answer is an OCSP response (stapled or fetched), not a list.
+    public var isOCSP: Bool { self == .ocsp || self == .ocspResponder }
 }
 
 /// One source's answer about one certificate.

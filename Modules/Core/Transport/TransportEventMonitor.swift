@@ -25,6 +25,13 @@ public protocol TransportEventMonitor: Sendable {
     func transfer(_ task: TransferTask, willRedirectTo url: URL, from response: TransportResponse)
     /// A server's certificate chain was evaluated during the TLS handshake.
     func transfer(_ task: TransferTask, didEvaluateServerTrustFor host: String, error: ServerTrustError?)
+    /// The transport fetched a revocation answer for the certificate of `report.host`
+    /// (``OnlineRevocation``), for this transfer, before connecting again.
+    func transfer(_ task: TransferTask, didFetchRevocation report: RevocationFetchReport)
+    /// The certificate of `host` was let through without a revocation answer: its
+    /// responder could not be reached (`reason` says how) and the evaluator soft-fails
+    /// (``OnlineRevocation/UnreachablePolicy/softFail``). Told at each such handshake.
+    func transfer(_ task: TransferTask, didSoftFailRevocationFor host: String, reason: String)
     /// An authentication challenge was answered.
     func transfer(_ task: TransferTask, didReceive challenge: AuthenticationChallenge, disposition: ChallengeDisposition)
     /// The transfer's metrics are complete, one transaction per hop (Alamofire's metrics
@@ -55,6 +62,8 @@ extension TransportEventMonitor {
     public func transfer(_ task: TransferTask, didReceiveBytes count: Int, progress: TransferProgress) {}
     public func transfer(_ task: TransferTask, willRedirectTo url: URL, from response: TransportResponse) {}
     public func transfer(_ task: TransferTask, didEvaluateServerTrustFor host: String, error: ServerTrustError?) {}
+    public func transfer(_ task: TransferTask, didFetchRevocation report: RevocationFetchReport) {}
+    public func transfer(_ task: TransferTask, didSoftFailRevocationFor host: String, reason: String) {}
     public func transfer(_ task: TransferTask, didReceive challenge: AuthenticationChallenge, disposition: ChallengeDisposition) {}
     public func transfer(_ task: TransferTask, didCollect metrics: TransferMetrics) {}
     public func transfer(_ task: TransferTask, didComplete completion: TransferCompletion) {}

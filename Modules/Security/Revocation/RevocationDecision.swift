@@ -30,9 +30,9 @@ struct RevocationDecision {
 
     private func rank(_ source: RevocationSource) -> Int {
         let crlFirst = options.contains(.preferCRL)
-        switch source {
-        case .crl: return crlFirst ? 0 : 1
-        case .ocsp: return crlFirst ? 1 : 0
-        }
+        // Offline answers before fetched ones, each in the preferred kind's order.
+        let kind = source.isOCSP == crlFirst ? 1 : 0
+        let fetched = source == .ocspResponder || source == .crlDistributionPoint ? 2 : 0
+        return fetched + kind
     }
 }

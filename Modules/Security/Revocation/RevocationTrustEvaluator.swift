@@ -13,10 +13,19 @@ import WebImageCore
 /// let policy = ServerTrustManager(evaluators: ["images.example.com": evaluator])
 /// ```
 ///
-/// Nothing is fetched during a handshake: no OCSP request to a responder, no CRL from a
-/// distribution point. The only OCSP answer is the server's stapled response (about its
-/// own certificate), and the only lists are the ones configured here; refresh them
-/// yourself before they expire. The decision, made before any request byte is sent:
+/// By default nothing is fetched: the only OCSP answer is the server's stapled response
+/// (about its own certificate), and the only lists are the ones configured here; refresh
+/// them yourself before they expire. With `online` (an `OnlineRevocation`), a leaf that
+/// neither has a stapled answer nor one from the lists is asked about at its own OCSP
+/// responder or CRL distribution point: the transport fetches the answer between two
+/// connection attempts, never inside the handshake, keeps it until its `nextUpdate`,
+/// and soft-fails by default when the responder cannot be reached:
+///
+/// ```swift
+/// let online = RevocationTrustEvaluator(options: [.ocsp], online: OnlineRevocation(whenUnreachable: .hardFail))
+/// ```
+///
+/// The decision, made before any request byte is sent:
 /// - any source saying a certificate is revoked fails with `ServerTrustError.Code.revoked`;
 /// - a response or list that does not verify, has expired, or is about another
 ///   certificate fails with `ServerTrustError.Code.revocationUnverified`: a broken
@@ -55,6 +64,9 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
     public let performsDefaultValidation: Bool
     /// Whether the leaf must be for the host being fetched.
     public let validateHost: Bool
+    /// Whether, and how, the leaf's own responder or distribution point is asked when the
+    /// offline sources say nothing about it; `nil` for never.
+    public let online: OnlineRevocation?
 
     /// - Parameters:
     ///   - options: the sources and the strictness; by default the stapled response and
@@ -66,9 +78,12 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
     ///     ``CompositeTrustEvaluator`` validates the chain: an answer is trusted as far
     ///     as the issuer that signed it, which only chain validation vouches for.
     ///   - validateHost: whether the leaf must be for the host.
+    ///   - online: asks the leaf's responder or distribution point when the stapled
+    ///     response and the lists say nothing; `nil` (the default) for never.
     public init(
         options: Options = [.ocsp, .crl], revocationLists: [CertificateRevocationList] = [], scope: RevocationScope = .leaf,
-        anchors: TrustAnchors = .system, performsDefaultValidation: Bool = true, validateHost: Bool = true
+        anchors: TrustAnchors = .system, performsDefaultValidation: Bool = true, validateHost: Bool = true,
+        online: OnlineRevocation? = nil
     ) {
         self.options = options
         self.revocationLists = revocationLists
@@ -76,6 +91,7 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
         self.anchors = anchors
         self.performsDefaultValidation = performsDefaultValidation
         self.validateHost = validateHost
+        self.online = online
     }
 
     /// The same with the lists read from files now (not during a handshake).
@@ -83,7 +99,7 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
     /// - Throws: `SecurityError.Code.unreadableFile` when a file cannot be read or is empty.
     public init(
         options: Options = [.ocsp, .crl], revocationListFiles: [URL], scope: RevocationScope = .leaf, anchors: TrustAnchors = .system,
-        performsDefaultValidation: Bool = true, validateHost: Bool = true
+        performsDefaultValidation: Bool = true, validateHost: Bool = true, online: OnlineRevocation? = nil
     ) throws(SecurityError) {
         var lists: [CertificateRevocationList] = []
         for file in revocationListFiles {
@@ -94,10 +110,11 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
         }
         self.init(
             options: options, revocationLists: lists, scope: scope, anchors: anchors,
-            performsDefaultValidation: performsDefaultValidation, validateHost: validateHost)
+            performsDefaultValidation: performsDefaultValidation, validateHost: validateHost, online: online)
     }
 
-    /// Asks for a stapled response when ``Options/ocsp`` is set, and for full handshakes.
+    /// Asks for a stapled response when ``Options/ocsp`` is set, and for full handshakes
+    /// (a resumed session would skip the check).
     public var revocationRequirements: RevocationRequirements? {
         RevocationRequirements(requestsStapledOCSPResponse: options.contains(.ocsp))
     }
@@ -110,11 +127,11 @@ public struct RevocationTrustEvaluator: ServerTrustEvaluating {
             try trust.requireValid(anchors: anchors, validatingHost: validateHost)
         }
         let readsLists = options.contains(.crl) && !revocationLists.isEmpty
-        guard options.contains(.ocsp) || readsLists else { return }
+        guard options.contains(.ocsp) || readsLists || online != nil else { return }
         let answers = trust.checkRevocation(
             RevocationCheck(
                 readsStapledOCSPResponse: options.contains(.ocsp), revocationLists: readsLists ? revocationLists : [], scope: scope,
-                issuerAnchors: anchors))
+                issuerAnchors: anchors, online: online))
         try RevocationDecision(options: options).decide(answers, host: trust.host)
     }
 }

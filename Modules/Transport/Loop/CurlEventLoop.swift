@@ -65,8 +65,10 @@ final class CurlEventLoop: @unchecked Sendable {
     var idleHandles: [UnsafeMutableRawPointer] = []
     private var shuttingDown = false
     /// Shut down explicitly: transfers started from now on complete as `transportClosed`.
-    private var refusesTransfers = false
+    private(set) var refusesTransfers = false
     var credentials = OriginCredentialCache()
+    /// The revocation answers transfers fetched (see `OnlineRevocation`), shared by them.
+    let revocationAnswers: RevocationAnswerStore
     var lastTimerCheck = ContinuousClock.now
 
     static let idleHandleLimit = 64
@@ -78,6 +80,7 @@ final class CurlEventLoop: @unchecked Sendable {
     init(environment: TransportEnvironment) {
         _ = CurlLibrary.initialised
         self.environment = environment
+        revocationAnswers = RevocationAnswerStore(capacity: environment.configuration.revocationCacheCapacity)
         multi = curl_multi_init()
         let configuration = environment.configuration
         wi_multi_setopt_long(multi, CURLMOPT_PIPELINING, configuration.multiplexesHTTP2 ? Int(CURLPIPE_MULTIPLEX) : Int(CURLPIPE_NOTHING))
@@ -188,6 +191,7 @@ final class CurlEventLoop: @unchecked Sendable {
     private func handle(_ command: Command) {
         switch command {
         case .start(let state):
+            state.revocationAnswers = revocationAnswers
             begin(state)
         case .cancel(let id):
             guard let state = transfers[id] else { return }
@@ -224,7 +228,7 @@ final class CurlEventLoop: @unchecked Sendable {
 
     // MARK: Events of one transfer
 
-    private func begin(_ state: TransferState) {
+    func begin(_ state: TransferState) {
         state.loopThread = loopThread
         transfers[state.task.id] = state
         if !environment.monitors.isEmpty {
@@ -278,6 +282,8 @@ final class CurlEventLoop: @unchecked Sendable {
         switch outcome {
         case .failed(let error):
             complete(state, .failure(error))
+        case .revocationPending(let plan):
+            fetchRevocation(for: state, plan)
         case .head(let response):
             switch state.disposition(of: response) {
             case .deliver(let response):

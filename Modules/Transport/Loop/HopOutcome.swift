@@ -9,6 +9,8 @@ import WebImageCore
 enum HopOutcome {
     case failed(TransportError)
     case head(TransportResponse)
+    /// The handshake ended for want of a revocation answer the transport is to fetch.
+    case revocationPending(RevocationFetchPlan)
 
     static func read(_ state: TransferState, _ easy: UnsafeMutableRawPointer, _ code: CURLcode) -> HopOutcome {
         let response = state.currentResponse()
@@ -20,6 +22,9 @@ enum HopOutcome {
         }
         if let failure = state.failure {
             return .failed(failure)
+        }
+        if let fetch = state.revocationFetch {
+            return .revocationPending(fetch)
         }
         if let trustFailure = state.trustFailure {
             return .failed(

@@ -44,6 +44,9 @@ final class TransferState: @unchecked Sendable {
     /// The hop's evaluator waits for OpenSSL's status callback (a stapled OCSP response
     /// was asked for) and has not run yet.
     var awaitsStatusEvaluation = false
+    /// The hop's handshake lacked a fetched revocation answer: the loop fetches it, then
+    /// starts the hop again.
+    var revocationFetch: RevocationFetchPlan?
     /// The first address of this hop the URL policy refused: a connection libcurl then
     /// could not open, or a reused one it was told not to send on.
     var policyViolation: URLPolicyViolation?
@@ -57,6 +60,12 @@ final class TransferState: @unchecked Sendable {
     var redirectCount = 0
     /// The credential in use, failures, refused schemes (see ``ChallengeResponder``).
     var authentication = AuthenticationProgress()
+    /// The transport's fetched revocation answers, which this transfer's handshakes may
+    /// read and add to; `nil` for a transfer that fetches one (it never fetches itself).
+    var revocationAnswers: RevocationAnswerStore?
+    /// The hosts a revocation answer was fetched for: a handshake that still lacks one
+    /// after the fetch fails rather than fetching again.
+    var revocationFetchedHosts: Set<String> = []
     /// Counts header lines and body chunks; the lifecycle's timer check compares it with
     /// what it saw last (reading no clock per chunk), for the stall timeout.
     var activity = 0
@@ -273,23 +282,44 @@ final class TransferState: @unchecked Sendable {
         return nil
     }
 
-    /// OpenSSL's certificate verification, during the handshake: the evaluator decides.
+    /// OpenSSL's certificate verification, during the handshake: the evaluator decides,
+    /// unless it needed a revocation answer that has yet to be fetched (see
+    /// ``revocationFetch``): then the handshake ends without a verdict.
     func evaluateTrust(storeContext: UnsafeMutableRawPointer) -> Bool {
         loopThread?.assertOnLoop()
         guard let evaluator else { return false }
         awaitsStatusEvaluation = false
-        let trust = HandshakeServerTrust(
+        let online = revocationAnswers.map { OnlineRevocationContext(store: $0, now: Date()) }
+        var trust = HandshakeServerTrust(
             host: url.host ?? "", port: RedirectPlanner.effectivePort(url) ?? 443,
             storeContext: storeContext, systemBundle: environment.systemBundle)
+        trust.online = online
         var rejection: ServerTrustError?
         do { try evaluator.evaluate(trust) } catch { rejection = error }
+        if let missing = online?.missing, Self.waitsForFetch(rejection) {
+            revocationFetch = missing
+            return false
+        }
         if rejection != nil, rejection?.host == nil { rejection?.host = url.host }
         trustFailure = rejection
         if !environment.monitors.isEmpty {
             let (task, host) = (task, url.host ?? "")
             environment.monitors.emit { [rejection] in $0.transfer(task, didEvaluateServerTrustFor: host, error: rejection) }
+            if rejection == nil, let reason = online?.softFailure {
+                environment.monitors.emit { $0.transfer(task, didSoftFailRevocationFor: host, reason: reason) }
+            }
         }
         return rejection == nil
+    }
+
+    /// Whether a missing fetched answer decides over the evaluator's verdict: when it
+    /// passed, or failed only for want of a positive answer. A revoked certificate, an
+    /// answer that does not verify and every other failure stand.
+    private static func waitsForFetch(_ rejection: ServerTrustError?) -> Bool {
+        guard let rejection else { return true }
+        guard rejection.code == .revocationUnverified, let status = rejection.revocation?.status else { return false }
+        if case .unverifiable = status { return false }
+        return true
     }
 
     /// A response on a new connection whose deferred evaluation never ran: refused, so a
@@ -429,6 +459,7 @@ final class TransferState: @unchecked Sendable {
         hasConnection = isFileURL
         reception = .headUndecided
         trustFailure = nil
+        revocationFetch = nil
         evaluator = nil
         awaitsStatusEvaluation = false
         policyViolation = nil

@@ -9,6 +9,9 @@ struct HandshakeServerTrust: ServerTrust {
     /// OpenSSL's `X509_STORE_CTX` of the handshake.
     let storeContext: UnsafeMutableRawPointer
     let systemBundle: String?
+    /// The fetched answers this evaluation may read; `nil` when the transfer never
+    /// fetches (it is itself a fetch of a revocation answer).
+    var online: OnlineRevocationContext? = nil
 
     var certificates: [Certificate] {
         let count = wi_trust_chain_count(storeContext)

@@ -102,4 +102,22 @@ struct RevocationTrustEvaluatorTests {
             _ = try RevocationTrustEvaluator(revocationListFiles: [URL(fileURLWithPath: "/nonexistent/ca.crl")])
         }
     }
+
+    @Test("online: the policy reaches the check; a fetched answer decides as any other, after the offline ones")
+    func online() {
+        let policy = OnlineRevocation(whenUnreachable: .hardFail)
+        let evaluator = RevocationTrustEvaluator(options: [.ocsp, .requirePositiveResponse], online: policy)
+        let fetchedGood = trust([answer(.ocsp, .noResponse), answer(.ocspResponder, .good)])
+        #expect(failure(evaluator, fetchedGood) == nil, "the fetched good answer is the positive one")
+        #expect(fetchedGood.revocationChecks.first?.online == policy)
+        let fetchedRevoked = failure(
+            evaluator, trust([answer(.ocsp, .noResponse), answer(.crlDistributionPoint, .revoked(reason: nil, date: nil))]))
+        #expect(fetchedRevoked?.code == .revoked)
+        #expect(fetchedRevoked?.revocation?.source == .crlDistributionPoint)
+        let silent = failure(evaluator, trust([answer(.ocsp, .noResponse), answer(.ocspResponder, .unknown("soft-failed"))]))
+        #expect(silent?.revocation?.status == .noResponse, "the stapled answer is reported before the fetched one")
+        let offlineOnly = RevocationTrustEvaluator(options: [])
+        #expect(
+            failure(offlineOnly, trust([answer(.ocspResponder, .revoked(reason: nil, date: nil))])) == nil, "nothing asked, nothing read")
+    }
 }

@@ -70,6 +70,7 @@ final class FakeServerTrust: ServerTrust {
             switch answer.source {
             case .ocsp: check.readsStapledOCSPResponse
             case .crl: !check.revocationLists.isEmpty && (check.scope == .wholeChain || answer.certificateIndex == 0)
+            case .ocspResponder, .crlDistributionPoint: check.online != nil && answer.certificateIndex == 0
             }
         }
     }

@@ -1,6 +1,7 @@
-// Revocation answers for the Swift ServerTrust: the stapled OCSP response and the
-// configured CRLs, each verified before it is believed. No network: what the server
-// stapled and what the configuration holds is all there is.
+// Revocation answers for the Swift ServerTrust: the stapled OCSP response, the
+// configured CRLs, and the responses and lists the transport fetched from the
+// certificate's responder or distribution point, each verified before it is believed.
+// No network here: the fetching is the transport's, outside the handshake.
 #include "wi_transport.h"
 
 #include <openssl/bio.h>
@@ -31,12 +32,24 @@ static void wi_answer_set(wi_revocation_answer *answer, int status, const char *
     snprintf(answer->detail, sizeof answer->detail, "%s", detail ? detail : "");
 }
 
-static void wi_answer_date(wi_revocation_answer *answer, const ASN1_TIME *time) {
+// Seconds since 1970 of an ASN.1 time, or -1 when there is none or it does not parse.
+static int64_t wi_epoch_seconds(const ASN1_TIME *time) {
     struct tm parts;
-    if (time && ASN1_TIME_to_tm(time, &parts) == 1) {
+    if (!time || ASN1_TIME_to_tm(time, &parts) != 1) return -1;
+    return (int64_t)timegm(&parts);
+}
+
+static void wi_answer_date(wi_revocation_answer *answer, const ASN1_TIME *time) {
+    int64_t seconds = wi_epoch_seconds(time);
+    if (seconds >= 0) {
         answer->has_date = 1;
-        answer->revoked_at = (int64_t)timegm(&parts);
+        answer->revoked_at = seconds;
     }
+}
+
+static X509 *wi_parse_certificate(const unsigned char *der, int length) {
+    const unsigned char *cursor = der;
+    return der && length > 0 ? d2i_X509(NULL, &cursor, length) : NULL;
 }
 
 static int wi_is_self_signed(X509 *certificate) {
@@ -80,7 +93,8 @@ static const char *wi_reason_name(int reason) {
 
 // MARK: OCSP
 
-static void wi_check_basic_response(OCSP_BASICRESP *basic, X509 *leaf, X509 *issuer, wi_revocation_answer *answer) {
+static void wi_check_basic_response(OCSP_BASICRESP *basic, X509 *leaf, X509 *issuer, wi_revocation_answer *answer,
+                                    int64_t *next_update_out) {
     // Trust the response as far as the issuer is trusted: the issuer is the only anchor
     // (a partial chain), so the signer must be the issuer or a responder it certified;
     // OCSP_basic_verify then checks the responder's id-kp-OCSPSigning.
@@ -108,11 +122,41 @@ static void wi_check_basic_response(OCSP_BASICRESP *basic, X509 *leaf, X509 *iss
             } else {
                 wi_answer_set(answer, WI_REVOCATION_UNKNOWN, "the OCSP responder does not know the certificate");
             }
+            // How long the answer may be kept: only a current one is.
+            if (next_update_out && answer->status != WI_REVOCATION_UNVERIFIABLE) *next_update_out = wi_epoch_seconds(next_update);
             OCSP_CERTID_free(id);
         }
     }
     sk_X509_free(signers);
     X509_STORE_free(store);
+    ERR_clear_error();
+}
+
+// A DER OCSP response about `leaf`, checked as wi_check_basic_response says, with `issuer`
+// found by the caller.
+static void wi_check_response(const unsigned char *bytes, long length, X509 *leaf, X509 *issuer, const char *what,
+                              wi_revocation_answer *answer, int64_t *next_update) {
+    const unsigned char *cursor = bytes;
+    OCSP_RESPONSE *response = d2i_OCSP_RESPONSE(NULL, &cursor, length);
+    OCSP_BASICRESP *basic = NULL;
+    char detail[160];
+    if (!response) {
+        snprintf(detail, sizeof detail, "the %s OCSP response cannot be parsed", what);
+        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, detail);
+    } else if (OCSP_response_status(response) != OCSP_RESPONSE_STATUS_SUCCESSFUL) {
+        snprintf(detail, sizeof detail, "the OCSP responder answered %s",
+                 OCSP_response_status_str(OCSP_response_status(response)));
+        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, detail);
+    } else if (!(basic = OCSP_response_get1_basic(response))) {
+        snprintf(detail, sizeof detail, "the %s OCSP response is not a basic response", what);
+        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, detail);
+    } else if (!issuer) {
+        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, "the certificate's issuer is neither presented nor an anchor");
+    } else {
+        wi_check_basic_response(basic, leaf, issuer, answer, next_update);
+    }
+    OCSP_BASICRESP_free(basic);
+    OCSP_RESPONSE_free(response);
     ERR_clear_error();
 }
 
@@ -129,28 +173,42 @@ void wi_revocation_ocsp(void *x509_store_ctx, const char *system_bundle, int use
         wi_answer_set(answer, WI_REVOCATION_NO_RESPONSE, "the server stapled no OCSP response");
         return;
     }
-    const unsigned char *cursor = bytes;
-    OCSP_RESPONSE *response = d2i_OCSP_RESPONSE(NULL, &cursor, length);
-    OCSP_BASICRESP *basic = NULL;
-    X509 *issuer = NULL;
-    if (!response) {
-        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, "the stapled OCSP response cannot be parsed");
-    } else if (OCSP_response_status(response) != OCSP_RESPONSE_STATUS_SUCCESSFUL) {
-        char detail[128];
-        snprintf(detail, sizeof detail, "the OCSP responder answered %s",
-                 OCSP_response_status_str(OCSP_response_status(response)));
-        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, detail);
-    } else if (!(basic = OCSP_response_get1_basic(response))) {
-        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, "the stapled OCSP response is not a basic response");
-    } else if (!(issuer = wi_find_issuer(leaf, X509_STORE_CTX_get0_untrusted(context), system_bundle, use_system, anchors,
-                                         anchor_lengths, anchor_count))) {
-        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, "the certificate's issuer is neither presented nor an anchor");
+    X509 *issuer = wi_find_issuer(leaf, X509_STORE_CTX_get0_untrusted(context), system_bundle, use_system, anchors,
+                                  anchor_lengths, anchor_count);
+    wi_check_response(bytes, length, leaf, issuer, "stapled", answer, NULL);
+    X509_free(issuer);
+    ERR_clear_error();
+}
+
+int wi_revocation_issuer_der(void *x509_store_ctx, const char *system_bundle, int use_system,
+                             const unsigned char *const *anchors, const int *anchor_lengths, int anchor_count,
+                             unsigned char **der) {
+    X509_STORE_CTX *context = x509_store_ctx;
+    X509 *leaf = X509_STORE_CTX_get0_cert(context);
+    *der = NULL;
+    if (!leaf) return -1;
+    X509 *issuer = wi_find_issuer(leaf, X509_STORE_CTX_get0_untrusted(context), system_bundle, use_system, anchors,
+                                  anchor_lengths, anchor_count);
+    int length = issuer ? i2d_X509(issuer, der) : -1;
+    X509_free(issuer);
+    ERR_clear_error();
+    return length > 0 ? length : -1;
+}
+
+void wi_revocation_fetched_ocsp(const unsigned char *response, int length, const unsigned char *leaf_der, int leaf_length,
+                                const unsigned char *issuer_der, int issuer_length, wi_revocation_answer *answer,
+                                int64_t *next_update) {
+    X509 *leaf = wi_parse_certificate(leaf_der, leaf_length);
+    X509 *issuer = wi_parse_certificate(issuer_der, issuer_length);
+    wi_answer_init(answer, 0, leaf);
+    *next_update = -1;
+    if (!leaf || !response || length <= 0) {
+        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, "the responder's OCSP response is empty");
     } else {
-        wi_check_basic_response(basic, leaf, issuer, answer);
+        wi_check_response(response, length, leaf, issuer, "responder's", answer, next_update);
     }
     X509_free(issuer);
-    OCSP_BASICRESP_free(basic);
-    OCSP_RESPONSE_free(response);
+    X509_free(leaf);
     ERR_clear_error();
 }
 
@@ -253,4 +311,33 @@ int wi_revocation_crl(void *x509_store_ctx, const unsigned char *const *lists, c
     sk_X509_CRL_pop_free(parsed, X509_CRL_free);
     ERR_clear_error();
     return count;
+}
+
+void wi_revocation_fetched_crl(const unsigned char *list, int length, const unsigned char *leaf_der, int leaf_length,
+                               const unsigned char *issuer_der, int issuer_length, wi_revocation_answer *answer,
+                               int64_t *next_update) {
+    X509 *leaf = wi_parse_certificate(leaf_der, leaf_length);
+    X509 *issuer = wi_parse_certificate(issuer_der, issuer_length);
+    wi_answer_init(answer, 0, leaf);
+    *next_update = -1;
+    X509_CRL *crl = list && length > 0 ? wi_parse_crl(list, length) : NULL;
+    STACK_OF(X509_CRL) *lists = crl ? sk_X509_CRL_new_null() : NULL;
+    if (!leaf || !crl) {
+        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, "the downloaded CRL cannot be parsed");
+    } else if (X509_NAME_cmp(X509_CRL_get_issuer(crl), X509_get_issuer_name(leaf)) != 0) {
+        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, "the downloaded CRL is not from the certificate's issuer");
+    } else if (!lists || !sk_X509_CRL_push(lists, crl)) {
+        wi_answer_set(answer, WI_REVOCATION_UNVERIFIABLE, "out of memory");
+    } else {
+        crl = NULL;  // the stack owns it
+        wi_check_lists(leaf, issuer, lists, 0, answer);
+        if (answer->status != WI_REVOCATION_UNVERIFIABLE) {
+            *next_update = wi_epoch_seconds(X509_CRL_get0_nextUpdate(sk_X509_CRL_value(lists, 0)));
+        }
+    }
+    X509_CRL_free(crl);
+    sk_X509_CRL_pop_free(lists, X509_CRL_free);
+    X509_free(issuer);
+    X509_free(leaf);
+    ERR_clear_error();
 }

@@ -142,6 +142,41 @@ int wi_revocation_crl(void *x509_store_ctx, const unsigned char *const *lists, c
                       const unsigned char *const *anchors, const int *anchor_lengths, int anchor_count,
                       wi_revocation_answer *answers, int answer_capacity);
 
+/// The DER of the leaf's issuer (a presented certificate, else an anchor), malloc'd into
+/// *der (free with wi_free). Returns the length, or -1 when there is none.
+int wi_revocation_issuer_der(void *x509_store_ctx, const char *system_bundle, int use_system,
+                             const unsigned char *const *anchors, const int *anchor_lengths, int anchor_count,
+                             unsigned char **der);
+
+/// A DER OCSP response fetched from the leaf's responder, checked as a stapled one is
+/// (signature by `issuer` or its delegated responder, about `leaf`, current). Fills one
+/// answer; *next_update gets the response's nextUpdate (seconds since 1970) when it is
+/// usable and has one, else -1.
+void wi_revocation_fetched_ocsp(const unsigned char *response, int length, const unsigned char *leaf_der, int leaf_length,
+                                const unsigned char *issuer_der, int issuer_length, wi_revocation_answer *answer,
+                                int64_t *next_update);
+
+/// A CRL (DER or PEM) downloaded from the leaf's distribution point: from the leaf's
+/// issuer, signed by `issuer`'s key, current; what it says about the leaf. Fills one
+/// answer; *next_update as for wi_revocation_fetched_ocsp.
+void wi_revocation_fetched_crl(const unsigned char *list, int length, const unsigned char *leaf_der, int leaf_length,
+                               const unsigned char *issuer_der, int issuer_length, wi_revocation_answer *answer,
+                               int64_t *next_update);
+
+// MARK: Fetching revocation answers (wi_revocation_fetch.c)
+
+/// A DER certificate's subject (OpenSSL's one-line form) into `subject`, the first `http`
+/// OCSP responder URL of its Authority Information Access into `ocsp`, and the first
+/// `http` URL of its CRL distribution points into `crl` (each empty when there is none,
+/// or it does not fit). 0, or -1 when the certificate does not parse.
+int wi_revocation_sources(const unsigned char *der, int length, char *subject, size_t subject_size, char *ocsp,
+                          size_t ocsp_size, char *crl, size_t crl_size);
+
+/// The DER OCSP request (one SHA-1 CertID, no nonce) about `leaf`, issued by `issuer`,
+/// malloc'd into *der (free with wi_free). Returns the length, or -1.
+int wi_ocsp_request_der(const unsigned char *leaf_der, int leaf_length, const unsigned char *issuer_der, int issuer_length,
+                        unsigned char **der);
+
 /// SHA-256 of a DER certificate's SubjectPublicKeyInfo into out[32]; 0 on success.
 int wi_spki_sha256(const unsigned char *der, int length, unsigned char *out);
 
