@@ -21,6 +21,10 @@ final class AVIFEncoderImage {
         }
         pointer = image
         image.pointee.yuvRange = AVIF_RANGE_FULL
+        if let cicp = settings.statedColorSpace {
+            image.pointee.colorPrimaries = UInt16(cicp.colorPrimaries)
+            image.pointee.transferCharacteristics = UInt16(cicp.transferCharacteristics)
+        }
         if settings.lossless && !gray {
             // Lossless needs the colour planes to be R, G and B themselves.
             image.pointee.matrixCoefficients = UInt16(AVIF_MATRIX_COEFFICIENTS_IDENTITY)
