@@ -13,6 +13,7 @@ import Foundation
 /// | `exp:{unix seconds}` (`expires`) | a signed URL's end |
 /// | `pr:{name}[:{name}...]` (`preset`) | the presets' options, in place |
 /// | `sm:1` (`strip_metadata`) | accepted: outputs never carry metadata (`sm:0` is refused) |
+/// | `scp:{1\|0}` (`strip_color_profile`) | 1: convert to sRGB and write no profile; 0: keep the source's pixels and profile |
 ///
 /// Anything else is refused with a 400 naming it: a typo must not silently give
 /// another image than the one asked for.
@@ -79,6 +80,13 @@ enum OptionParser {
             try arity(1...1)
             guard ["1", "t", "true"].contains(arguments[0]) else {
                 throw bad("metadata is always stripped: the proxy's encoders write none")
+            }
+        case "scp", "strip_color_profile":
+            try arity(1...1)
+            switch arguments[0] {
+            case "1", "t", "true": options.keepsColorProfile = false
+            case "0", "f", "false": options.keepsColorProfile = true
+            default: throw bad("strip_color_profile is 1 or 0")
             }
         case "pr", "preset":
             try arity(1...Int.max)

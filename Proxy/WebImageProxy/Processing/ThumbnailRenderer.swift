@@ -12,6 +12,8 @@ struct ThumbnailRenderer: Sendable {
     let decoders: ImageDecoderRegistry
     let limits: SourceLimits
     let quality: ImageProxy.Quality
+    /// Whether outputs keep the source's profile when the URL does not say (`scp:`).
+    let keepsColorProfile: Bool
 
     /// The source's header, checked against the limits.
     func header(of data: Data) throws(ProxyError) -> ImageHeader {
@@ -47,7 +49,7 @@ struct ThumbnailRenderer: Sendable {
         let decodeOptions = DecodeOptions(
             maxPixelSize: plan.decodePixelSize, maxPixelCount: limits.maxResolution,
             firstFrameOnly: !(format == .webp && header.frameCount > 1), appliesOrientation: true,
-            maxFrameCount: limits.maxFrames)
+            maxFrameCount: limits.maxFrames, color: keepsProfile(options) ? .preserve : .convertToSRGB)
         let decode: PreparedImageDecode
         do { decode = try decoders.prepareDecode(data, options: decodeOptions) } catch { throw Self.proxyError(for: error) }
         return Job(header: header, plan: plan, decode: decode, options: options, format: format)
@@ -77,7 +79,7 @@ struct ThumbnailRenderer: Sendable {
             }
             // A JPEG source has no alpha to look for (its pixels are decoded opaque).
             let opaque = job.header.info.format == .jpeg
-            return try encode(image, as: format, quality: options.quality, knownOpaque: opaque)
+            return try encode(image, as: format, quality: options.quality, knownOpaque: opaque, profile: image.colorProfile)
         } catch {
             throw ProxyError(.processingFailed, "processing failed: \(error)")
         }
@@ -86,29 +88,38 @@ struct ThumbnailRenderer: Sendable {
     /// A JPEG source made into a JPEG with nothing to cut and nothing to turn: the
     /// planar path (`PlanarJPEGThumbnailer`), which stays in YCbCr; `nil` when it does
     /// not apply or declines the file. A source whose colour is not sRGB takes the RGBA
-    /// path, where it is converted.
+    /// path, where it is converted, or keeps its profile for the encoder to write.
     private func planarJPEG(_ data: Data, _ job: Job) -> Data? {
         guard job.format == .jpeg, job.header.info.format == .jpeg, job.header.info.orientation == .up,
-            !job.header.hasNonSRGBColor || decoders.colorConverter == nil,
+            !job.header.hasNonSRGBColor || (decoders.colorConverter == nil && !keepsProfile(job.options)),
             job.plan.cropSize == nil || job.plan.cropSize == job.plan.scaledSize
         else { return nil }
         let thumbnailer = PlanarJPEGThumbnailer(quality: job.options.quality ?? quality.jpeg, maxPixelCount: limits.maxResolution)
         return thumbnailer.thumbnail(of: data, size: job.plan.scaledSize)
     }
 
+    /// Whether `options` (or, when they do not say, the proxy's default) keep the profile.
+    private func keepsProfile(_ options: ProcessingOptions) -> Bool {
+        options.keepsColorProfile ?? keepsColorProfile
+    }
+
+    /// `image` in `format`; `profile` (the pixels' own, kept by `scp:0`) written with them.
     private func encode(
-        _ image: DecodedImage, as format: OutputFormat, quality asked: Int?, knownOpaque: Bool
+        _ image: DecodedImage, as format: OutputFormat, quality asked: Int?, knownOpaque: Bool, profile: ColorProfile?
     ) throws(ImageDecodingError) -> Data {
         switch format {
         case .jpeg:
             let pixels = knownOpaque ? image.bitmap : try AlphaFlattening.overWhite(image.bitmap)
-            return try JPEGEncoder(quality: asked ?? quality.jpeg).encode(pixels)
+            return try JPEGEncoder(quality: asked ?? quality.jpeg, colorProfile: profile).encode(pixels)
         case .png:
             // Opaque images are written as RGB: a quarter smaller, nothing lost.
             let opaque = knownOpaque || !AlphaFlattening.hasTransparency(image.bitmap)
-            return try PNGEncoder(compression: .fast, interlaced: false, dropsAlpha: opaque).encode(image.bitmap)
+            var encoder = PNGEncoder(compression: .fast, interlaced: false, dropsAlpha: opaque)
+            encoder.colorProfile = profile
+            return try encoder.encode(image.bitmap)
         case .webp:
-            let encoder = WebPEncoder(quality: Float(asked ?? quality.webp))
+            var encoder = WebPEncoder(quality: Float(asked ?? quality.webp))
+            encoder.colorProfile = profile
             return image.isAnimated ? try encoder.encodeAnimation(image) : try encoder.encode(image.bitmap)
         }
     }

@@ -61,6 +61,10 @@ extension ImageProxy {
         public var executor: any TaskExecutor
         /// Bytes of pixels decoded at once, across the process; `nil` for no bound.
         public var memoryBudget: MemoryBudget?
+        /// Whether outputs keep the source's colour profile when the URL does not say
+        /// (`scp:`): `false` (the default, as imgproxy) converts to sRGB and writes no
+        /// profile; `true` keeps the stored pixels and writes the source's profile.
+        public var keepsColorProfile = false
 
         public init(
             signer: URLSigner? = nil,

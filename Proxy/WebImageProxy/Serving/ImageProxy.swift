@@ -63,7 +63,9 @@ public final class ImageProxy: Sendable {
         self.configuration = configuration
         self.sources = sources
         self.ownsSources = ownsSources
-        renderer = ThumbnailRenderer(decoders: configuration.decoders, limits: configuration.limits, quality: configuration.quality)
+        renderer = ThumbnailRenderer(
+            decoders: configuration.decoders, limits: configuration.limits, quality: configuration.quality,
+            keepsColorProfile: configuration.keepsColorProfile)
         presets = Dictionary(configuration.presets.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         outputs = MemoryCache(configuration: MemoryCacheConfiguration(costLimit: max(1, configuration.outputCacheBytes)))
         queue = ProcessingQueue(width: max(1, configuration.concurrency), capacity: max(0, configuration.queueCapacity))
