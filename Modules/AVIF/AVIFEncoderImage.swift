@@ -16,7 +16,8 @@ final class AVIFEncoderImage {
             gray
             ? AVIF_PIXEL_FORMAT_YUV400
             : (settings.lossless || settings.subsampling == .s444 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420)
-        guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, layout) else {
+        let depth = gray ? 8 : settings.depth
+        guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), UInt32(depth), layout) else {
             throw ImageDecodingError(.encodingFailed, "libavif could not make an image", format: .avif)
         }
         pointer = image
