@@ -65,6 +65,21 @@ struct PNGGammaChromaticityTests {
         #expect(image.bitmap.packedBytes != ColorTestImages.photo())
     }
 
+    @Test("a gray decode of a file with a profile is converted too: a linear gAMA's levels come out on the sRGB curve")
+    func grayDecode() throws {
+        let file = try Self.file(Self.gAMA(100_000))
+        let stored = try Self.registry.decode(file, options: DecodeOptions(pixelFormat: .gray8, color: .preserve))
+        let shown = try Self.registry.decode(file, options: DecodeOptions(pixelFormat: .gray8))
+        #expect(stored.bitmap.pixelFormat == .gray8 && shown.bitmap.pixelFormat == .gray8)
+        #expect(shown.colorProfile == nil && stored.colorProfile != nil)
+        func encoded(_ linear: Double) -> Double { linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055 }
+        let misses = zip(stored.bitmap.packedBytes, shown.bitmap.packedBytes).filter { level, converted in
+            abs(Double(converted) - 255 * encoded(Double(level) / 255)) > 1.5
+        }
+        #expect(misses.isEmpty, "\(misses.prefix(5))")
+        #expect(stored.bitmap.packedBytes != shown.bitmap.packedBytes)
+    }
+
     @Test("cHRM alone is those primaries with the sRGB curve")
     func chromaticitiesAlone() throws {
         let image = try Self.registry.decode(Self.file(Self.cHRM(Self.widePoints)))
