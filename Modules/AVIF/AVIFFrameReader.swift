@@ -43,6 +43,12 @@ final class AVIFFrameReader: ImageFrameReading {
     /// The code points of the file's `nclx` box (what counts without an ICC profile).
     var cicp: CICP { session.cicp }
 
+    var colorProfile: ColorProfile? {
+        if let iccProfile { return DecodedImage.storedPixelProfile(embedding: iccProfile) }
+        guard let stated = try? cicp.colorProfile(), !stated.isSRGB else { return nil }
+        return stated
+    }
+
     var estimatedMemory: Int { AVIFDecoder.estimatedMemory(of: session, options: options) }
 
     func nextFrame() throws(ImageDecodingError) -> ImageFrame? {

@@ -26,6 +26,7 @@ final class GIFFrameReader: ImageFrameReading {
     let expectedFrameCount: Int
     /// The ICC profile of the file's ICCRGBG1012 application extension, if any.
     let iccProfile: Data?
+    var colorProfile: ColorProfile? { iccProfile.flatMap(DecodedImage.storedPixelProfile(embedding:)) }
 
     private let file: GIFFile
     private let options: DecodeOptions

@@ -69,6 +69,18 @@ enum PNGColorChunks {
         }
     }
 
+    /// The profile the pixels are in, as `DecodedImage.describeColor(of:)` decides it;
+    /// `nil` for sRGB and for what it ignores.
+    static func storedPixelProfile(_ data: Data) -> ColorProfile? {
+        switch read(data) {
+        case .profile(let icc): return DecodedImage.storedPixelProfile(embedding: icc)
+        case .stated(let exponent, let chromaticities):
+            guard let stated = try? statedProfile(exponent: exponent, chromaticities: chromaticities), !stated.isSRGB else { return nil }
+            return stated
+        case .none, .broken: return nil
+        }
+    }
+
     /// sRGB's cHRM values, white then red, green, blue.
     private static let srgbChromaticities = [0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06]
 

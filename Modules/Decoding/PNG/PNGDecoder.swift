@@ -78,7 +78,9 @@ public struct PNGDecoder: AnimatedImageDecoding {
     ///   the limits, or (while reading) a frame's data does not decode.
     public func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {
         if let animation = try animationReader(data, structure: APNGStructure(data), options: options) { return animation }
-        return StillImageFrameReader(image: try decodeStill(data, options: options))
+        var still = try decodeStill(data, options: options)
+        still.describeColor(of: data)
+        return StillImageFrameReader(image: still)
     }
 
     /// The animation's frame reader, or `nil` when `data` does not animate.
