@@ -38,7 +38,13 @@ extension ColorProfile {
     ///     transfer: .sRGB, origin: "Display P3")
     /// ```
     ///
-    /// - Parameter origin: what the values came from, for people (``origin``).
+    /// - Parameters:
+    ///   - white: the white point's chromaticity (D65 is (0.3127, 0.3290)).
+    ///   - red: the red primary's chromaticity.
+    ///   - green: the green primary's chromaticity.
+    ///   - blue: the blue primary's chromaticity.
+    ///   - transfer: how stored values map to light.
+    ///   - origin: what the values came from, for people (``origin``).
     /// - Throws: ``ColorProfileError`` `unusable` when the chromaticities cannot make a
     ///   space (a y of zero or below, primaries on one line, a white outside them).
     public static func stated(
