@@ -17,7 +17,9 @@ import WebImageDecoding
 ///
 /// Pixels are 8-bit RGBA with straight alpha (255 where the file has no alpha), or gray
 /// as `DecodeOptions.pixelFormat` asks; 10- and 12-bit files are rescaled to 8 bits.
-/// Colour profiles are not applied, as for the other formats.
+/// The colour space is read, not applied (the decoder registry converts): the ICC
+/// profile of a `colr` box, or else the code points of an `nclx` box, made into a
+/// profile (`CICP.colorProfile()`; sRGB and BT.709 need none).
 ///
 /// The clean aperture (`clap`) crops the picture; rotation (`irot`) and mirror
 /// (`imir`) become `DecodedImage.orientation`, applied when
@@ -68,7 +70,11 @@ public struct AVIFDecoder: AnimatedImageDecoding {
             format: .avif, frames: frames, loopCount: reader.loopCount, orientation: reader.info.orientation,
             sourceSize: reader.info.size)
         var finished = try PostProcessing.finish(image, options: options)
-        if let icc = reader.iccProfile { finished.attachEmbeddedProfile(icc) }
+        if let icc = reader.iccProfile {
+            finished.attachEmbeddedProfile(icc)
+        } else {
+            finished.attachStatedColorSpace(reader.cicp, in: "AVIF nclx")
+        }
         return finished
     }
 

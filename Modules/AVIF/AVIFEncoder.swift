@@ -41,6 +41,13 @@ public struct AVIFEncoder: ImageEncoding {
     /// (`DecodedImage.colorProfile` of an image decoded with `ColorHandling.preserve`);
     /// `nil` writes none, which viewers read as sRGB. Stills only.
     public var colorProfile: ColorProfile?
+    /// Colour primaries and transfer characteristics written in the `nclx` box, saying
+    /// what the pixels are in; for the tests of the decoder (the matrix coefficients
+    /// stay the encoder's own).
+    var statedColorSpace: CICP?
+    /// Bits per sample of colour pictures (8, 10 or 12), from the 8-bit pixels given;
+    /// for the tests of the decoder's high-depth path. Gray is always 8.
+    var depth = 8
 
     public init(quality: Int = 60, speed: Int = 8, subsampling: Subsampling = .s420, lossless: Bool = false) {
         self.quality = quality

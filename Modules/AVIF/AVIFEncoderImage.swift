@@ -16,11 +16,16 @@ final class AVIFEncoderImage {
             gray
             ? AVIF_PIXEL_FORMAT_YUV400
             : (settings.lossless || settings.subsampling == .s444 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420)
-        guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, layout) else {
+        let depth = gray ? 8 : settings.depth
+        guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), UInt32(depth), layout) else {
             throw ImageDecodingError(.encodingFailed, "libavif could not make an image", format: .avif)
         }
         pointer = image
         image.pointee.yuvRange = AVIF_RANGE_FULL
+        if let cicp = settings.statedColorSpace {
+            image.pointee.colorPrimaries = UInt16(cicp.colorPrimaries)
+            image.pointee.transferCharacteristics = UInt16(cicp.transferCharacteristics)
+        }
         if settings.lossless && !gray {
             // Lossless needs the colour planes to be R, G and B themselves.
             image.pointee.matrixCoefficients = UInt16(AVIF_MATRIX_COEFFICIENTS_IDENTITY)

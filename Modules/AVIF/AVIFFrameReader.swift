@@ -40,6 +40,14 @@ final class AVIFFrameReader: ImageFrameReading {
     /// What the decode holds at its peak (see `AVIFDecoder.estimatedMemory(decoding:options:)`).
     /// The ICC profile of the file's `colr` box, when it has one.
     var iccProfile: Data? { session.iccProfile }
+    /// The code points of the file's `nclx` box (what counts without an ICC profile).
+    var cicp: CICP { session.cicp }
+
+    var colorProfile: ColorProfile? {
+        if let iccProfile { return DecodedImage.storedPixelProfile(embedding: iccProfile) }
+        guard let stated = try? cicp.colorProfile(), !stated.isSRGB else { return nil }
+        return stated
+    }
 
     var estimatedMemory: Int { AVIFDecoder.estimatedMemory(of: session, options: options) }
 

@@ -70,8 +70,21 @@ enum AVIFPixels {
         rgb.format = AVIF_RGB_FORMAT_RGBA
         rgb.depth = 8
         rgb.alphaPremultiplied = 0
+        if image.pointee.depth > 8 {
+            // libyuv's shortcut rounds 10- and 12-bit samples to 8 bits before upsampling
+            // chroma; libavif's own path converts at full precision, then rescales.
+            rgb.chromaUpsampling = AVIF_CHROMA_UPSAMPLING_BEST_QUALITY
+            rgb.avoidLibYUV = 1
+        }
         rgb.pixels = pixels.assumingMemoryBound(to: UInt8.self)
         rgb.rowBytes = UInt32(rowBytes)
-        if let error = AVIFResult.error(avifImageYUVToRGB(image, &rgb)) { throw error }
+        let result = avifImageYUVToRGB(image, &rgb)
+        if result == AVIF_RESULT_REFORMAT_FAILED || result == AVIF_RESULT_NOT_IMPLEMENTED {
+            // The planes decoded: what fails is a matrix (or layout) libavif cannot turn into RGB.
+            throw ImageDecodingError(
+                .unsupported, "libavif cannot convert YUV with matrix coefficients \(image.pointee.matrixCoefficients) to RGB",
+                format: .avif)
+        }
+        if let error = AVIFResult.error(result) { throw error }
     }
 }

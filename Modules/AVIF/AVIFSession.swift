@@ -72,6 +72,9 @@ final class AVIFSession {
         // the profile's header read to refuse by size.
         let icc = image.pointee.icc
         iccProfile = icc.size > 0 && icc.data != nil ? Data(bytes: icc.data, count: min(icc.size, ColorProfile.maximumByteCount + 1)) : nil
+        cicp = CICP(
+            colorPrimaries: Int(image.pointee.colorPrimaries), transferCharacteristics: Int(image.pointee.transferCharacteristics),
+            matrixCoefficients: Int(image.pointee.matrixCoefficients))
         guard codedSize.width > 0, codedSize.height > 0 else {
             throw ImageDecodingError(.invalidDimensions, "the AVIF image is \(codedSize)", format: .avif)
         }
@@ -87,9 +90,10 @@ final class AVIFSession {
         reader.release()
     }
 
-    /// The ICC profile of the `colr` box, `nil` when the file states none (or states
-    /// CICP values, which are not read).
+    /// The ICC profile of the `colr` box, `nil` when the file states none.
     let iccProfile: Data?
+    /// The code points of the `nclx` box (libavif's unspecified values, 2, without one).
+    let cicp: CICP
 
     /// The size shown before orientation (the clean aperture's, when it has one).
     var displaySize: PixelSize { transform.displaySize(of: decoder.pointee.image) }

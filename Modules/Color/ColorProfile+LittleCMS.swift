@@ -3,9 +3,6 @@ import Foundation
 import WebImageCore
 
 extension ColorProfile {
-    /// A chromaticity: the x and y of CIE xyY.
-    public typealias Chromaticity = (x: Double, y: Double)
-
     /// An RGB profile made by LittleCMS from the chromaticities of its white point and
     /// primaries and one gamma for the three channels: to convert to a space of your
     /// own, or to make test images.

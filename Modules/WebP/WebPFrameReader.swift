@@ -18,6 +18,8 @@ final class WebPFrameReader: ImageFrameReading {
     private let file: UnsafeMutableRawBufferPointer
     private let decoder: OpaquePointer
     private var previousTimestamp: Int32 = 0
+    /// The profile of the file's `ICCP` chunk (see `WebPMetadata`), when it describes the pixels.
+    let colorProfile: ColorProfile?
     private var returned = 0
     /// How the frames kept are allocated: not prefaulted, and mapped on their own when
     /// the animation is long, so that a freed long animation goes back to the system at
@@ -32,6 +34,7 @@ final class WebPFrameReader: ImageFrameReading {
     ///   are more frames than `DecodeOptions.maxFrameCount`.
     init(data: Data, header: WebPHeader, orientation: ImageOrientation, options: DecodeOptions) throws(ImageDecodingError) {
         try options.checkPixelCount(header.size.pixelCount, "the WebP canvas \(header.size)")
+        colorProfile = WebPMetadata.iccProfile(data).flatMap(DecodedImage.storedPixelProfile(embedding:))
         let file = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
         data.withUnsafeBytes { file.copyMemory(from: $0) }
         var animationOptions = WebPAnimDecoderOptions()

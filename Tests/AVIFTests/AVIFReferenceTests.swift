@@ -22,6 +22,16 @@ struct AVIFReferenceTests {
         }
     }
 
+    @Test("a 10- or 12-bit 4:2:0 still decodes to exactly libavif's full-precision RGBA (best upsampling, no libyuv)", arguments: [10, 12])
+    func highDepth(depth: Int) throws {
+        var encoder = AVIFEncoder(quality: 70)
+        encoder.depth = depth
+        let data = try encoder.encode(try AVIFTestImages.photo(width: 75, height: 51))
+        let ours = try AVIFDecoder().decode(data)
+        #expect(ours.bitmap.packedBytes == (try LibAVIFReference.frames(data, precise: true)).first)
+        #expect(ours.bitmap.packedBytes != (try LibAVIFReference.frames(data, precise: false)).first, "libyuv's shortcut differs")
+    }
+
     @Test("a sequence decodes frame by frame to exactly libavif's RGBA")
     func sequence() throws {
         let data = try AVIFSequenceTests.sequence()
@@ -52,7 +62,7 @@ enum LibAVIFReference {
 
     /// Every frame as packed 8-bit RGBA, as `avifDecoderNextImage` and
     /// `avifImageYUVToRGB` give them.
-    static func frames(_ data: Data) throws -> [[UInt8]] {
+    static func frames(_ data: Data, precise: Bool = false) throws -> [[UInt8]] {
         guard let decoder = avifDecoderCreate() else { throw Failure(result: 0) }
         defer { avifDecoderDestroy(decoder) }
         return try data.withUnsafeBytes { bytes in
@@ -67,6 +77,10 @@ enum LibAVIFReference {
                 avifRGBImageSetDefaults(&rgb, image)
                 rgb.format = AVIF_RGB_FORMAT_RGBA
                 rgb.depth = 8
+                if precise {
+                    rgb.chromaUpsampling = AVIF_CHROMA_UPSAMPLING_BEST_QUALITY
+                    rgb.avoidLibYUV = 1
+                }
                 rgb.rowBytes = image.pointee.width * 4
                 var pixels = [UInt8](repeating: 0, count: Int(rgb.rowBytes * image.pointee.height))
                 let converted = pixels.withUnsafeMutableBufferPointer { buffer in

@@ -19,10 +19,33 @@ enum ColorReference {
     /// What LittleCMS makes of 4-byte `pixels` in `profile` (RGB, or inverted CMYK), as
     /// sRGB in 0...1, clipped, relative colorimetric; `nil` profile: the pixels are sRGB.
     static func toSRGB(_ pixels: [UInt8], from profile: ColorProfile?, cmyk: Bool = false) -> [(Double, Double, Double)] {
-        let count = pixels.count / 4
         let input: cmsHPROFILE? =
             profile.map { p in p.data.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) } }
             ?? cmsCreate_sRGBProfile()
+        return toSRGB(pixels, from: input, cmyk: cmyk)
+    }
+
+    /// What LittleCMS makes of RGBA `pixels` in the space it builds itself
+    /// (`cmsCreateRGBProfile`) from a white point, primaries and `curve` (encoded value
+    /// to linear light, sampled at 4,096 points), as sRGB in 0...1.
+    static func toSRGB(
+        _ pixels: [UInt8], white: (Double, Double), red: (Double, Double), green: (Double, Double), blue: (Double, Double),
+        curve: (Double) -> Double
+    ) -> [(Double, Double, Double)] {
+        var whitePoint = cmsCIExyY(x: white.0, y: white.1, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: red.0, y: red.1, Y: 1), Green: cmsCIExyY(x: green.0, y: green.1, Y: 1),
+            Blue: cmsCIExyY(x: blue.0, y: blue.1, Y: 1))
+        let samples = (0..<4096).map { Float(curve(Double($0) / 4095)) }
+        let tone = cmsBuildTabulatedToneCurveFloat(nil, 4096, samples)
+        defer { cmsFreeToneCurve(tone) }
+        var curves: [OpaquePointer?] = [tone, tone, tone]
+        let input = cmsCreateRGBProfile(&whitePoint, &primaries, &curves)
+        return toSRGB(pixels, from: input, cmyk: false)
+    }
+
+    private static func toSRGB(_ pixels: [UInt8], from input: cmsHPROFILE?, cmyk: Bool) -> [(Double, Double, Double)] {
+        let count = pixels.count / 4
         let output = cmsCreate_sRGBProfile()
         defer {
             cmsCloseProfile(input)

@@ -3,6 +3,7 @@ import Testing
 import WebImageCore
 import WebImageDecoding
 import WebImageFixtures
+import WebImageTestSupport
 
 @Suite("webimage decode")
 struct DecodeCommandTests {
@@ -58,6 +59,24 @@ struct DecodeCommandTests {
         let text = try Self.json(run.lines[2])
         #expect(text["format"] is NSNull)
         #expect((text["error"] as? String)?.contains("unknownFormat") == true)
+    }
+
+    @Test("--json names the numbers a colour space stated by gAMA was made from")
+    func statedColorSpace() throws {
+        let folder = try WebImageProgram.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = try PNGFixtureEncoder().encode(try SyntheticImage.photo(width: 32, height: 24))
+        // gAMA 100000 (linear light), right after IHDR (8 + 25 bytes in).
+        var tagged = Data(png.prefix(33))
+        tagged.append(contentsOf: PNGChunks.chunk("gAMA", [0x00, 0x01, 0x86, 0xA0]))
+        tagged.append(png.dropFirst(33))
+        let file = folder.appendingPathComponent("linear.png")
+        try tagged.write(to: file)
+        let run = try WebImageProgram.run(["decode", "--json", file.path])
+        #expect(run.status == 0, "\(run.lines)")
+        let report = try Self.json(try #require(run.lines.first))
+        let profile = try #require(report["sourceColorProfile"] as? String)
+        #expect(profile.contains("from PNG gAMA 100000"), "\(profile)")
     }
 
     @Test("WebP files, still and animated, decode with their frames and timing")

@@ -12,8 +12,12 @@ struct ProxyCommand: AsyncParsableCommand {
             URLs are /{signature}/{options}/plain/{percent-encoded source URL}[@{jpeg|png|webp}], \
             with imgproxy's options rs:{fit|fill|fill-down|force|auto}:{w}:{h}, s, w, h, mw, mh, \
             z, dpr, ex, exar, g:{ce|no|so|ea|we|noea|nowe|soea|sowe|sm|fp}, c, q:{1-100}, \
-            f:{jpeg|png|webp}, exp:{unix seconds} and pr:{preset}. Without a format the \
-            client's Accept picks WebP when it takes it, else the source's JPEG or PNG.
+            f:{jpeg|png|webp|avif}, exp:{unix seconds}, scp:{1|0} and pr:{preset}. Without a \
+            format the client's Accept picks WebP when it takes it, else the source's JPEG or PNG.
+
+            Outputs are converted to sRGB and carry no colour profile, unless the URL says \
+            scp:0 or the server runs with --keep-color-profile: then the source's pixels and \
+            profile are kept (scp:1 strips it again).
 
             With --key and --salt (hex) every URL must be signed: the signature is the \
             URL-safe base64 (no padding) of HMAC-SHA256(key, salt + the path after the \
@@ -54,6 +58,11 @@ struct ProxyCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("presets-only"), help: "Accept only presets in URLs.")
     var presetsOnly = false
+
+    @Flag(
+        name: .customLong("keep-color-profile"),
+        help: "Keep the source's colour profile in outputs unless the URL says scp:1 (default: convert to sRGB, write none).")
+    var keepsColorProfile = false
 
     @Option(
         name: .customLong("cache-dir"),
@@ -117,6 +126,7 @@ struct ProxyCommand: AsyncParsableCommand {
             throw ValidationError(error.message)
         }
         configuration.presetsOnly = presetsOnly
+        configuration.keepsColorProfile = keepsColorProfile
         var policy = URLPolicy.publicOnly
         policy.refusesNonPublicAddresses = !allowsNonPublic
         if !allowedHosts.isEmpty { policy.allowedHosts = allowedHosts.map { HostPattern($0) } }

@@ -61,6 +61,7 @@ do {
             if EncodeCases.names.contains(where: selected) { cases += try EncodeCases.all() }
             if AVIFCases.names.contains(where: selected) { cases += try AVIFCases.all() }
             if ResizeCases.names.contains(where: selected) { cases += try ResizeCases.all() }
+            if ColorCases.names.contains(where: selected) { cases += try ColorCases.all() }
             // Its setup makes and checks its own files and looks for djpeg and pngcrush: only when it will run.
             if HostileStructureCases.names.contains(where: selected) { cases += try HostileStructureCases.all() }
         } else {

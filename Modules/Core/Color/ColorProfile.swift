@@ -31,6 +31,11 @@ public struct ColorProfile: Sendable, Hashable, CustomStringConvertible {
     public let isSRGB: Bool
     /// A 64-bit FNV-1a digest of ``data``.
     public let digest: UInt64
+    /// What the profile was made from when the file stated its colour space by numbers
+    /// (an AVIF's `nclx` box, a PNG's `gAMA` and `cHRM`) instead of embedding a profile,
+    /// such as `"AVIF nclx: primaries 12, transfer 13"`; `nil` for an embedded profile.
+    /// Not part of equality: two profiles with the same bytes are the same profile.
+    public internal(set) var origin: String?
 
     /// Reads the header of the ICC profile in `iccData`.
     ///
@@ -49,7 +54,8 @@ public struct ColorProfile: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         let name = isSRGB ? "sRGB" : colorSpace.description
-        return "ICC \(name) profile, \(data.count) bytes"
+        guard let origin else { return "ICC \(name) profile, \(data.count) bytes" }
+        return "ICC \(name) profile from \(origin), \(data.count) bytes"
     }
 
     public static func == (lhs: ColorProfile, rhs: ColorProfile) -> Bool {

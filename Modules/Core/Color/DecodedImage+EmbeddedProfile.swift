@@ -26,6 +26,16 @@ extension DecodedImage {
         }
     }
 
+    /// The profile pixels decoded as stored are in when a file embeds `iccData`, as
+    /// ``attachEmbeddedProfile(_:)`` decides it: `nil` for an sRGB profile and for one
+    /// that is ignored. For frame readers, which carry no warnings.
+    public static func storedPixelProfile(embedding iccData: Data) -> ColorProfile? {
+        guard let profile = try? ColorProfile(iccData: iccData), profile.colorSpace == .rgb || profile.colorSpace == .gray,
+            !profile.isSRGB
+        else { return nil }
+        return profile
+    }
+
     /// Records a warning that an embedded profile could not be read whole (a JPEG's
     /// APP2 chunks missing or repeated, a PNG's `iCCP` that does not inflate).
     public mutating func ignoreEmbeddedProfile(because reason: String) {

@@ -135,6 +135,16 @@ public protocol ImageFrameReading: AnyObject {
     ///
     /// - Throws: ``ImageDecodingError`` when a frame is damaged or truncated.
     func nextFrame() throws(ImageDecodingError) -> ImageFrame?
+    /// The colour space the frames' pixels are in, as the file states it: `nil` for
+    /// sRGB, or when the file's profile is one a decode ignores (see
+    /// ``DecodedImage/attachEmbeddedProfile(_:)``). The frame readers of a decoder
+    /// registry with a colour engine convert from it as `DecodeOptions.color` asks.
+    var colorProfile: ColorProfile? { get }
+}
+
+extension ImageFrameReading {
+    /// `nil`: a reader that does not say is taken to give sRGB.
+    public var colorProfile: ColorProfile? { nil }
 }
 
 /// An encoder that writes a bitmap as a file.

@@ -10,6 +10,8 @@ final class APNGFrameReader: ImageFrameReading {
     let info: ImageInfo
     var loopCount: Int { structure.plays }
     let structure: APNGStructure
+    /// The colour space of the file's colour chunks (see `PNGColorChunks`).
+    let colorProfile: ColorProfile?
     private let file: Data
     private let options: DecodeOptions
     private var canvas: APNGCanvas
@@ -35,6 +37,7 @@ final class APNGFrameReader: ImageFrameReading {
         frameAllocation = options.frameAllocation(canvas: size, frameCount: frameLimit)
         self.file = file
         self.structure = structure
+        colorProfile = PNGColorChunks.storedPixelProfile(file)
         self.options = options
         canvas = APNGCanvas(size: size)
         info = ImageInfo(format: .png, size: size, orientation: orientation)

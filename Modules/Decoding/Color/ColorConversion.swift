@@ -18,14 +18,19 @@ package enum ColorConversion {
         case .convertToSRGB: target = nil
         case .convert(let profile): target = profile.isSRGB ? nil : profile
         }
-        guard current != target, image.bitmap.pixelFormat == .rgba8 else { return image }
+        guard current != target else { return image }
         var image = image
         do {
             let transform = try converter.transform(from: current.map { .profile($0) } ?? .sRGB, to: target)
+            let levels = image.bitmap.pixelFormat == .gray8 ? grayLevels(through: transform) : nil
             // Frames may share storage (a frame that repeats the one before): each once.
             var converted = Set<ObjectIdentifier>()
             for frame in image.frames where converted.insert(ObjectIdentifier(frame.bitmap.storage)).inserted {
-                apply(transform, to: frame.bitmap)
+                if let levels {
+                    apply(levels, to: frame.bitmap)
+                } else {
+                    apply(transform, to: frame.bitmap)
+                }
             }
             image.colorProfile = target
         } catch {
@@ -34,6 +39,36 @@ package enum ColorConversion {
             image.sourceColorProfile = nil
         }
         return image
+    }
+
+    /// What each gray level becomes: the neutral pixel (v, v, v) through `transform`,
+    /// back to one byte with Rec. 601's weights (the decoders' own for gray). A gray
+    /// decode of a colour file has lost its colours already, so its levels are taken as
+    /// neutrals of the file's space; the tone curve and the white point are what apply.
+    private static func grayLevels(through transform: any ColorTransforming) -> [UInt8] {
+        var pixels = [UInt8](repeating: 255, count: 4 * 256)
+        for level in 0..<256 {
+            for channel in 0..<3 { pixels[4 * level + channel] = UInt8(level) }
+        }
+        pixels.withUnsafeMutableBytes { transform.apply($0.baseAddress!, pixelCount: 256) }
+        return (0..<256).map { (level: Int) -> UInt8 in
+            let red = 0.299 * Double(pixels[4 * level])
+            let green = 0.587 * Double(pixels[4 * level + 1])
+            let blue = 0.114 * Double(pixels[4 * level + 2])
+            return UInt8(min(255, (red + green + blue).rounded()))
+        }
+    }
+
+    private static func apply(_ levels: [UInt8], to bitmap: ImageBitmap) {
+        let stride = bitmap.bytesPerRow
+        let width = bitmap.width
+        bitmap.storage.withUnsafeMutableBytes { bytes in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            for y in 0..<bitmap.height {
+                let row = base + y * stride
+                for x in 0..<width { row[x] = levels[Int(row[x])] }
+            }
+        }
     }
 
     private static func apply(_ transform: any ColorTransforming, to bitmap: ImageBitmap) {

@@ -83,3 +83,79 @@ final class ColorManagedIncrementalDecoder: IncrementalImageDecoding {
         ColorConversion.apply(options.color, to: try base.finish(), converter: converter)
     }
 }
+
+/// ``ColorManagedDecoder`` for a decoder that also reads frames one at a time: its frame
+/// readers convert each frame as `DecodeOptions.color` asks, from the profile the
+/// reader reports.
+struct ColorManagedAnimatedDecoder: AnimatedImageDecoding {
+    let managed: ColorManagedDecoder
+    let base: any AnimatedImageDecoding
+
+    init(base: any AnimatedImageDecoding, converter: any ColorConverting) {
+        self.base = base
+        managed = ColorManagedDecoder(base: base, converter: converter)
+    }
+
+    var format: ImageFormat { managed.format }
+
+    func recognizes(_ header: Data) -> Bool { managed.recognizes(header) }
+
+    func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
+        try managed.decode(data, options: options)
+    }
+
+    func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
+        managed.makeIncrementalDecoder(options: options)
+    }
+
+    func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
+        managed.estimatedMemory(decoding: data, options: options)
+    }
+
+    func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
+        try managed.readHeader(data)
+    }
+
+    func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode {
+        managed.prepareDecode(data, options: options)
+    }
+
+    func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {
+        ColorManagedFrameReader(
+            base: try base.makeFrameReader(for: data, options: options), options: options, converter: managed.converter)
+    }
+}
+
+/// A frame reader whose frames come out as `DecodeOptions.color` asks, each converted
+/// as it is read (a frame is the reader's own copy).
+final class ColorManagedFrameReader: ImageFrameReading {
+    private let base: any ImageFrameReading
+    private let options: DecodeOptions
+    private let converter: any ColorConverting
+    /// The profile the frames are in as converted: the file's with `preserve`, the
+    /// target's otherwise (`nil` for sRGB, and after a transform that could not be built).
+    private(set) var colorProfile: ColorProfile?
+
+    init(base: any ImageFrameReading, options: DecodeOptions, converter: any ColorConverting) {
+        self.base = base
+        self.options = options
+        self.converter = converter
+        colorProfile =
+            switch options.color {
+            case .preserve: base.colorProfile
+            case .convertToSRGB: nil
+            case .convert(let target): target.isSRGB ? nil : target
+            }
+    }
+
+    var info: ImageInfo { base.info }
+    var loopCount: Int { base.loopCount }
+
+    func nextFrame() throws(ImageDecodingError) -> ImageFrame? {
+        guard let frame = try base.nextFrame() else { return nil }
+        let image = DecodedImage(format: base.info.format, frames: [frame], colorProfile: base.colorProfile)
+        let converted = ColorConversion.apply(options.color, to: image, converter: converter)
+        colorProfile = converted.colorProfile
+        return converted.frames[0]
+    }
+}

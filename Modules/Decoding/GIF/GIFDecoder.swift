@@ -18,6 +18,10 @@ import WebImageCore
 /// NETSCAPE2.0 (or ANIMEXTS1.0) application extension, stored as is: 0 loops forever,
 /// and a file without one plays once (1).
 ///
+/// Colour: the ICC profile of an ICCRGBG1012 application extension before the first
+/// frame is read (4 MiB at most) and attached as `DecodedImage.colorProfile`, for the
+/// decoder registry to convert, as for the other formats.
+///
 /// Limits: a zero-sized screen is `ImageDecodingError.Code.invalidDimensions`. Before
 /// the canvas exists, every frame rectangle (unclipped) and frames x screen pixels (one
 /// frame with `DecodeOptions.firstFrameOnly`) are checked against
@@ -61,10 +65,12 @@ public struct GIFDecoder: AnimatedImageDecoding {
         while let frame = try reader.nextFrame() {
             frames.append(frame)
         }
-        return DecodedImage(
+        var image = DecodedImage(
             format: .gif, frames: frames, loopCount: reader.loopCount,
             orientation: .up, sourceSize: reader.info.size
         )
+        if let icc = reader.iccProfile { image.attachEmbeddedProfile(icc) }
+        return image
     }
 
     /// A reader that composes one frame per call, holding only the compressed data, the

@@ -1,3 +1,6 @@
+import Foundation
+import WebImageCore
+
 /// An extension record: its label and what decoding takes from it, read in place from
 /// its first two sub-blocks (no copy of them is made).
 struct GIFExtension {
@@ -7,7 +10,12 @@ struct GIFExtension {
     /// The loop count of a NETSCAPE2.0 or ANIMEXTS1.0 application extension: sub-block
     /// id 1 holds a little-endian 16-bit count, 0 meaning forever. Stored as is.
     var loopCount: Int?
+    /// The ICC profile of an ICCRGBG1012 application extension: its data sub-blocks,
+    /// joined (filled in by `GIFFile.readExtension()`, which walks them all).
+    var iccProfile: Data?
 
+    /// The application identifier and code of the ICC profile extension.
+    static let iccIdentifier = Array("ICCRGBG1012".utf8)
     private static let netscape = Array("NETSCAPE2.0".utf8)
     private static let animexts = Array("ANIMEXTS1.0".utf8)
 

@@ -155,7 +155,26 @@ final class GIFFile {
         let first = block(at: start + 1)
         let second = first.flatMap { block(at: start + 2 + $0.count) }
         source.move(to: end)
-        return GIFExtension(label: bytes[start], first: first, second: second)
+        var found = GIFExtension(label: bytes[start], first: first, second: second)
+        if found.label == 0xFF, let first, first.elementsEqual(GIFExtension.iccIdentifier) {
+            found.iccProfile = Self.joinedBlocks(bytes, from: start + 2 + first.count, to: end - 1)
+        }
+        return found
+    }
+
+    /// The data of the sub-blocks from `offset` to `end` (a whole chain's), joined; cut
+    /// one byte past the profile size limit, for the profile's header read to refuse.
+    private static func joinedBlocks(_ bytes: UnsafeRawBufferPointer, from offset: Int, to end: Int) -> Data {
+        var data = Data()
+        var offset = offset
+        let limit = ColorProfile.maximumByteCount + 1
+        while offset < end, data.count < limit {
+            let length = Int(bytes[offset])
+            let take = min(length, limit - data.count)
+            data.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<(offset + 1 + take)]))
+            offset += 1 + length
+        }
+        return data
     }
 
     /// Skips the LZW data of the frame whose descriptor was just read.

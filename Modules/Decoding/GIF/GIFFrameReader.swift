@@ -24,6 +24,9 @@ final class GIFFrameReader: ImageFrameReading {
     let isAnimated: Bool
     /// Frames the survey found, to reserve room for them.
     let expectedFrameCount: Int
+    /// The ICC profile of the file's ICCRGBG1012 application extension, if any.
+    let iccProfile: Data?
+    var colorProfile: ColorProfile? { iccProfile.flatMap(DecodedImage.storedPixelProfile(embedding:)) }
 
     private let file: GIFFile
     private let options: DecodeOptions
@@ -61,6 +64,7 @@ final class GIFFrameReader: ImageFrameReading {
             loopCount = survey.loopCount
             isAnimated = survey.frameCount > 1
             expectedFrameCount = options.firstFrameOnly ? 1 : survey.frameCount
+            iccProfile = survey.iccProfile
         } catch {
             throw error.withFormat(.gif)
         }

@@ -24,6 +24,9 @@ struct GIFSurvey {
     var loopCount = 1
     /// Whether the first frame is interlaced.
     var firstFrameInterlaced = false
+    /// The profile of the first ICCRGBG1012 application extension before the first
+    /// frame (where writers put it); one after it is not looked for.
+    var iccProfile: Data?
 
     /// Surveys `data` with a handle of its own.
     ///
@@ -41,6 +44,7 @@ struct GIFSurvey {
                 break walk
             case .extension:
                 guard let found = try? file.readExtension() else { break walk }
+                if frameCount == 0, iccProfile == nil, let icc = found.iccProfile { iccProfile = icc }
                 if !sawLoopCount, let loops = found.loopCount {
                     loopCount = loops
                     sawLoopCount = true

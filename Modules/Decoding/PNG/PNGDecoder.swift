@@ -6,10 +6,12 @@ import WebImageCore
 ///
 /// Output is 8-bit RGBA with straight alpha: palettes and bit depths under 8 are
 /// expanded (low-bit gray by bit replication), tRNS becomes alpha, 16-bit samples keep
-/// their high byte. The decoder applies no gamma correction (gAMA and cHRM are not
-/// read): pixels are as stored; the ICC profile of an `iCCP` chunk (inflated to 4 MiB at
-/// most) is attached as `DecodedImage.colorProfile` for the decoder registry to convert,
-/// and an `sRGB` chunk means sRGB. libpng is handed only the chunks decoding needs (IHDR, PLTE,
+/// their high byte. The decoder applies no gamma correction itself: pixels are as
+/// stored; the ICC profile of an `iCCP` chunk (inflated to 4 MiB at most) is attached
+/// as `DecodedImage.colorProfile` for the decoder registry to convert, an `sRGB` chunk
+/// means sRGB, and without either, `gAMA` and `cHRM` become a profile made from their
+/// gamma and chromaticities (none when they describe sRGB), as browsers read them.
+/// libpng is handed only the chunks decoding needs (IHDR, PLTE,
 /// tRNS, IDAT, IEND and unknown critical chunks, which it refuses): text, ICC and every
 /// other ancillary chunk is stepped over unstored, so a zTXt or iCCP decompression
 /// bomb, or a million tEXt chunks, cost one pass over their bytes. Work is linear in
@@ -76,7 +78,9 @@ public struct PNGDecoder: AnimatedImageDecoding {
     ///   the limits, or (while reading) a frame's data does not decode.
     public func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {
         if let animation = try animationReader(data, structure: APNGStructure(data), options: options) { return animation }
-        return StillImageFrameReader(image: try decodeStill(data, options: options))
+        var still = try decodeStill(data, options: options)
+        still.describeColor(of: data)
+        return StillImageFrameReader(image: still)
     }
 
     /// The animation's frame reader, or `nil` when `data` does not animate.

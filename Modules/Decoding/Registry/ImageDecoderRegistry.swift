@@ -59,12 +59,16 @@ public struct ImageDecoderRegistry: Sendable {
     ///   `ImageDecodingError.Code.unknownFormat` otherwise.
     ///
     /// With a ``colorConverter``, the decoder returned converts what it decodes as
-    /// `DecodeOptions.color` asks.
+    /// `DecodeOptions.color` asks; an `AnimatedImageDecoding` stays one, and its frame
+    /// readers convert each frame as it is read.
     public func decoder(for header: Data) throws(ImageDecodingError) -> any ImageDecoding {
         guard !header.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode") }
         let head = header.prefix(ImageFormat.sniffLength)
         if let decoder = decoders.first(where: { $0.recognizes(head) }) {
             guard let colorConverter else { return decoder }
+            if let animated = decoder as? any AnimatedImageDecoding {
+                return ColorManagedAnimatedDecoder(base: animated, converter: colorConverter)
+            }
             return ColorManagedDecoder(base: decoder, converter: colorConverter)
         }
         if let known = ImageFormat.sniff(head) {

@@ -5,10 +5,12 @@ import WebImageCore
 package final class StillImageFrameReader: ImageFrameReading {
     package let info: ImageInfo
     package let loopCount = 1
+    package let colorProfile: ColorProfile?
     private var frame: ImageFrame?
 
     package init(image: DecodedImage) {
         info = ImageInfo(format: image.format, size: image.sourceSize, orientation: image.orientation)
+        colorProfile = image.colorProfile
         frame = image.frames.first
     }
 

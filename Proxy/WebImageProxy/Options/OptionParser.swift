@@ -30,6 +30,7 @@ import Foundation
 /// | `msr:{megapixels}`, `msfs:{bytes}`, `maf:{n}`, `mrd:{side}` | this URL's own limits, below the server's |
 /// | `pr:{name}[:{name}...]` (`preset`) | the presets' options, in place |
 /// | `sm:1` (`strip_metadata`) | accepted: outputs never carry metadata (`sm:0` is refused) |
+/// | `scp:{1\|0}` (`strip_color_profile`) | 1: convert to sRGB and write no profile; 0: keep the source's pixels and profile |
 ///
 /// Anything else, and any argument imgproxy would read as something else (a boolean
 /// that is not one, a negative size), is refused with a 400 naming it: a typo must not
@@ -190,6 +191,9 @@ enum OptionParser {
             guard ["1", "t", "true"].contains(arguments[0]) else {
                 throw reader.bad("metadata is always stripped: the proxy's encoders write none")
             }
+        case "scp", "strip_color_profile":
+            try arity(1...1)
+            options.keepsColorProfile = try !reader.bool(arguments[0])
         case "pr", "preset":
             try arity(1...Int.max)
             for presetName in arguments { try expand(presetName, into: &options, presets: presets, depth: depth) }

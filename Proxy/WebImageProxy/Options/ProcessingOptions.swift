@@ -186,6 +186,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var format: OutputFormat?
     /// When a signed URL stops being served (`exp:` in seconds since 1970); `nil`: never.
     public var expires: Date?
+    /// Whether the output keeps the source's colour profile (`scp:0`): the pixels stay
+    /// as stored and the encoder writes the profile. `false` (`scp:1`) converts to sRGB
+    /// and writes none; `nil` takes the proxy's default
+    /// (`ImageProxy.Configuration.keepsColorProfile`).
+    public var keepsColorProfile: Bool?
 
     public init(
         resizeMode: ResizeMode = .fit, width: Int = 0, height: Int = 0, gravity: Gravity = .center,

@@ -14,6 +14,8 @@ struct ThumbnailRenderer: Sendable {
     let limits: SourceLimits
     let resultLimits: ResultLimits
     let quality: ImageProxy.Quality
+    /// Whether outputs keep the source's profile when the URL does not say (`scp:`).
+    let keepsColorProfile: Bool
 
     /// The source's header, checked against the limits (the server's, lowered where the
     /// URL asks).
@@ -60,7 +62,7 @@ struct ThumbnailRenderer: Sendable {
         let decodeOptions = DecodeOptions(
             maxPixelSize: plan.decodePixelSize, maxPixelCount: limits.maxResolution,
             firstFrameOnly: !(format == .webp && header.frameCount > 1), appliesOrientation: options.autoRotate,
-            maxFrameCount: limits.maxFrames)
+            maxFrameCount: limits.maxFrames, color: keepsProfile(options) ? .preserve : .convertToSRGB)
         let decode: PreparedImageDecode
         do { decode = try decoders.prepareDecode(data, options: decodeOptions) } catch { throw Self.proxyError(for: error) }
         return Job(header: header, plan: plan, decode: decode, options: options, format: format)
@@ -131,8 +133,11 @@ struct ThumbnailRenderer: Sendable {
                 }
                 opaque = true
             }
-            guard plan.canvases.isEmpty else { return try encode(bitmap, as: format, options: options, knownOpaque: opaque) }
-            return try encode(image, as: format, options: options, knownOpaque: opaque)
+            let profile = image.colorProfile
+            guard plan.canvases.isEmpty else {
+                return try encode(bitmap, as: format, options: options, knownOpaque: opaque, profile: profile)
+            }
+            return try encode(image, as: format, options: options, knownOpaque: opaque, profile: profile)
         } catch {
             throw ProxyError(.processingFailed, "processing failed: \(error)")
         }
@@ -149,11 +154,11 @@ struct ThumbnailRenderer: Sendable {
     /// A JPEG source made into a JPEG with nothing to cut, place or turn: the planar
     /// path (`PlanarJPEGThumbnailer`), which stays in YCbCr; `nil` when it does not
     /// apply or declines the file. A source whose colour is not sRGB takes the RGBA
-    /// path, where it is converted.
+    /// path, where it is converted, or keeps its profile for the encoder to write.
     private func planarJPEG(_ data: Data, _ job: Job) -> Data? {
         guard job.format == .jpeg, job.header.info.format == .jpeg, job.header.info.orientation == .up,
             job.options.userOrientation == .up, job.options.blur == 0, job.options.sharpen == 0, job.options.pixelate <= 1,
-            !job.header.hasNonSRGBColor || decoders.colorConverter == nil,
+            !job.header.hasNonSRGBColor || (decoders.colorConverter == nil && !keepsProfile(job.options)),
             job.plan.sourceCut == nil, job.plan.resultCut == nil, job.plan.canvases.isEmpty,
             job.plan.scaledSize.width <= job.header.info.size.width, job.plan.scaledSize.height <= job.header.info.size.height
         else { return nil }
@@ -179,15 +184,23 @@ struct ThumbnailRenderer: Sendable {
         options.quality ?? options.formatQuality[format] ?? quality.default(for: format) ?? 100
     }
 
-    private func encode(
-        _ bitmap: ImageBitmap, as format: OutputFormat, options: ProcessingOptions, knownOpaque: Bool
-    ) throws(ImageDecodingError) -> Data {
-        // A canvas is placed under the first frame only: the output is a still.
-        try encode(DecodedImage(format: .png, frames: [ImageFrame(bitmap: bitmap)]), as: format, options: options, knownOpaque: knownOpaque)
+    /// Whether `options` (or, when they do not say, the proxy's default) keep the profile.
+    private func keepsProfile(_ options: ProcessingOptions) -> Bool {
+        options.keepsColorProfile ?? keepsColorProfile
     }
 
+    /// `bitmap`, a canvas placed under the first frame only, as a still in `format`.
     private func encode(
-        _ image: DecodedImage, as format: OutputFormat, options: ProcessingOptions, knownOpaque: Bool
+        _ bitmap: ImageBitmap, as format: OutputFormat, options: ProcessingOptions, knownOpaque: Bool, profile: ColorProfile?
+    ) throws(ImageDecodingError) -> Data {
+        try encode(
+            DecodedImage(format: .png, frames: [ImageFrame(bitmap: bitmap)]), as: format, options: options, knownOpaque: knownOpaque,
+            profile: profile)
+    }
+
+    /// `image` in `format`; `profile` (the pixels' own, kept by `scp:0`) written with them.
+    private func encode(
+        _ image: DecodedImage, as format: OutputFormat, options: ProcessingOptions, knownOpaque: Bool, profile: ColorProfile?
     ) throws(ImageDecodingError) -> Data {
         let pixels = format == .jpeg && !knownOpaque ? try AlphaFlattening.overWhite(image.bitmap) : image.bitmap
         let avifSpeed = quality.avifSpeed
@@ -195,17 +208,22 @@ struct ThumbnailRenderer: Sendable {
             (quality) throws(ImageDecodingError) -> Data in
             switch format {
             case .jpeg:
-                return try JPEGEncoder(quality: quality).encode(pixels)
+                return try JPEGEncoder(quality: quality, colorProfile: profile).encode(pixels)
             case .png:
                 // Opaque images are written as RGB: a quarter smaller, nothing lost.
                 let opaque = knownOpaque || !AlphaFlattening.hasTransparency(image.bitmap)
-                return try PNGEncoder(compression: .fast, interlaced: false, dropsAlpha: opaque).encode(image.bitmap)
+                var encoder = PNGEncoder(compression: .fast, interlaced: false, dropsAlpha: opaque)
+                encoder.colorProfile = profile
+                return try encoder.encode(image.bitmap)
             case .webp:
-                let encoder = WebPEncoder(quality: Float(quality))
+                var encoder = WebPEncoder(quality: Float(quality))
+                encoder.colorProfile = profile
                 return image.isAnimated ? try encoder.encodeAnimation(image) : try encoder.encode(image.bitmap)
             case .avif:
                 // A still: an animated source asked as AVIF gives its first frame.
-                return try AVIFEncoder(quality: quality, speed: avifSpeed).encode(image.bitmap)
+                var encoder = AVIFEncoder(quality: quality, speed: avifSpeed)
+                encoder.colorProfile = profile
+                return try encoder.encode(image.bitmap)
             }
         }
     }

@@ -97,6 +97,10 @@ extension ImageProxy {
         /// manager too, whose downloader then starts no new source download while a
         /// render waits for it.
         public var memoryBudget: MemoryBudget?
+        /// Whether outputs keep the source's colour profile when the URL does not say
+        /// (`scp:`): `false` (the default, as imgproxy) converts to sRGB and writes no
+        /// profile; `true` keeps the stored pixels and writes the source's profile.
+        public var keepsColorProfile = false
 
         public init(
             signer: URLSigner? = nil,

@@ -75,7 +75,7 @@ public final class ImageProxy: Sendable {
         self.ownsSources = ownsSources
         renderer = ThumbnailRenderer(
             decoders: configuration.decoders, limits: configuration.limits, resultLimits: configuration.resultLimits,
-            quality: configuration.quality)
+            quality: configuration.quality, keepsColorProfile: configuration.keepsColorProfile)
         presets = Dictionary(configuration.presets.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         outputs = MemoryCache(configuration: MemoryCacheConfiguration(costLimit: max(1, configuration.outputCacheBytes)))
         queue = ProcessingQueue(width: max(1, configuration.concurrency), capacity: max(0, configuration.queueCapacity))

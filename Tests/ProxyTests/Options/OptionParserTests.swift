@@ -22,6 +22,16 @@ struct OptionParserTests {
         #expect(short.expires == Date(timeIntervalSince1970: 2_000_000_000))
     }
 
+    @Test("scp:0 keeps the colour profile, scp:1 strips it, and without scp the proxy's default decides")
+    func stripColorProfile() throws {
+        #expect(try parse([]).keepsColorProfile == nil)
+        #expect(try parse(["scp:0"]).keepsColorProfile == true)
+        #expect(try parse(["strip_color_profile:false"]).keepsColorProfile == true)
+        #expect(try parse(["scp:1"]).keepsColorProfile == false)
+        #expect(try parse(["scp:0", "strip_color_profile:1"]).keepsColorProfile == false)
+        #expect(try parse(["scp:0"]) != parse(["scp:1"]))
+    }
+
     @Test("later options override earlier ones, and left-out arguments keep theirs")
     func overrides() throws {
         let options = try parse(["s:100:50", "rs:force", "w:80", "rt:fit", "f:jpg", "ext:png"])
@@ -53,7 +63,7 @@ struct OptionParserTests {
             "zz:1", "rs", "rs:wide:1:1", "rs:fit:-1:1", "rs:fit:99999:1", "rs:fit:1:2:3", "g:up", "q:-1", "q:101", "f:gif", "fq:avif",
             "fq:gif:50", "fq:webp:101", "kcr:1", "eth:1", "skp:bmp", "fn:%%%:1", "raw:maybe", "bg:12345", "bg:1:2", "bg:300:0:0", "pd:-1",
             "pd:1:2:3:4:5", "bl:101", "sh:-1", "pix:x",
-            "exp:soon", "sm:0", "w", "w:1:2",
+            "exp:soon", "sm:0", "w", "w:1:2", "scp:2", "scp",
         ])
     func refused(segment: String) {
         #expect {
