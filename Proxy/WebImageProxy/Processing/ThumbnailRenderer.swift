@@ -57,7 +57,7 @@ struct ThumbnailRenderer: Sendable {
     func job(for data: Data, header: ImageHeader, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Job {
         let source = Self.shownSize(header, options)
         let plan = ResizePlan(source: source, options: options)
-        try check(plan, source: source, options: options)
+        try check(plan, options: options)
         let limits = self.limits.narrowed(by: options.limits)
         let decodeOptions = DecodeOptions(
             maxPixelSize: plan.decodePixelSize, maxPixelCount: limits.maxResolution,
@@ -77,7 +77,7 @@ struct ThumbnailRenderer: Sendable {
     }
 
     /// Refuses a plan whose output is over the result limits, from sizes alone.
-    private func check(_ plan: ResizePlan, source: PixelSize, options: ProcessingOptions) throws(ProxyError) {
+    private func check(_ plan: ResizePlan, options: ProcessingOptions) throws(ProxyError) {
         let limits = resultLimits.narrowed(by: options.limits)
         let output = plan.outputSize
         guard max(output.width, output.height) <= limits.maxDimension else {
