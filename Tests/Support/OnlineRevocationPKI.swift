@@ -158,27 +158,7 @@ public final class OnlineRevocationPKI: @unchecked Sendable {
     private static let script = #"""
         set -e
         mkdir -p tmp
-        ca_dir() {
-          mkdir -p "$1/new"; : > "$1/index.txt"; echo 1000 > "$1/serial"; echo 01 > "$1/crlnumber"
-          cat > "$1/ca.cnf" <<CNF
-        [ ca ]
-        default_ca = this
-        [ this ]
-        dir = $PWD/$1
-        database = \$dir/index.txt
-        new_certs_dir = \$dir/new
-        serial = \$dir/serial
-        crlnumber = \$dir/crlnumber
-        default_md = sha256
-        policy = any
-        unique_subject = no
-        copy_extensions = none
-        [ any ]
-        commonName = supplied
-        CNF
-        }
-        key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1" 2>/dev/null; }
-        printf 'basicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n' > ca.ext
+        \#(OpenSSLCAScript.functions)
         # leaf NAME OCSP_URL [CRL_URL]: NAME.pem under the intermediate, naming those sources
         leaf() {
           {

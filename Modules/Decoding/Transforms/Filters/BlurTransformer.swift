@@ -20,13 +20,9 @@ public struct BlurTransformer: ImageTransforming, Hashable {
 
     public func transform(_ image: DecodedImage) throws(ImageDecodingError) -> DecodedImage {
         let kernel = GaussianKernel(sigma: sigma)
-        var result = image
-        for index in result.frames.indices {
-            var pixels = PremultipliedPixels(result.frames[index].bitmap)
+        return try PremultipliedPixels.changingFrames(of: image) { pixels in
             pixels.values = SeparableConvolution.apply(
                 kernel, to: pixels.values, width: pixels.width, height: pixels.height, channels: pixels.channels)
-            result.frames[index].bitmap = try pixels.bitmap()
         }
-        return result
     }
 }

@@ -16,9 +16,8 @@ public struct PixelateTransformer: ImageTransforming, Hashable {
 
     public func transform(_ image: DecodedImage) throws(ImageDecodingError) -> DecodedImage {
         guard blockSize > 1 else { return image }
-        var result = image
-        for index in result.frames.indices {
-            var pixels = PremultipliedPixels(result.frames[index].bitmap)
+        let blockSize = blockSize
+        return try PremultipliedPixels.changingFrames(of: image) { pixels in
             let (width, height, channels) = (pixels.width, pixels.height, pixels.channels)
             for top in stride(from: 0, to: height, by: blockSize) {
                 for left in stride(from: 0, to: width, by: blockSize) {
@@ -38,8 +37,6 @@ public struct PixelateTransformer: ImageTransforming, Hashable {
                     }
                 }
             }
-            result.frames[index].bitmap = try pixels.bitmap()
         }
-        return result
     }
 }

@@ -55,6 +55,19 @@ struct PremultipliedPixels {
         }
     }
 
+    /// `image` with each frame's pixels changed by `change`, premultiplied in between.
+    static func changingFrames(
+        of image: DecodedImage, _ change: (inout PremultipliedPixels) -> Void
+    ) throws(ImageDecodingError) -> DecodedImage {
+        var result = image
+        for index in result.frames.indices {
+            var pixels = PremultipliedPixels(result.frames[index].bitmap)
+            change(&pixels)
+            result.frames[index].bitmap = try pixels.bitmap()
+        }
+        return result
+    }
+
     static func byte(_ value: Float) -> UInt8 {
         UInt8(min(255, max(0, value.rounded())))
     }

@@ -17,9 +17,7 @@ public struct SharpenTransformer: ImageTransforming, Hashable {
 
     public func transform(_ image: DecodedImage) throws(ImageDecodingError) -> DecodedImage {
         let kernel = GaussianKernel(sigma: sigma)
-        var result = image
-        for index in result.frames.indices {
-            var pixels = PremultipliedPixels(result.frames[index].bitmap)
+        return try PremultipliedPixels.changingFrames(of: image) { pixels in
             let blurred = SeparableConvolution.apply(
                 kernel, to: pixels.values, width: pixels.width, height: pixels.height, channels: pixels.channels)
             let channels = pixels.channels
@@ -28,8 +26,6 @@ public struct SharpenTransformer: ImageTransforming, Hashable {
                 // Kept within what the alpha allows, so the colour stays premultiplied.
                 pixels.values[position] = min(alphaLimit, max(0, 2 * pixels.values[position] - blurred[position]))
             }
-            result.frames[index].bitmap = try pixels.bitmap()
         }
-        return result
     }
 }
