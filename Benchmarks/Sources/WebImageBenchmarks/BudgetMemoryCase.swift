@@ -52,7 +52,7 @@ enum BudgetMemoryCase {
         }
         let loaded = try LoopbackBench.blocking {
             try await withThrowingTaskGroup(of: Int.self) { group in
-                for request in requests { group.addTask { (try await manager.image(for: request)).frames.count } }
+                for request in requests { group.addTask { (try await manager.image(for: request)).frameCount } }
                 var count = 0
                 for try await frames in group where frames > 0 { count += 1 }
                 return count

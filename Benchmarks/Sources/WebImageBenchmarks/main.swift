@@ -87,6 +87,7 @@ do {
     // Not timed cases: a delay distribution and peak memory, measured after the table's
     // cases, alone.
     if selected(BudgetMemoryCase.name) { try BudgetMemoryCase.run(jpeg: fixtures.jpeg) }
+    if selected(AnimationMemoryCase.name) { try AnimationMemoryCase.run() }
     // The loopback origin of the network cases, started here when none of them ran.
     func origin() throws -> LoopbackServer {
         if let server { return server }

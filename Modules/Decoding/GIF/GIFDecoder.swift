@@ -56,6 +56,7 @@ public struct GIFDecoder: AnimatedImageDecoding {
     /// or surveys the frames first.
     func decode(_ data: Data, options: DecodeOptions, surveyed: GIFSurvey.OfScreen?) throws(ImageDecodingError) -> DecodedImage {
         let reader = try GIFFrameReader(data: data, options: options, surveyed: surveyed)
+        if let onDemand = try Self.decodeOnDemand(data, reader: reader, options: options) { return onDemand }
         var frames: [ImageFrame] = []
         frames.reserveCapacity(reader.expectedFrameCount)
         while let frame = try reader.nextFrame() {
@@ -65,6 +66,29 @@ public struct GIFDecoder: AnimatedImageDecoding {
             format: .gif, frames: frames, loopCount: reader.loopCount,
             orientation: .up, sourceSize: reader.info.size
         )
+    }
+
+    /// The animation as its first frame and a frame source, when `options` do not keep
+    /// it whole (``FrameBuffering``); `nil` to decode every frame.
+    private static func decodeOnDemand(_ data: Data, reader: GIFFrameReader, options: DecodeOptions) throws(ImageDecodingError)
+        -> DecodedImage?
+    {
+        let survey = reader.survey
+        let size = options.targetSize(for: reader.info.size)
+        // A survey stopped by damage counts a frame it could not describe: the eager
+        // decode reports that damage where it is.
+        guard reader.isAnimated, !options.firstFrameOnly, survey.frames.count == survey.frameCount,
+            !options.frameBuffering.decodesWhole(frameCount: survey.frameCount, of: size)
+        else { return nil }
+        guard let first = try reader.nextFrame() else { return nil }
+        let surveyed = GIFSurvey.OfScreen(screen: reader.info.size, survey: survey)
+        let source = AnimationFrameSource(
+            info: reader.info, size: size, loopCount: reader.loopCount,
+            storedDelays: survey.frames.map { .milliseconds($0.delayHundredths * 10) }, policy: options.frameBuffering
+        ) { () throws(ImageDecodingError) -> GIFFrameReader in
+            try GIFFrameReader(data: data, options: options, surveyed: surveyed)
+        }
+        return DecodedImage(format: .gif, firstFrame: first, frameSource: source, orientation: .up, sourceSize: reader.info.size)
     }
 
     /// A reader that composes one frame per call, holding only the compressed data, the

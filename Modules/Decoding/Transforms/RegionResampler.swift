@@ -4,7 +4,9 @@ import WebImageCore
 /// operation behind both transformers.
 enum RegionResampler {
     /// Each frame's `region`, scaled down to `target` (no larger than the region) by
-    /// the decoders' resampler. Frame timing, loop count and orientation are kept.
+    /// the decoders' resampler. Frame timing, loop count and orientation are kept; an
+    /// animation composed on demand gets a frame source that cuts and scales each frame
+    /// as it is composed.
     static func apply(_ region: PixelRect, target: PixelSize, to image: DecodedImage) throws(ImageDecodingError) -> DecodedImage {
         guard region.fits(in: image.size) else {
             throw ImageDecodingError(.invalidDimensions, "the region \(region) is not inside the \(image.size) image")
@@ -16,6 +18,15 @@ enum RegionResampler {
         var result = image
         for index in result.frames.indices {
             result.frames[index].bitmap = try resample(result.frames[index].bitmap, region, target)
+        }
+        // An animation composed on demand stays so: each frame is cut and scaled as it is
+        // composed (setting the frames above dropped the source).
+        if let source = image.frameSource as? any FrameFinishing {
+            result.frameSource = source.finishingFrames(size: target) { (frame) throws(ImageDecodingError) -> ImageFrame in
+                var frame = frame
+                frame.bitmap = try resample(frame.bitmap, region, target)
+                return frame
+            }
         }
         result.isPartial = image.isPartial
         return result
