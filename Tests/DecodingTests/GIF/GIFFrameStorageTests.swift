@@ -56,8 +56,9 @@ struct GIFFrameStorageTests {
     func scaledFramesFollowTheRule() throws {
         // 40 frames of 768x768 are 90 MiB at full size.
         let animation = RepeatedStructures.gif(onePixelFrames: 40, screen: 768)
-        let large = try GIFDecoder().decode(animation, options: DecodeOptions(maxPixelSize: 600, frameBuffering: .allFrames))  // 55 MiB kept
-        let small = try GIFDecoder().decode(animation, options: DecodeOptions(maxPixelSize: 256, frameBuffering: .allFrames))  // 10 MiB kept
+        // 55 MiB kept, then 10 MiB.
+        let large = try GIFDecoder().decode(animation, options: DecodeOptions(maxPixelSize: 600, frameBuffering: .allFrames))
+        let small = try GIFDecoder().decode(animation, options: DecodeOptions(maxPixelSize: 256, frameBuffering: .allFrames))
         try #require(large.frames.count == 40 && small.frames.count == 40)
         #expect(large.frames[0].bitmap.size == PixelSize(width: 600, height: 600))
         #if os(Linux)
