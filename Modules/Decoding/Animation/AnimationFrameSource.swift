@@ -6,11 +6,11 @@ import WebImageCore
 /// ``FrameComposition`` made on first use and freed by ``releaseBuffer()``.
 ///
 /// Thread contract: `Sendable`; one ``frame(at:)`` composes at a time, under a lock.
-final class AnimationFrameSource<Composer: FrameComposing>: ImageFrameSource, FrameFinishing {
-    let info: ImageInfo
-    let frameCount: Int
-    let size: PixelSize
-    let loopCount: Int
+package final class AnimationFrameSource<Composer: FrameComposing>: ImageFrameSource, FrameFinishing {
+    package let info: ImageInfo
+    package let frameCount: Int
+    package let size: PixelSize
+    package let loopCount: Int
     private let durations: [Duration]
     private let storedDelays: [Duration]
     private let policy: FrameBuffering
@@ -22,7 +22,7 @@ final class AnimationFrameSource<Composer: FrameComposing>: ImageFrameSource, Fr
 
     /// A source of the frames `makeComposer` composes (each call a reader of its own at
     /// the first frame), `storedDelays` as the scan read them, the frames of `size`.
-    init(
+    package init(
         info: ImageInfo, size: PixelSize, loopCount: Int, storedDelays: [Duration], policy: FrameBuffering,
         finish: (@Sendable (ImageFrame) throws(ImageDecodingError) -> ImageFrame)? = nil,
         makeComposer: @escaping @Sendable () throws(ImageDecodingError) -> Composer
@@ -38,11 +38,11 @@ final class AnimationFrameSource<Composer: FrameComposing>: ImageFrameSource, Fr
         self.makeComposer = makeComposer
     }
 
-    func duration(ofFrame index: Int) -> Duration { durations[index] }
+    package func duration(ofFrame index: Int) -> Duration { durations[index] }
 
-    func storedDelay(ofFrame index: Int) -> Duration { storedDelays[index] }
+    package func storedDelay(ofFrame index: Int) -> Duration { storedDelays[index] }
 
-    func frame(at index: Int) throws(ImageDecodingError) -> ImageFrame {
+    package func frame(at index: Int) throws(ImageDecodingError) -> ImageFrame {
         precondition(index >= 0 && index < frameCount, "frame \(index) of \(frameCount)")
         return try composition.withLock { (kept) throws(ImageDecodingError) -> ImageFrame in
             if kept == nil {
@@ -54,22 +54,22 @@ final class AnimationFrameSource<Composer: FrameComposing>: ImageFrameSource, Fr
         }
     }
 
-    var byteLimit: Int { policy.bufferByteLimit + policy.snapshotByteLimit }
+    package var byteLimit: Int { policy.bufferByteLimit + policy.snapshotByteLimit }
 
-    var bufferedByteCount: Int { composition.withLock { $0?.byteCount ?? 0 } }
+    package var bufferedByteCount: Int { composition.withLock { $0?.byteCount ?? 0 } }
 
-    func releaseBuffer() {
+    package func releaseBuffer() {
         composition.withLock { $0 = nil }
     }
 
-    func makeFrameReader() throws(ImageDecodingError) -> any ImageFrameReading {
+    package func makeFrameReader() throws(ImageDecodingError) -> any ImageFrameReading {
         ComposedFrameReader(composer: try makeComposer(), info: info, loopCount: loopCount, frameCount: frameCount, finish: finish)
     }
 
     /// A source of the same frames, each through `transform` after this source's own
     /// finishing, of `size` (this source's when `nil`); nothing composed is shared with
     /// this source.
-    func finishingFrames(
+    package func finishingFrames(
         size newSize: PixelSize?, with transform: @escaping @Sendable (ImageFrame) throws(ImageDecodingError) -> ImageFrame
     ) -> any ImageFrameSource {
         let before = finish
@@ -80,9 +80,9 @@ final class AnimationFrameSource<Composer: FrameComposing>: ImageFrameSource, Fr
     }
 
     /// Frame decodes made since the frame buffer was last released: what seeking costs.
-    var frameDecodes: Int { composition.withLock { $0?.decodes ?? 0 } }
+    package var frameDecodes: Int { composition.withLock { $0?.decodes ?? 0 } }
     /// Frames between snapshots, as the snapshot bound has spaced them.
-    var snapshotInterval: Int? { composition.withLock { $0?.interval } }
+    package var snapshotInterval: Int? { composition.withLock { $0?.interval } }
 }
 
 /// A walk over a composer's frames in order, for playback.
