@@ -30,6 +30,12 @@ import WebImageCore
 /// (``makeFrameReader(for:options:)`` yields them first). Damaged LZW data is
 /// `ImageDecodingError.Code.corrupt`.
 ///
+/// Long animations: when the frames would take more than
+/// `FrameBuffering.eagerByteLimit` (`DecodeOptions.frameBuffering`), ``decode(_:options:)``
+/// decodes the first frame and returns a frame source (`DecodedImage.frameSource`) that
+/// composes the others on demand; damage or truncation past the first frame is then
+/// thrown by the frames that need it. See <doc:AnimationsOnDemand>.
+///
 /// ```swift
 /// let reader = try GIFDecoder().makeFrameReader(for: data, options: .default)
 /// while let frame = try reader.nextFrame() { show(frame.bitmap, for: frame.duration) }

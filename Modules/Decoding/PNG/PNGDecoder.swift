@@ -31,6 +31,11 @@ import WebImageCore
 /// checked against `DecodeOptions.maxPixelCount`, and the frame count against
 /// `DecodeOptions.maxFrameCount`, before any frame is decoded.
 ///
+/// An animation of more than `FrameBuffering.eagerByteLimit` bytes of frames decodes its
+/// first frame and carries a frame source (`DecodedImage.frameSource`); a frame past the
+/// first whose data does not decode is then thrown by the frames that need it, rather
+/// than giving the still image. See <doc:AnimationsOnDemand>.
+///
 /// Thread contract: a value type with no state; decode from any thread.
 public struct PNGDecoder: AnimatedImageDecoding {
     public init() {}
