@@ -11,7 +11,9 @@ import WebImageTestServer
 do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     if let probe = options.budgetProbe {
-        try BudgetMemoryCase.runChild(input: probe.file, loads: probe.loads, budget: probe.budget, pixelSize: options.probePixelSize)
+        try BudgetMemoryCase.runChild(
+            input: probe.file, loads: probe.loads, budget: probe.budget, pixelSize: options.probePixelSize,
+            walksFrames: options.probeWalksFrames)
         exit(0)
     }
     if let mode = options.memoryMode {
