@@ -136,6 +136,29 @@ struct FrameSourceTests {
         }
     }
 
+    @Test("tasks asking one source for frames at once each get the eager decode's frame")
+    func concurrentCallers() async throws {
+        let data = Self.wanderingGIF(frames: 120)
+        let eager = try GIFDecoder().decode(data, options: Self.eager)
+        let lazy = try GIFDecoder().decode(data, options: Self.onDemand)
+        let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
+            for caller in 0..<6 {
+                group.addTask {
+                    var generator = SplitMix(seed: UInt64(caller))
+                    var wrong = 0
+                    for _ in 0..<40 {
+                        let index = Int.random(in: 0..<120, using: &generator)
+                        let frame = try lazy.frame(at: index)
+                        if frame.bitmap.packedBytes != eager.frames[index].bitmap.packedBytes { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test("damage past the first frame is reported by the frame it is in")
     func damageIsReportedByItsFrame() throws {
         var data = Self.wanderingGIF(frames: 60)
