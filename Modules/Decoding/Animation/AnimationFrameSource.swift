@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// The frame source the built-in decoders return for long animations, on a format's
@@ -18,7 +19,7 @@ package final class AnimationFrameSource<Composer: FrameComposing>: ImageFrameSo
     /// What every composed frame goes through before it is kept or handed out (a colour
     /// conversion), `nil` for nothing.
     private let finish: (@Sendable (ImageFrame) throws(ImageDecodingError) -> ImageFrame)?
-    private let composition = Mutex<FrameComposition<Composer>?>(nil)
+    private let composition = Locked<FrameComposition<Composer>?>(nil)
 
     /// A source of the frames `makeComposer` composes (each call a reader of its own at
     /// the first frame), `storedDelays` as the scan read them, the frames of `size`.
