@@ -34,7 +34,7 @@ import WebImageCore
 /// `FrameBuffering.eagerByteLimit` (`DecodeOptions.frameBuffering`), ``decode(_:options:)``
 /// decodes the first frame and returns a frame source (`DecodedImage.frameSource`) that
 /// composes the others on demand; damage or truncation past the first frame is then
-/// thrown by the frames that need it. See <doc:AnimationsOnDemand>.
+/// thrown by the frames that need it. See the article "Animations on demand".
 ///
 /// ```swift
 /// let reader = try GIFDecoder().makeFrameReader(for: data, options: .default)

@@ -34,7 +34,7 @@ import WebImageCore
 /// An animation of more than `FrameBuffering.eagerByteLimit` bytes of frames decodes its
 /// first frame and carries a frame source (`DecodedImage.frameSource`); a frame past the
 /// first whose data does not decode is then thrown by the frames that need it, rather
-/// than giving the still image. See <doc:AnimationsOnDemand>.
+/// than giving the still image. See the article "Animations on demand".
 ///
 /// Thread contract: a value type with no state; decode from any thread.
 public struct PNGDecoder: AnimatedImageDecoding {
