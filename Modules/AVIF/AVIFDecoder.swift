@@ -57,7 +57,32 @@ public struct AVIFDecoder: AnimatedImageDecoding {
     ///   `invalidDimensions`, `tooLarge`, `truncated`, `corrupt`, `unsupported` or
     ///   `outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
-        try Self.decodeAll(AVIFFrameReader(data: data, options: options), options: options)
+        let reader = try AVIFFrameReader(data: data, options: options)
+        if let onDemand = try Self.decodeOnDemand(data, reader: reader, options: options) { return onDemand }
+        return try Self.decodeAll(reader, options: options)
+    }
+
+    /// A sequence as its first frame and a frame source, when `options` do not keep it
+    /// whole (`FrameBuffering`) and need no frame turned upright; `nil` to decode every
+    /// frame.
+    static func decodeOnDemand(_ data: Data, reader: AVIFFrameReader, options: DecodeOptions) throws(ImageDecodingError)
+        -> DecodedImage?
+    {
+        let info = reader.info
+        let size = options.targetSize(for: info.size)
+        guard reader.frameCount > 1, !options.firstFrameOnly, !options.appliesOrientation || info.orientation == .up,
+            !options.frameBuffering.decodesWhole(frameCount: reader.frameCount, of: size),
+            let first = try reader.nextFrame()
+        else { return nil }
+        let source = AnimationFrameSource(
+            info: info, size: size, loopCount: reader.loopCount, storedDelays: reader.storedDelays, policy: options.frameBuffering
+        ) { () throws(ImageDecodingError) -> AVIFFrameReader in
+            try AVIFFrameReader(data: data, options: options)
+        }
+        var image = DecodedImage(
+            format: .avif, firstFrame: first, frameSource: source, orientation: info.orientation, sourceSize: info.size)
+        if let icc = reader.iccProfile { image.attachEmbeddedProfile(icc) }
+        return image
     }
 
     /// Every frame the reader's options ask for, as one image.
@@ -115,8 +140,11 @@ public struct AVIFDecoder: AnimatedImageDecoding {
 
     /// The estimate from a parsed container.
     static func estimatedMemory(of session: AVIFSession, options: DecodeOptions) -> Int {
-        let frames = options.firstFrameOnly ? 1 : session.frameCount
-        return options.targetSize(for: session.displaySize).pixelCount * 4 * frames + session.codedSize.pixelCount * 3
+        var frames = options.firstFrameOnly ? 1 : session.frameCount
+        let target = options.targetSize(for: session.displaySize)
+        // Composed on demand: the decode makes the first frame only.
+        if !options.appliesOrientation, !options.frameBuffering.decodesWhole(frameCount: frames, of: target) { frames = 1 }
+        return target.pixelCount * 4 * frames + session.codedSize.pixelCount * 3
     }
 
     /// Parses the container once (libavif's parse, with the limits checked) into the
@@ -140,8 +168,8 @@ public struct AVIFDecoder: AnimatedImageDecoding {
                 estimate
             } decode: { () throws(ImageDecodingError) -> DecodedImage in
                 // The parsed reader for the first decode; a further decode parses again.
-                if let image = try unread.decodeOnce(options: options) { return image }
-                return try Self.decodeAll(AVIFFrameReader(data: data, options: options), options: options)
+                if let image = try unread.decodeOnce(data, options: options) { return image }
+                return try self.decode(data, options: options)
             }
         }
     }

@@ -98,7 +98,8 @@ public struct AVIFEncoder: ImageEncoding {
         defer { avifEncoderDestroy(encoder) }
         encoder.pointee.timescale = 1000
         let size = image.size
-        for frame in image.frames {
+        // Frame by frame: an animation composed on demand holds one frame at a time.
+        try image.forEachFrame { (_, frame) throws(ImageDecodingError) in
             guard frame.bitmap.size == size else {
                 throw ImageDecodingError(.encodingFailed, "a frame of \(frame.bitmap.size) in a sequence of \(size)", format: .avif)
             }

@@ -17,7 +17,10 @@ final class AVIFFrameReader: ImageFrameReading {
     private let options: DecodeOptions
     private let target: PixelSize
     private let session: AVIFSession
-    private var returned = 0
+    /// The index of the next frame.
+    private(set) var returned = 0
+    /// The next frame is not the one after the last decoded: libavif must seek to it.
+    private var seeking = false
     /// How the frames are allocated: a still's as a still (prefaulted), a sequence's as
     /// an animation's (`PixelAllocation.animationFrames`).
     private let frameAllocation: PixelAllocation
@@ -52,8 +55,15 @@ final class AVIFFrameReader: ImageFrameReading {
     var estimatedMemory: Int { AVIFDecoder.estimatedMemory(of: session, options: options) }
 
     func nextFrame() throws(ImageDecodingError) -> ImageFrame? {
-        guard returned < (options.firstFrameOnly ? 1 : frameCount), let (image, seconds) = try session.nextFrame() else {
-            return nil
+        guard returned < (options.firstFrameOnly ? 1 : frameCount) else { return nil }
+        let image: UnsafeMutablePointer<avifImage>
+        let seconds: Double
+        if seeking {
+            (image, seconds) = try session.frame(at: returned)
+            seeking = false
+        } else {
+            guard let next = try session.nextFrame() else { return nil }
+            (image, seconds) = next
         }
         returned += 1
         let whole = try AVIFPixels.bitmap(
@@ -63,6 +73,17 @@ final class AVIFFrameReader: ImageFrameReading {
         guard frameCount > 1 else { return ImageFrame(bitmap: bitmap) }
         let stored = Self.milliseconds(seconds)
         return ImageFrame(bitmap: bitmap, duration: ImageFrame.playbackDuration(forStoredDelay: stored), storedDelay: stored)
+    }
+
+    /// Goes to frame `index`: the next frame decoded is that one.
+    func seek(to index: Int) {
+        returned = index
+        seeking = true
+    }
+
+    /// Every frame's duration as the container states it, as `nextFrame` reports it.
+    var storedDelays: [Duration] {
+        (0..<frameCount).map { Self.milliseconds(session.duration(ofFrame: $0)) }
     }
 
     /// A frame's duration as libavif reports it (seconds from the track's timescale),
@@ -98,9 +119,10 @@ final class AVIFPreparedReader: Sendable {
     }
 
     /// Decodes with the reader the first time; `nil` once it has been used.
-    func decodeOnce(options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage? {
+    func decodeOnce(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage? {
         try reader.withLock { (unread) throws(ImageDecodingError) -> DecodedImage? in
             guard let taken = unread.take() else { return nil }
+            if let onDemand = try AVIFDecoder.decodeOnDemand(data, reader: taken, options: options) { return onDemand }
             return try AVIFDecoder.decodeAll(taken, options: options)
         }
     }

@@ -108,6 +108,19 @@ final class AVIFSession {
         return (decoder.pointee.image, decoder.pointee.imageTiming.duration)
     }
 
+    /// Decodes frame `index` (0-based): libavif starts from the nearest keyframe at or
+    /// before it, unless the frame just decoded is the one before it.
+    func frame(at index: Int) throws(ImageDecodingError) -> (image: UnsafeMutablePointer<avifImage>, duration: Double) {
+        try Self.check(avifDecoderNthImage(decoder, UInt32(index)), decoder)
+        return (decoder.pointee.image, decoder.pointee.imageTiming.duration)
+    }
+
+    /// Frame `index`'s duration in seconds, from the container alone; 0 when unknown.
+    func duration(ofFrame index: Int) -> Double {
+        var timing = avifImageTiming()
+        return avifDecoderNthImageTiming(decoder, UInt32(index), &timing) == AVIF_RESULT_OK ? timing.duration : 0
+    }
+
     private static func check(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>) throws(ImageDecodingError) {
         if let error = AVIFResult.error(result, diagnostics: AVIFResult.text(decoder.pointee.diag)) { throw error }
     }

@@ -103,7 +103,8 @@ public struct WebPEncoder: ImageEncoding {
         defer { WebPAnimEncoderDelete(encoder) }
         var config = try makeConfig()
         var timestamp = 0
-        for frame in image.frames {
+        // Frame by frame: an animation composed on demand holds one frame at a time.
+        try image.forEachFrame { (_, frame) throws(ImageDecodingError) in
             guard frame.bitmap.size == size else {
                 throw ImageDecodingError(.encodingFailed, "a frame of \(frame.bitmap.size) in an animation of \(size)", format: .webp)
             }

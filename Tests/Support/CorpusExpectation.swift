@@ -19,7 +19,7 @@ public enum CorpusExpectation {
             #expect(image.height == entry.height, "\(entry.file): height", sourceLocation: sourceLocation)
             guard checksFramesAndPixels else { return }
             if let frames = expectedFrames ?? entry.frames {
-                #expect(image.frames.count == frames, "\(entry.file): frame count", sourceLocation: sourceLocation)
+                #expect(image.frameCount == frames, "\(entry.file): frame count", sourceLocation: sourceLocation)
             }
             if let reference = entry.referenceHash {
                 #expect(

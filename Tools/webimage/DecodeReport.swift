@@ -46,19 +46,25 @@ struct DecodeReport {
 
     func textLine() -> String {
         guard let image, error == nil else { return "\(file)\tERROR\t\(error ?? "")" }
-        let animation = image.isAnimated ? "\t\(image.frames.count) frames, loop \(image.loopCount)" : ""
+        let animation = image.isAnimated ? "\t\(image.frameCount) frames, loop \(image.loopCount)" : ""
         return "\(file)\t\(image.format)\t\(image.width)x\(image.height)\(animation)\t\(String(format: "%.2f ms", decodeMilliseconds))"
+    }
+
+    /// Every frame's duration, from the frame source's scan when the frames are on demand.
+    private static func durations(of image: DecodedImage) -> [Duration] {
+        guard let source = image.frameSource else { return image.frames.map(\.duration) }
+        return (0..<source.frameCount).map { source.duration(ofFrame: $0) }
     }
 
     func jsonLine() -> String {
         let format = image.map { JSONValue.string($0.format.identifier) } ?? .null
-        let durations = image.map { JSONValue.array($0.frames.map { .number(Self.milliseconds($0.duration)) }) } ?? .null
+        let durations = image.map { JSONValue.array(Self.durations(of: $0).map { .number(Self.milliseconds($0)) }) } ?? .null
         let fields: [(String, JSONValue)] = [
             ("file", .string(file)),
             ("format", format),
             ("width", image.map { .number(Double($0.width)) } ?? .null),
             ("height", image.map { .number(Double($0.height)) } ?? .null),
-            ("frames", image.map { .number(Double($0.frames.count)) } ?? .null),
+            ("frames", image.map { .number(Double($0.frameCount)) } ?? .null),
             ("loopCount", image.map { .number(Double($0.loopCount)) } ?? .null),
             ("durationsMs", durations),
             ("sourceColorProfile", image.map { $0.sourceColorProfile.map { .string($0.description) } ?? .null } ?? .null),

@@ -35,8 +35,8 @@ enum FrameWriter {
         } else if image.isAnimated, format == .avif {
             try AVIFEncoder(quality: quality ?? 60).encodeAnimation(image).write(to: file(""), options: .atomic)
         } else if image.isAnimated {
-            for (index, frame) in image.frames.enumerated() {
-                try encoder.encode(frame.bitmap).write(to: file("-\(index)"), options: .atomic)
+            for index in 0..<image.frameCount {
+                try encoder.encode(image.frame(at: index).bitmap).write(to: file("-\(index)"), options: .atomic)
             }
         } else {
             try encoder.encode(image.bitmap).write(to: file(""), options: .atomic)

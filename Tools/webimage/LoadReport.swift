@@ -33,7 +33,7 @@ struct LoadReport {
             format = image?.format.identifier
             width = image?.width
             height = image?.height
-            frames = image?.frames.count
+            frames = image?.frameCount
             source = response.source
             bytes = response.data?.count
             httpStatus = response.httpResponse?.statusCode

@@ -33,10 +33,11 @@ enum BudgetMemoryCase {
 
     // MARK: Child side
 
-    /// `--budget-probe FILE --loads N --budget BYTES|none [--pixel-size N]`: serves FILE,
-    /// loads it N times at once (as thumbnails of N px with `--pixel-size`), prints the
-    /// peak RSS and the baseline RSS before the loads, in KiB.
-    static func runChild(input: String, loads: Int, budget: Int?, pixelSize: Int?) throws {
+    /// `--budget-probe FILE --loads N --budget BYTES|none [--pixel-size N] [--walk-frames]`:
+    /// serves FILE, loads it N times at once (as thumbnails of N px with `--pixel-size`;
+    /// each then asked for its last frame with `--walk-frames`), prints the peak RSS and
+    /// the baseline RSS before the loads, in KiB.
+    static func runChild(input: String, loads: Int, budget: Int?, pixelSize: Int?, walksFrames: Bool = false) throws {
         let file = URL(fileURLWithPath: input)
         let server = try LoopbackBench.start(documentRoot: file.deletingLastPathComponent())
         defer { LoopbackBench.stop(server) }
@@ -52,7 +53,13 @@ enum BudgetMemoryCase {
         }
         let loaded = try LoopbackBench.blocking {
             try await withThrowingTaskGroup(of: Int.self) { group in
-                for request in requests { group.addTask { (try await manager.image(for: request)).frames.count } }
+                for request in requests {
+                    group.addTask {
+                        let image = try await manager.image(for: request)
+                        if walksFrames { _ = try image.frame(at: image.frameCount - 1) }
+                        return image.frameCount
+                    }
+                }
                 var count = 0
                 for try await frames in group where frames > 0 { count += 1 }
                 return count
@@ -119,12 +126,12 @@ enum BudgetMemoryCase {
     }
 
     /// Runs one probe in a child of this executable; (RSS before the loads, peak), KiB.
-    static func child(_ path: String, loads: Int, budget: Int?, pixelSize: Int?) throws -> (Int, Int) {
+    static func child(_ path: String, loads: Int, budget: Int?, pixelSize: Int?, walksFrames: Bool = false) throws -> (Int, Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         process.arguments =
             ["--budget-probe", path, "--loads", String(loads), "--budget", budget.map(String.init) ?? "none"]
-            + (pixelSize.map { ["--pixel-size", String($0)] } ?? [])
+            + (pixelSize.map { ["--pixel-size", String($0)] } ?? []) + (walksFrames ? ["--walk-frames"] : [])
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

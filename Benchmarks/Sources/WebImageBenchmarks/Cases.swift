@@ -5,6 +5,8 @@ import WebImageDecoding
 /// The decode cases, each ours beside the bare C call on the same bytes.
 enum Cases {
     static let eighth = DecodeOptions(maxPixelSize: 500)
+    /// Every frame of an animation decoded, as the C baselines decode them.
+    static let allFrames = DecodeOptions(frameBuffering: .allFrames)
 
     static func all(_ fixtures: BenchmarkFixtures, rounds: Int) -> [BenchmarkCase] {
         let jpeg = fixtures.jpeg
@@ -54,7 +56,7 @@ enum Cases {
                 section: .decode,
                 name: "GIF 480x360, 30 frames",
                 contenders: [
-                    Contender(name: "ours") { consume(try GIFDecoder().decode(gif)) },
+                    Contender(name: "ours") { consume(try GIFDecoder().decode(gif, options: Cases.allFrames)) },
                     Contender(name: "DGifSlurp + expand") { try Baseline.gif(gif) },
                 ], imagesPerRun: 1, comparisons: [.sameLibrary]),
             BenchmarkCase(
@@ -118,7 +120,7 @@ enum Cases {
         try check("JPEG progressive", try JPEGDecoder().decode(fixtures.progressiveJPEG).size, try Baseline.jpeg(fixtures.progressiveJPEG))
         try check("PNG RGBA", try PNGDecoder().decode(fixtures.rgbaPNG).size, try Baseline.png(fixtures.rgbaPNG))
         try check("PNG RGB", try PNGDecoder().decode(fixtures.rgbPNG).size, try Baseline.png(fixtures.rgbPNG))
-        let ours = try GIFDecoder().decode(fixtures.gif)
+        let ours = try GIFDecoder().decode(fixtures.gif, options: Cases.allFrames)
         let bare = try Baseline.gif(fixtures.gif)
         try check("GIF", ours.size, (bare.width, bare.height))
         guard ours.frames.count == bare.frames else {

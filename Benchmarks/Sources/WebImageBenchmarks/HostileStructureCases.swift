@@ -79,7 +79,7 @@ enum HostileStructureCases {
                 program: pngcrush),
             Subject(
                 name: names[3], plain: gif, hostile: RepeatedStructures.gif(gif, repeating: .comment, count: 100_000),
-                ours: { try GIFDecoder().decode($0) }, bareName: "DGifSlurp + expand", bare: bareGIF,
+                ours: { try GIFDecoder().decode($0, options: Cases.allFrames) }, bareName: "DGifSlurp + expand", bare: bareGIF,
                 program: nil),
         ]
         print("Hostile structure files (a 1024x768 photo as JPEG q85 4:2:0 and as RGB PNG; a 480x360 one-frame GIF):")

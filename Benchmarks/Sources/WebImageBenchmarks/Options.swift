@@ -5,11 +5,14 @@ struct Options {
     var reportDirectory: String?
     var memoryMode: MemoryProbe.Mode?
     var memoryInput: String?
-    /// `--budget-probe FILE --loads N --budget BYTES|none [--pixel-size N]`: a child of
+    /// `--budget-probe FILE --loads N --budget BYTES|none [--pixel-size N] [--walk-frames]`: a child of
     /// the memory-budget case.
     var budgetProbe: (file: String, loads: Int, budget: Int?)?
     /// The probe's thumbnail size (`ImageLoadContext.thumbnailPixelSize`), if any.
     var probePixelSize: Int?
+    /// `--walk-frames`: the probe asks each loaded animation for its last frame, which
+    /// composes every frame and fills the frame source's snapshots.
+    var probeWalksFrames = false
     var only: String?
     /// `--contender TEXT`: run only the contenders whose name contains TEXT, so that a
     /// profiler attached to the process sees one side of a case.
@@ -54,6 +57,7 @@ struct Options {
             case "--pixel-size":
                 guard let size = Int(try value(argument)), size > 0 else { throw Baseline.Failure(description: Self.usage) }
                 probePixelSize = size
+            case "--walk-frames": probeWalksFrames = true
             case "--write-fixtures": fixturesDirectory = try value(argument)
             case "--memory":
                 let name = try value(argument)

@@ -11,7 +11,9 @@ import WebImageTestServer
 do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     if let probe = options.budgetProbe {
-        try BudgetMemoryCase.runChild(input: probe.file, loads: probe.loads, budget: probe.budget, pixelSize: options.probePixelSize)
+        try BudgetMemoryCase.runChild(
+            input: probe.file, loads: probe.loads, budget: probe.budget, pixelSize: options.probePixelSize,
+            walksFrames: options.probeWalksFrames)
         exit(0)
     }
     if let mode = options.memoryMode {
@@ -88,6 +90,7 @@ do {
     // Not timed cases: a delay distribution and peak memory, measured after the table's
     // cases, alone.
     if selected(BudgetMemoryCase.name) { try BudgetMemoryCase.run(jpeg: fixtures.jpeg) }
+    if selected(AnimationMemoryCase.name) { try AnimationMemoryCase.run() }
     // The loopback origin of the network cases, started here when none of them ran.
     func origin() throws -> LoopbackServer {
         if let server { return server }

@@ -54,6 +54,12 @@ public struct DecodeOptions: Sendable, Hashable {
     /// registry converts, when it has a ``ColorConverting``.
     public var color: ColorHandling
 
+    /// Whether an animation's frames are all decoded up front or composed on demand
+    /// (``DecodedImage/frameSource``); ``FrameBuffering/default`` decodes whole only
+    /// animations of at most 16 MiB of frames. ``FrameBuffering/allFrames`` keeps every
+    /// frame in ``DecodedImage/frames``.
+    public var frameBuffering: FrameBuffering
+
     public init(
         maxPixelSize: Int? = nil,
         maxPixelCount: Int = DecodeOptions.defaultMaxPixelCount,
@@ -61,7 +67,8 @@ public struct DecodeOptions: Sendable, Hashable {
         pixelFormat: PixelFormat = .rgba8,
         appliesOrientation: Bool = false,
         maxFrameCount: Int = DecodeOptions.defaultMaxFrameCount,
-        color: ColorHandling = .convertToSRGB
+        color: ColorHandling = .convertToSRGB,
+        frameBuffering: FrameBuffering = .default
     ) {
         self.maxPixelSize = maxPixelSize
         self.maxPixelCount = maxPixelCount
@@ -70,6 +77,7 @@ public struct DecodeOptions: Sendable, Hashable {
         self.pixelFormat = pixelFormat
         self.appliesOrientation = appliesOrientation
         self.color = color
+        self.frameBuffering = frameBuffering
     }
 
     /// Full size, RGBA, every frame, the default pixel and frame limits.

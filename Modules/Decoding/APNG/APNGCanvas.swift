@@ -13,6 +13,9 @@ struct APNGCanvas {
     /// The previous frame's region and dispose operation, applied before the next frame.
     private var pendingDispose: (rect: (x: Int, y: Int, width: Int, height: Int), dispose: UInt8)?
 
+    /// The bytes the canvas and its saved region hold.
+    var byteCount: Int { pixels.count + (saved?.pixels.count ?? 0) }
+
     init(size: PixelSize) {
         self.size = size
         pixels = [UInt8](repeating: 0, count: size.pixelCount * 4)

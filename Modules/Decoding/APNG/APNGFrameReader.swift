@@ -16,6 +16,8 @@ final class APNGFrameReader: ImageFrameReading {
     private let options: DecodeOptions
     private var canvas: APNGCanvas
     private var next = 0
+    /// Which frames are drawn on a cleared canvas (see `startsClean(_:)`).
+    private let cleanStarts: [Bool]
     private let frameLimit: Int
     /// How the frames kept are allocated (`PixelAllocation.animationFrames`).
     private let frameAllocation: PixelAllocation
@@ -40,7 +42,26 @@ final class APNGFrameReader: ImageFrameReading {
         colorProfile = PNGColorChunks.storedPixelProfile(file)
         self.options = options
         canvas = APNGCanvas(size: size)
+        cleanStarts = Self.cleanStarts(structure)
         info = ImageInfo(format: .png, size: size, orientation: orientation)
+    }
+
+    /// Frames drawn on a cleared canvas: the first; one after a frame that covered the
+    /// canvas and was disposed to the background (the first frame's "previous" is the
+    /// background); and one that covers the canvas, replaces what it covers ("source"
+    /// blending) and does not ask for the canvas before it back.
+    private static func cleanStarts(_ structure: APNGStructure) -> [Bool] {
+        let canvas = structure.canvas
+        func covers(_ frame: APNGStructure.Frame) -> Bool {
+            frame.x == 0 && frame.y == 0 && frame.width == canvas.width && frame.height == canvas.height
+        }
+        return structure.frames.indices.map { index in
+            guard index > 0 else { return true }
+            let frame = structure.frames[index]
+            let previous = structure.frames[index - 1]
+            let previousClears = covers(previous) && (previous.dispose == 1 || (index == 1 && previous.dispose == 2))
+            return previousClears || (covers(frame) && frame.blend == 0 && frame.dispose != 2)
+        }
     }
 
     func nextFrame() throws(ImageDecodingError) -> ImageFrame? {
@@ -69,5 +90,40 @@ final class APNGFrameReader: ImageFrameReading {
         let stored = animated ? frame.delay : .zero
         return ImageFrame(
             bitmap: bitmap, duration: animated ? ImageFrame.playbackDuration(forStoredDelay: stored) : .zero, storedDelay: stored)
+    }
+}
+
+/// An APNG reader put back to an earlier frame: its state is the canvas (a value: a
+/// snapshot shares its pixels until the next frame is drawn) and the next frame's index.
+extension APNGFrameReader: FrameComposing {
+    struct Checkpoint {
+        let index: Int
+        let canvas: APNGCanvas
+    }
+
+    var position: Int { next }
+
+    func startsClean(_ index: Int) -> Bool { cleanStarts[index] }
+
+    func restart(at index: Int) throws(ImageDecodingError) {
+        precondition(startsClean(index), "APNG frame \(index) needs the frames before it")
+        canvas = APNGCanvas(size: structure.canvas)
+        next = index
+    }
+
+    func checkpoint() -> Checkpoint? { Checkpoint(index: next, canvas: canvas) }
+
+    func byteCount(of checkpoint: Checkpoint) -> Int { checkpoint.canvas.byteCount }
+
+    func restore(_ checkpoint: Checkpoint) throws(ImageDecodingError) {
+        canvas = checkpoint.canvas
+        next = checkpoint.index
+    }
+
+    func composeNext() throws(ImageDecodingError) -> ImageFrame {
+        guard let frame = try nextFrame() else {
+            throw ImageDecodingError(.truncated, "the APNG animation has no frame \(next)", format: .png)
+        }
+        return frame
     }
 }

@@ -32,6 +32,13 @@ package enum ColorConversion {
                     apply(transform, to: frame.bitmap)
                 }
             }
+            // The frames composed on demand are converted as they are made.
+            if let source = image.frameSource as? any FrameFinishing {
+                image.frameSource = source.finishingFrames(size: nil) { frame in
+                    apply(transform, to: frame.bitmap)
+                    return frame
+                }
+            }
             image.colorProfile = target
         } catch {
             image.warnings.append(DecodeWarning(.colorProfileIgnored, "the embedded ICC profile is ignored: \(error)"))

@@ -121,6 +121,34 @@ final class GIFCanvas {
         return frame
     }
 
+    /// The canvas and what the last frame's disposal will do to it, kept to come back to.
+    struct Checkpoint {
+        fileprivate let pixels: [UInt32]
+        fileprivate let pendingDisposal: (rect: GIFRect, disposal: GIFDisposal)?
+        fileprivate let backup: [UInt32]
+
+        var byteCount: Int { (pixels.count + backup.count) * 4 }
+    }
+
+    func checkpoint() -> Checkpoint {
+        Checkpoint(
+            pixels: Array(UnsafeBufferPointer(start: pixels, count: size.pixelCount)),
+            pendingDisposal: pendingDisposal, backup: backup)
+    }
+
+    func restore(_ checkpoint: Checkpoint) {
+        checkpoint.pixels.withUnsafeBufferPointer { pixels.update(from: $0.baseAddress!, count: size.pixelCount) }
+        pendingDisposal = checkpoint.pendingDisposal
+        backup = checkpoint.backup
+    }
+
+    /// Back to the transparent canvas the first frame is drawn on.
+    func clear() {
+        pixels.update(repeating: 0, count: size.pixelCount)
+        pendingDisposal = nil
+        backup.removeAll()
+    }
+
     private func fill(_ rect: GIFRect, with value: UInt32) {
         guard rect.x0 < rect.x1 else { return }
         for y in rect.y0..<rect.y1 {

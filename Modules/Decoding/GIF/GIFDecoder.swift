@@ -34,6 +34,12 @@ import WebImageCore
 /// (``makeFrameReader(for:options:)`` yields them first). Damaged LZW data is
 /// `ImageDecodingError.Code.corrupt`.
 ///
+/// Long animations: when the frames would take more than
+/// `FrameBuffering.eagerByteLimit` (`DecodeOptions.frameBuffering`), ``decode(_:options:)``
+/// decodes the first frame and returns a frame source (`DecodedImage.frameSource`) that
+/// composes the others on demand; damage or truncation past the first frame is then
+/// thrown by the frames that need it. See the article "Animations on demand".
+///
 /// ```swift
 /// let reader = try GIFDecoder().makeFrameReader(for: data, options: .default)
 /// while let frame = try reader.nextFrame() { show(frame.bitmap, for: frame.duration) }
@@ -60,6 +66,7 @@ public struct GIFDecoder: AnimatedImageDecoding {
     /// or surveys the frames first.
     func decode(_ data: Data, options: DecodeOptions, surveyed: GIFSurvey.OfScreen?) throws(ImageDecodingError) -> DecodedImage {
         let reader = try GIFFrameReader(data: data, options: options, surveyed: surveyed)
+        if let onDemand = try Self.decodeOnDemand(data, reader: reader, options: options) { return onDemand }
         var frames: [ImageFrame] = []
         frames.reserveCapacity(reader.expectedFrameCount)
         while let frame = try reader.nextFrame() {
@@ -71,6 +78,29 @@ public struct GIFDecoder: AnimatedImageDecoding {
         )
         if let icc = reader.iccProfile { image.attachEmbeddedProfile(icc) }
         return image
+    }
+
+    /// The animation as its first frame and a frame source, when `options` do not keep
+    /// it whole (``FrameBuffering``); `nil` to decode every frame.
+    private static func decodeOnDemand(_ data: Data, reader: GIFFrameReader, options: DecodeOptions) throws(ImageDecodingError)
+        -> DecodedImage?
+    {
+        let survey = reader.survey
+        let size = options.targetSize(for: reader.info.size)
+        // A survey stopped by damage counts a frame it could not describe: the eager
+        // decode reports that damage where it is.
+        guard reader.isAnimated, !options.firstFrameOnly, survey.frames.count == survey.frameCount,
+            !options.frameBuffering.decodesWhole(frameCount: survey.frameCount, of: size)
+        else { return nil }
+        guard let first = try reader.nextFrame() else { return nil }
+        let surveyed = GIFSurvey.OfScreen(screen: reader.info.size, survey: survey)
+        let source = AnimationFrameSource(
+            info: reader.info, size: size, loopCount: reader.loopCount,
+            storedDelays: survey.frames.map { .milliseconds($0.delayHundredths * 10) }, policy: options.frameBuffering
+        ) { () throws(ImageDecodingError) -> GIFFrameReader in
+            try GIFFrameReader(data: data, options: options, surveyed: surveyed)
+        }
+        return DecodedImage(format: .gif, firstFrame: first, frameSource: source, orientation: .up, sourceSize: reader.info.size)
     }
 
     /// A reader that composes one frame per call, holding only the compressed data, the

@@ -27,15 +27,18 @@ final class GIFFrameReader: ImageFrameReading {
     /// The ICC profile of the file's ICCRGBG1012 application extension, if any.
     let iccProfile: Data?
     var colorProfile: ColorProfile? { iccProfile.flatMap(DecodedImage.storedPixelProfile(embedding:)) }
+    /// The survey of the records: frame count, loop count, where each frame starts.
+    let survey: GIFSurvey
 
-    private let file: GIFFile
+    // Internal rather than private for seeking (GIFFrameReader+Seeking.swift).
+    let file: GIFFile
     private let options: DecodeOptions
     private let globalPalette: GIFPalette?
-    private var canvas: GIFCanvas?
+    var canvas: GIFCanvas?
     private var line: [UInt8] = []
-    private var yielded = 0
-    private var done = false
-    private var failure: ImageDecodingError?
+    var yielded = 0
+    var done = false
+    var failure: ImageDecodingError?
 
     /// Opens `data`, checks the screen and surveys the frames, or takes `surveyed`: the
     /// survey of the same bytes with the same options, made for a memory estimate (used
@@ -62,6 +65,7 @@ final class GIFFrameReader: ImageFrameReading {
             }
             info = ImageInfo(format: .gif, size: screen, orientation: .up, isProgressive: survey.firstFrameInterlaced)
             loopCount = survey.loopCount
+            self.survey = survey
             isAnimated = survey.frameCount > 1
             expectedFrameCount = options.firstFrameOnly ? 1 : survey.frameCount
             iccProfile = survey.iccProfile
@@ -186,14 +190,7 @@ final class GIFFrameReader: ImageFrameReading {
         let (total, overflow) = screen.pixelCount.multipliedReportingOverflow(by: yielded + 1)
         try options.checkPixelCount(overflow ? Int.max : total, "\(yielded + 1) GIF frames of \(screen)")
 
-        let canvas: GIFCanvas
-        if let existing = self.canvas {
-            canvas = existing
-        } else {
-            canvas = try GIFCanvas(
-                size: screen, frameAllocation: options.frameAllocation(canvas: screen, frameCount: expectedFrameCount))
-            self.canvas = canvas
-        }
+        let canvas = try existingCanvas()
         let rect = canvas.clip(frame)
         canvas.beginFrame(rect, disposal: control.disposal)
         defer { canvas.endFrame(rect, disposal: control.disposal) }
@@ -248,6 +245,15 @@ final class GIFFrameReader: ImageFrameReading {
         }
         let detail = GIFFile.error(code: failedCode, what: "decoding", ranPastEnd: false).message
         throw frameError("\(detail) (after \(delivered) of \(frame.height) rows)", frame: frame, isCut: isCut)
+    }
+
+    /// The canvas, made transparent on first use.
+    func existingCanvas() throws(ImageDecodingError) -> GIFCanvas {
+        if let canvas { return canvas }
+        let made = try GIFCanvas(
+            size: info.size, frameAllocation: options.frameAllocation(canvas: info.size, frameCount: expectedFrameCount))
+        canvas = made
+        return made
     }
 
     /// Truncation when the file ends inside the frame's data, damage otherwise.

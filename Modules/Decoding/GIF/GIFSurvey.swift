@@ -27,6 +27,20 @@ struct GIFSurvey {
     /// The profile of the first ICCRGBG1012 application extension before the first
     /// frame (where writers put it); one after it is not looked for.
     var iccProfile: Data?
+    /// What a frame source needs of each frame, in order (not kept with `firstFrameOnly`).
+    var frames: [Frame] = []
+
+    /// Where a frame's records start and what its graphic control says.
+    struct Frame {
+        /// The offset after the previous frame's data (after the header for the first):
+        /// the walk to this frame's image descriptor, through its extensions, starts here.
+        var recordsStart: Int
+        var delayHundredths: Int
+        /// Drawn on a cleared canvas: the first frame, a frame after one that covered the
+        /// screen and was disposed to the background, or an opaque frame that covers the
+        /// screen and does not ask for the canvas before it back.
+        var startsClean: Bool
+    }
 
     /// Surveys `data` with a handle of its own.
     ///
@@ -37,6 +51,9 @@ struct GIFSurvey {
         HeaderParseLog.record(.gif)
         guard let file = try? GIFFile(data: data) else { return }
         var sawLoopCount = false
+        var control = GIFGraphicsControl.none
+        var recordsStart = file.source.position
+        var previousClearsScreen = false
         walk: while true {
             guard let record = try? file.nextRecord() else { break }
             switch record {
@@ -45,6 +62,7 @@ struct GIFSurvey {
             case .extension:
                 guard let found = try? file.readExtension() else { break walk }
                 if frameCount == 0, iccProfile == nil, let icc = found.iccProfile { iccProfile = icc }
+                if let graphics = found.graphicsControl { control = graphics }
                 if !sawLoopCount, let loops = found.loopCount {
                     loopCount = loops
                     sawLoopCount = true
@@ -63,7 +81,18 @@ struct GIFSurvey {
                     let (total, overflow) = screen.pixelCount.multipliedReportingOverflow(by: frameCount)
                     try options.checkPixelCount(overflow ? Int.max : total, "\(frameCount) GIF frames of \(screen)")
                 }
+                if !options.firstFrameOnly {
+                    let coversScreen = frame.left == 0 && frame.top == 0 && frame.width >= screen.width && frame.height >= screen.height
+                    let opaqueCover = coversScreen && control.transparentIndex == nil && control.disposal != .previous
+                    frames.append(
+                        Frame(
+                            recordsStart: recordsStart, delayHundredths: control.delayHundredths,
+                            startsClean: frameCount == 1 || previousClearsScreen || opaqueCover))
+                    previousClearsScreen = coversScreen && control.disposal == .background
+                }
+                control = .none
                 guard (try? file.skipImageData()) != nil else { break walk }
+                recordsStart = file.source.position
             }
         }
     }

@@ -33,6 +33,11 @@ import WebImageCore
 /// checked against `DecodeOptions.maxPixelCount`, and the frame count against
 /// `DecodeOptions.maxFrameCount`, before any frame is decoded.
 ///
+/// An animation of more than `FrameBuffering.eagerByteLimit` bytes of frames decodes its
+/// first frame and carries a frame source (`DecodedImage.frameSource`); a frame past the
+/// first whose data does not decode is then thrown by the frames that need it, rather
+/// than giving the still image. See the article "Animations on demand".
+///
 /// Thread contract: a value type with no state; decode from any thread.
 public struct PNGDecoder: AnimatedImageDecoding {
     public init() {}
@@ -60,7 +65,7 @@ public struct PNGDecoder: AnimatedImageDecoding {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .png) }
         var image: DecodedImage
         if let animation = try animationReader(data, structure: structure, options: options),
-            let frames = try? Self.decodeAll(animation, options: options)
+            let frames = try? Self.decodeOnDemand(data, reader: animation, options: options) ?? Self.decodeAll(animation, options: options)
         {
             image = frames
         } else {
@@ -89,6 +94,30 @@ public struct PNGDecoder: AnimatedImageDecoding {
     ) throws(ImageDecodingError) -> APNGFrameReader? {
         guard let structure, structure.isAnimated else { return nil }
         return try APNGFrameReader(file: data, structure: structure, orientation: structure.orientation(in: data), options: options)
+    }
+
+    /// The animation as its first frame and a frame source, when `options` do not keep
+    /// it whole (``FrameBuffering``) and need no frame turned upright; `nil` to decode
+    /// every frame.
+    private static func decodeOnDemand(_ data: Data, reader: APNGFrameReader, options: DecodeOptions) throws(ImageDecodingError)
+        -> DecodedImage?
+    {
+        let structure = reader.structure
+        let size = options.targetSize(for: structure.canvas)
+        guard structure.frames.count > 1, !options.firstFrameOnly,
+            !options.appliesOrientation || reader.info.orientation == .up,
+            !options.frameBuffering.decodesWhole(frameCount: structure.frames.count, of: size),
+            let first = try reader.nextFrame()
+        else { return nil }
+        let info = reader.info
+        let source = AnimationFrameSource(
+            info: info, size: size, loopCount: reader.loopCount, storedDelays: structure.frames.map(\.delay),
+            policy: options.frameBuffering
+        ) { () throws(ImageDecodingError) -> APNGFrameReader in
+            try APNGFrameReader(file: data, structure: structure, orientation: info.orientation, options: options)
+        }
+        return DecodedImage(
+            format: .png, firstFrame: first, frameSource: source, orientation: info.orientation, sourceSize: info.size)
     }
 
     private static func decodeAll(_ reader: APNGFrameReader, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {

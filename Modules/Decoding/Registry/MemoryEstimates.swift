@@ -4,8 +4,9 @@ import WebImageCore
 // What each built-in decoder holds at its peak, from the headers alone, for a memory
 // budget to reserve before the decode starts. Estimates, rounded up: the decoded
 // pixels, the full-size image a downsampling decoder resamples from, an animation's
-// canvas and every frame. A file over the options' pixel limits estimates 0: its decode
-// fails from the same headers before allocating, so it need not wait for memory.
+// canvas and every frame (the first only, for one composed on demand). A file over the
+// options' pixel limits estimates 0: its decode fails from the same headers before
+// allocating, so it need not wait for memory.
 // `prepareDecode(_:options:)` (PreparedDecodes.swift) reads these headers once for both
 // the estimate and the decode.
 
@@ -66,7 +67,9 @@ extension PNGDecoder {
         // An animation (a plain PNG's chunk list is read up to its first IDAT): every frame kept
         // at the output size, beside the canvas and one frame's pixels at full size.
         guard let animation = structure(), animation.isAnimated else { return still }
-        let frames = options.firstFrameOnly ? 1 : animation.frames.count
+        var frames = options.firstFrameOnly ? 1 : animation.frames.count
+        // Composed on demand: the decode makes the first frame only.
+        if !options.appliesOrientation, !options.frameBuffering.decodesWhole(frameCount: frames, of: target) { frames = 1 }
         return frames * target.pixelCount * bytesPerPixel + 2 * size.pixelCount * 4
     }
 }
@@ -93,8 +96,10 @@ extension GIFDecoder {
     /// so the decode fails before allocating, and the estimate is 0).
     static func estimatedMemory(screen: PixelSize, survey: GIFSurvey?, options: DecodeOptions) -> Int {
         guard let survey else { return 0 }
-        let frames = options.firstFrameOnly ? 1 : max(1, survey.frameCount)
+        var frames = options.firstFrameOnly ? 1 : max(1, survey.frameCount)
         let target = options.targetSize(for: screen)
+        // Composed on demand: the decode makes the first frame only.
+        if survey.frames.count == frames, !options.frameBuffering.decodesWhole(frameCount: frames, of: target) { frames = 1 }
         // The canvas and the copy a "restore to previous" frame needs, then every frame.
         return screen.pixelCount * 4 * 2 + frames * target.pixelCount * options.pixelFormat.bytesPerPixel
     }

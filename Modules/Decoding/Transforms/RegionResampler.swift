@@ -5,7 +5,8 @@ import WebImageCore
 enum RegionResampler {
     /// Each frame's `region`, scaled to `target` by the decoders' resampler: no larger
     /// than the region unless `enlarging`. Frame timing, loop count and orientation are
-    /// kept.
+    /// kept; an animation composed on demand gets a frame source that cuts and scales
+    /// each frame as it is composed.
     static func apply(
         _ region: PixelRect, target: PixelSize, to image: DecodedImage, enlarging: Bool = false
     ) throws(ImageDecodingError) -> DecodedImage {
@@ -20,6 +21,15 @@ enum RegionResampler {
         var result = image
         for index in result.frames.indices {
             result.frames[index].bitmap = try resample(result.frames[index].bitmap, region, target)
+        }
+        // An animation composed on demand stays so: each frame is cut and scaled as it is
+        // composed (setting the frames above dropped the source).
+        if let source = image.frameSource as? any FrameFinishing {
+            result.frameSource = source.finishingFrames(size: target) { (frame) throws(ImageDecodingError) -> ImageFrame in
+                var frame = frame
+                frame.bitmap = try resample(frame.bitmap, region, target)
+                return frame
+            }
         }
         result.isPartial = image.isPartial
         return result

@@ -29,7 +29,7 @@ struct LoadEventReporter: Sendable {
     }
 
     func decoded(_ image: DecodedImage, duration: Duration) {
-        let (size, frames) = (image.size, image.frames.count)
+        let (size, frames) = (image.size, image.frameCount)
         monitors.emit { [load] in $0.load(load, didDecode: size, frames: frames, duration: duration) }
     }
 

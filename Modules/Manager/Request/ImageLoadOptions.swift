@@ -55,6 +55,11 @@ public struct ImageLoadOptions: OptionSet, Sendable, Hashable {
     /// sets ``ImageManager/Configuration/handlesCookies`` gives it to every load. The
     /// load shares no download with loads without it.
     public static let handleCookies = ImageLoadOptions(rawValue: 1 << 13)
+    /// Decode every frame of an animation into `DecodedImage.frames`, whatever its length
+    /// (`FrameBuffering.allFrames`). Without it, an animation of more than 16 MiB of
+    /// frames carries its first frame and composes the others on demand
+    /// (`DecodedImage.frameSource`). Cached apart from the load without it.
+    public static let allFrames = ImageLoadOptions(rawValue: 1 << 14)
 
     /// The longer side, in pixels, that ``scaleDownLargeImages`` decodes to at most:
     /// 4096, so an RGBA image stays within 64 MiB.

@@ -77,16 +77,19 @@ public struct ImageRequest: Sendable {
     }
 
     /// How the bytes are decoded: upright (EXIF orientation applied, so crops and
-    /// resizes see what a viewer sees), RGBA, at ``maxPixelSize``.
+    /// resizes see what a viewer sees), RGBA, at ``maxPixelSize``; a long animation
+    /// composed on demand unless ``ImageLoadOptions/allFrames`` asks for every frame.
     public var decodeOptions: DecodeOptions {
         DecodeOptions(
-            maxPixelSize: maxPixelSize, firstFrameOnly: options.contains(.firstFrameOnly), appliesOrientation: true)
+            maxPixelSize: maxPixelSize, firstFrameOnly: options.contains(.firstFrameOnly), appliesOrientation: true,
+            frameBuffering: options.contains(.allFrames) ? .allFrames : .default)
     }
 
     private static func variant(options: ImageLoadOptions, context: ImageLoadContext) -> String {
         var parts: [String] = []
         if let size = maxPixelSize(options: options, context: context) { parts.append("max=\(size)") }
         if options.contains(.firstFrameOnly) { parts.append("first") }
+        if options.contains(.allFrames) { parts.append("all-frames") }
         parts.append(contentsOf: context.transformers.map(\.identifier))
         return parts.joined(separator: "|")
     }

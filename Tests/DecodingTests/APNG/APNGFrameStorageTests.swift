@@ -18,7 +18,7 @@ struct APNGFrameStorageTests {
 
     @Test("an animation of more than 32 MiB of frames has every frame mapped on its own")
     func longAnimationsAreMapped() throws {
-        let image = try PNGDecoder().decode(try Self.animation(frames: 40))
+        let image = try PNGDecoder().decode(try Self.animation(frames: 40), options: DecodeOptions(frameBuffering: .allFrames))
         try #require(image.frames.count == 40)
         #if os(Linux)
             #expect(image.frames.allSatisfy { $0.bitmap.storage.isMappedOnItsOwn })
@@ -29,10 +29,11 @@ struct APNGFrameStorageTests {
 
     @Test("a short animation, or a long one scaled below 32 MiB, keeps its frames in malloc")
     func shortOrScaledAnimationsStayInMalloc() throws {
-        let short = try PNGDecoder().decode(try Self.animation(frames: 10))
+        let short = try PNGDecoder().decode(try Self.animation(frames: 10), options: DecodeOptions(frameBuffering: .allFrames))
         #expect(short.frames.count == 10)
         #expect(short.frames.allSatisfy { !$0.bitmap.storage.isMappedOnItsOwn })
-        let scaled = try PNGDecoder().decode(try Self.animation(frames: 40), options: DecodeOptions(maxPixelSize: 256))
+        let scaled = try PNGDecoder().decode(
+            try Self.animation(frames: 40), options: DecodeOptions(maxPixelSize: 256, frameBuffering: .allFrames))
         #expect(scaled.frames.count == 40)
         #expect(scaled.frames[0].bitmap.size == PixelSize(width: 256, height: 256))
         #expect(scaled.frames.allSatisfy { !$0.bitmap.storage.isMappedOnItsOwn })

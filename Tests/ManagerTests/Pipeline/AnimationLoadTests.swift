@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageFixtures
+import WebImageTestSupport
+
+/// Long animations through the manager: composed on demand unless every frame is asked
+/// for, their frame count reported either way.
+@Suite("Manager: long animations", .timeLimit(.minutes(1)))
+struct AnimationLoadTests {
+    /// 300 frames of 128x128: 18.75 MiB decoded whole, over the 16 MiB composed on demand from.
+    static let longGIF = RepeatedStructures.gif(onePixelFrames: 300, screen: 128)
+
+    @Test("a long GIF loads as its first frame and a frame source; monitors hear its 300 frames")
+    func composedOnDemand() async throws {
+        let fixture = ScriptedFixture(.serving(["long.gif": Self.longGIF]))
+        let log = LoadEventLog()
+        let manager = fixture.manager { $0.eventMonitors = [log] }
+        let image = try await manager.image(for: fixture.url("long.gif"))
+        #expect(image.frameSource != nil)
+        #expect(image.frames.count == 1)
+        #expect(image.frameCount == 300)
+        #expect(log.heard.contains("long.gif decoded 128x128 in 300 frame(s)"))
+        let whole = try GIFDecoder().decode(Self.longGIF, options: DecodeOptions(frameBuffering: .allFrames))
+        #expect(try image.frame(at: 299).bitmap.packedBytes == whole.frames[299].bitmap.packedBytes)
+        #expect(manager.cachedImage(for: ImageRequest(url: fixture.url("long.gif")))?.frameSource != nil)
+    }
+
+    @Test("allFrames decodes every frame, and is cached apart from the load without it")
+    func allFrames() async throws {
+        let fixture = ScriptedFixture(.serving(["long.gif": Self.longGIF]))
+        let manager = fixture.manager()
+        let onDemand = try await manager.image(for: fixture.url("long.gif"))
+        let whole = try await manager.image(for: fixture.url("long.gif"), options: [.allFrames])
+        #expect(onDemand.frames.count == 1)
+        #expect(whole.frames.count == 300)
+        #expect(whole.frameSource == nil)
+        #expect(manager.cachedImage(for: ImageRequest(url: fixture.url("long.gif"), options: [.allFrames]))?.frames.count == 300)
+    }
+}
