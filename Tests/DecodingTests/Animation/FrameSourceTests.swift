@@ -208,6 +208,23 @@ struct FrameSourceTransformTests {
         #expect(walked == 60)
     }
 
+    @Test(
+        "turns and filters of an animation composed on demand apply to every frame as it is composed",
+        arguments: [
+            OrientationTransformer(.right) as any ImageTransforming, BlurTransformer(sigma: 1.5), SharpenTransformer(sigma: 1),
+            PixelateTransformer(blockSize: 5),
+        ])
+    func transformsStayOnDemand(transformer: any ImageTransforming) throws {
+        let data = FrameSourceTests.wanderingGIF(frames: 40)
+        let lazy = try transformer.transform(try GIFDecoder().decode(data, options: FrameSourceTests.onDemand))
+        let eager = try transformer.transform(try GIFDecoder().decode(data, options: FrameSourceTests.eager))
+        #expect(lazy.frameSource != nil, "\(transformer.identifier)")
+        #expect(lazy.frameCount == 40)
+        for index in [0, 39, 13] {
+            #expect(try lazy.frame(at: index).bitmap == eager.frames[index].bitmap, "\(transformer.identifier) frame \(index)")
+        }
+    }
+
     @Test("setting the frames of an image makes them the whole image")
     func settingFramesDropsTheSource() throws {
         var image = try GIFDecoder().decode(FrameSourceTests.wanderingGIF(frames: 30), options: FrameSourceTests.onDemand)

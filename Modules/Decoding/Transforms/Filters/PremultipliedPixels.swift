@@ -55,15 +55,27 @@ struct PremultipliedPixels {
         }
     }
 
-    /// `image` with each frame's pixels changed by `change`, premultiplied in between.
+    /// `image` with each frame's pixels changed by `change`, premultiplied in between;
+    /// an animation composed on demand stays so, each frame changed as it is composed.
     static func changingFrames(
-        of image: DecodedImage, _ change: (inout PremultipliedPixels) -> Void
+        of image: DecodedImage, _ change: @escaping @Sendable (inout PremultipliedPixels) -> Void
     ) throws(ImageDecodingError) -> DecodedImage {
+        let changed = { @Sendable (bitmap: ImageBitmap) throws(ImageDecodingError) -> ImageBitmap in
+            var pixels = PremultipliedPixels(bitmap)
+            change(&pixels)
+            return try pixels.bitmap()
+        }
         var result = image
         for index in result.frames.indices {
-            var pixels = PremultipliedPixels(result.frames[index].bitmap)
-            change(&pixels)
-            result.frames[index].bitmap = try pixels.bitmap()
+            result.frames[index].bitmap = try changed(result.frames[index].bitmap)
+        }
+        // Setting the frames above dropped the source.
+        if let source = image.frameSource as? any FrameFinishing {
+            result.frameSource = source.finishingFrames(size: nil) { (frame) throws(ImageDecodingError) -> ImageFrame in
+                var frame = frame
+                frame.bitmap = try changed(frame.bitmap)
+                return frame
+            }
         }
         return result
     }
