@@ -25,7 +25,7 @@ public struct BlurHashEncoder: Sendable, Hashable {
 
     /// The hash of `bitmap` (RGBA, alpha ignored, or gray).
     ///
-    /// - Throws: ``ImageDecodingError/Code/invalidDimensions`` for an empty bitmap.
+    /// - Throws: `ImageDecodingError` `invalidDimensions` for an empty bitmap.
     public func encode(_ bitmap: ImageBitmap) throws(ImageDecodingError) -> String {
         guard bitmap.width > 0, bitmap.height > 0 else { throw ImageDecodingError(.invalidDimensions, "an empty image has no BlurHash") }
         let factors = self.factors(bitmap)

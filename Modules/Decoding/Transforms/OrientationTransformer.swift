@@ -3,7 +3,7 @@ import WebImageCore
 /// Turns or mirrors an image (every frame of an animated one) as an EXIF orientation
 /// says: `.right` turns it a quarter clockwise, `.down` half a turn, `.left` a quarter
 /// anticlockwise, `.upMirrored` mirrors it left to right and `.downMirrored` top to
-/// bottom. The decoders already apply a file's own orientation (``DecodeOptions``'s
+/// bottom. The decoders already apply a file's own orientation (`DecodeOptions`'s
 /// `appliesOrientation`); this is for turning an upright image further.
 ///
 /// ```swift
