@@ -45,18 +45,9 @@ public struct OrientationTransformer: ImageTransforming, Hashable {
     public func transform(_ image: DecodedImage) throws(ImageDecodingError) -> DecodedImage {
         guard orientation != .up else { return image }
         let orientation = orientation
-        var result = image
-        for index in result.frames.indices {
-            result.frames[index].bitmap = try OrientationTransform.apply(orientation, to: result.frames[index].bitmap)
+        let size = orientation.swapsWidthAndHeight ? PixelSize(width: image.size.height, height: image.size.width) : image.size
+        return try image.changingFrameBitmaps(size: size) { (bitmap) throws(ImageDecodingError) in
+            try OrientationTransform.apply(orientation, to: bitmap)
         }
-        // An animation composed on demand stays so (setting the frames dropped the source).
-        if let source = image.frameSource as? any FrameFinishing {
-            result.frameSource = source.finishingFrames(size: result.size) { (frame) throws(ImageDecodingError) -> ImageFrame in
-                var frame = frame
-                frame.bitmap = try OrientationTransform.apply(orientation, to: frame.bitmap)
-                return frame
-            }
-        }
-        return result
     }
 }

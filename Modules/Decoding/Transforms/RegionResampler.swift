@@ -18,18 +18,8 @@ enum RegionResampler {
             throw ImageDecodingError(.invalidDimensions, "cannot scale a \(region.size) region to \(target)")
         }
         if region.size == image.size && target == image.size { return image }
-        var result = image
-        for index in result.frames.indices {
-            result.frames[index].bitmap = try resample(result.frames[index].bitmap, region, target)
-        }
-        // An animation composed on demand stays so: each frame is cut and scaled as it is
-        // composed (setting the frames above dropped the source).
-        if let source = image.frameSource as? any FrameFinishing {
-            result.frameSource = source.finishingFrames(size: target) { (frame) throws(ImageDecodingError) -> ImageFrame in
-                var frame = frame
-                frame.bitmap = try resample(frame.bitmap, region, target)
-                return frame
-            }
+        var result = try image.changingFrameBitmaps(size: target) { (bitmap) throws(ImageDecodingError) in
+            try resample(bitmap, region, target)
         }
         result.isPartial = image.isPartial
         return result

@@ -55,29 +55,16 @@ struct PremultipliedPixels {
         }
     }
 
-    /// `image` with each frame's pixels changed by `change`, premultiplied in between;
-    /// an animation composed on demand stays so, each frame changed as it is composed.
+    /// `image` with each frame's pixels changed by `change`, premultiplied in between
+    /// (an animation composed on demand stays so).
     static func changingFrames(
         of image: DecodedImage, _ change: @escaping @Sendable (inout PremultipliedPixels) -> Void
     ) throws(ImageDecodingError) -> DecodedImage {
-        let changed = { @Sendable (bitmap: ImageBitmap) throws(ImageDecodingError) -> ImageBitmap in
+        try image.changingFrameBitmaps(size: nil) { (bitmap) throws(ImageDecodingError) in
             var pixels = PremultipliedPixels(bitmap)
             change(&pixels)
             return try pixels.bitmap()
         }
-        var result = image
-        for index in result.frames.indices {
-            result.frames[index].bitmap = try changed(result.frames[index].bitmap)
-        }
-        // Setting the frames above dropped the source.
-        if let source = image.frameSource as? any FrameFinishing {
-            result.frameSource = source.finishingFrames(size: nil) { (frame) throws(ImageDecodingError) -> ImageFrame in
-                var frame = frame
-                frame.bitmap = try changed(frame.bitmap)
-                return frame
-            }
-        }
-        return result
     }
 
     static func byte(_ value: Float) -> UInt8 {
