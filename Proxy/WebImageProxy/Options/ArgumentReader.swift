@@ -23,10 +23,7 @@ struct ArgumentReader {
     func filename(_ arguments: [String]) throws(ProxyError) -> String? {
         guard !arguments[0].isEmpty else { return nil }
         guard arguments.count > 1, !arguments[1].isEmpty, try bool(arguments[1]) else { return arguments[0] }
-        var base64 = arguments[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.hasSuffix("=") { base64.removeLast() }
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let name = String(data: data, encoding: .utf8) else {
+        guard let data = Data(base64URLEncoded: arguments[0]), let name = String(data: data, encoding: .utf8) else {
             throw bad("the file name is not URL-safe base64")
         }
         return name

@@ -79,10 +79,8 @@ public struct ProxyPath: Sendable, Hashable {
     private static func base64Source(_ encoded: String) throws(ProxyError) -> (url: String, format: String?) {
         let parts = encoded.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count <= 2 else { throw ProxyError(.badOptions, "more than one extension after the base64 source") }
-        var base64 = parts[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.hasSuffix("=") { base64.removeLast() }
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard !parts[0].isEmpty, let data = Data(base64Encoded: base64), let url = String(data: data, encoding: .utf8), !url.isEmpty
+        guard !parts[0].isEmpty, let data = Data(base64URLEncoded: String(parts[0])), let url = String(data: data, encoding: .utf8),
+            !url.isEmpty
         else {
             throw ProxyError(.badOptions, "the source is neither /plain/{URL} nor URL-safe base64")
         }
