@@ -11,21 +11,9 @@ struct InfoKey: Hashable, Sendable {
 /// own source limits.
 struct InfoOptions: Hashable, Sendable {
     /// BlurHash components across and down; `nil`: no hash.
-    var blurHash: (x: Int, y: Int)? = (4, 3)
+    var blurHash: BlurHashEncoder? = BlurHashEncoder()
     var expires: Date?
     var limits = URLLimits()
-
-    static func == (lhs: InfoOptions, rhs: InfoOptions) -> Bool {
-        lhs.blurHash?.x == rhs.blurHash?.x && lhs.blurHash?.y == rhs.blurHash?.y && lhs.expires == rhs.expires
-            && lhs.limits == rhs.limits
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(blurHash?.x)
-        hasher.combine(blurHash?.y)
-        hasher.combine(expires)
-        hasher.combine(limits)
-    }
 }
 
 extension ImageProxy {
@@ -69,19 +57,17 @@ extension ImageProxy {
                 throw ThumbnailRenderer.proxyError(for: error)
             }
         }
-        var fields: [(String, String)] = [
-            ("format", Self.json(header.info.format.identifier)),
-            ("width", String(header.displaySize.width)),
-            ("height", String(header.displaySize.height)),
-            ("frames", String(header.frameCount)),
-            ("orientation", String(header.info.orientation.rawValue)),
-            ("colorSpace", Self.json(small.sourceColorProfile?.description ?? "sRGB")),
+        var fields: [String: Any] = [
+            "format": header.info.format.identifier,
+            "width": header.displaySize.width,
+            "height": header.displaySize.height,
+            "frames": header.frameCount,
+            "orientation": header.info.orientation.rawValue,
+            "colorSpace": small.sourceColorProfile?.description ?? "sRGB",
         ]
-        if let components = options.blurHash {
-            let hash = try BlurHashEncoder(componentsX: components.x, componentsY: components.y).encode(small.bitmap)
-            fields.append(("blurhash", Self.json(hash)))
-        }
-        let body = Data(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n").utf8)
+        if let encoder = options.blurHash { fields["blurhash"] = try encoder.encode(small.bitmap) }
+        // Sorted keys: the same source gives the same bytes, so the same ETag.
+        let body = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) + Data("\n".utf8)
         return RenderedOutput(
             data: body, contentType: "application/json", disposition: "inline; filename=\"info.json\"",
             entityTag: Self.entityTag(of: body), variesByAccept: false)
@@ -102,7 +88,7 @@ extension ImageProxy {
                     guard let x = Int(parts[1]), let y = Int(parts[2]), (1...9).contains(x), (1...9).contains(y) else {
                         throw reader.bad("the components are 1 to 9 each")
                     }
-                    options.blurHash = (x, y)
+                    options.blurHash = BlurHashEncoder(componentsX: x, componentsY: y)
                 }
             case "exp", "expires", "msr", "max_src_resolution", "msfs", "max_src_file_size", "maf", "max_animation_frames":
                 try OptionParser.apply(segment, to: &limits, presets: [:], depth: 0)
@@ -113,19 +99,5 @@ extension ImageProxy {
         options.expires = limits.expires
         options.limits = limits.limits
         return options
-    }
-
-    /// `text` as a JSON string.
-    static func json(_ text: String) -> String {
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped + "\""
     }
 }
