@@ -10,9 +10,19 @@ enum FittingBytes {
         _ format: OutputFormat, startingAt start: Int, maxBytes: Int?,
         _ write: (_ quality: Int) throws(ImageDecodingError) -> Data
     ) throws(ImageDecodingError) -> Data {
+        // A write that always answers makes an answer.
+        try encodeIfWritten(format, startingAt: start, maxBytes: maxBytes, write)!
+    }
+
+    /// As ``encode(_:startingAt:maxBytes:_:)``, for a writer that may decline (a
+    /// `nil`): then `nil`.
+    static func encodeIfWritten(
+        _ format: OutputFormat, startingAt start: Int, maxBytes: Int?,
+        _ write: (_ quality: Int) throws(ImageDecodingError) -> Data?
+    ) throws(ImageDecodingError) -> Data? {
         var quality = start
         while true {
-            let output = try write(quality)
+            guard let output = try write(quality) else { return nil }
             guard let maxBytes, format != .png, output.count > maxBytes, quality > 10 else { return output }
             let over = Double(output.count) / Double(maxBytes)
             let factor = over > 3 ? 0.25 : over > 1.5 ? 0.5 : 0.75

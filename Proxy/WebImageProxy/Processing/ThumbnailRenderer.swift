@@ -163,19 +163,9 @@ struct ThumbnailRenderer: Sendable {
             job.plan.scaledSize.width <= job.header.info.size.width, job.plan.scaledSize.height <= job.header.info.size.height
         else { return nil }
         let maxPixelCount = limits.narrowed(by: job.options.limits).maxResolution
-        var declined = false
-        let output = try? FittingBytes.encode(.jpeg, startingAt: quality(of: .jpeg, job.options), maxBytes: job.options.maxBytes) {
-            (quality) throws(ImageDecodingError) -> Data in
-            guard
-                let thumbnail = PlanarJPEGThumbnailer(quality: quality, maxPixelCount: maxPixelCount).thumbnail(
-                    of: data, size: job.plan.scaledSize)
-            else {
-                declined = true
-                throw ImageDecodingError(.unsupported, "declined")
-            }
-            return thumbnail
+        return try? FittingBytes.encodeIfWritten(.jpeg, startingAt: quality(of: .jpeg, job.options), maxBytes: job.options.maxBytes) {
+            PlanarJPEGThumbnailer(quality: $0, maxPixelCount: maxPixelCount).thumbnail(of: data, size: job.plan.scaledSize)
         }
-        return declined ? nil : output
     }
 
     /// The quality `format` is written at: the URL's `q`, else its `fq` for the format,
