@@ -60,6 +60,23 @@ struct PNGAndWebPColorTests {
         #expect(image.bitmap.packedBytes == ColorTestImages.photo())
     }
 
+    @Test("a tagged PNG fed in slices gives partial and final images converted as the whole decode's")
+    func incremental() throws {
+        let profile = try ColorProfile(iccData: SRGBProfiles.adobeLike())
+        let file = try Self.encoded(.png, profile)
+        let whole = try Self.registry.decode(file)
+        let decoder = Self.registry.makeIncrementalDecoder()
+        let half = file.count / 2
+        try decoder.append(file.prefix(half))
+        let partial = try #require(try decoder.partialImage())
+        #expect(partial.sourceColorProfile == profile && partial.colorProfile == nil)
+        try decoder.append(file.dropFirst(half))
+        let final = try decoder.finish()
+        #expect(final.sourceColorProfile == profile && final.colorProfile == nil)
+        #expect(final.bitmap.packedBytes == whole.bitmap.packedBytes)
+        #expect(final.bitmap.packedBytes != ColorTestImages.photo(), "the stored pixels were converted")
+    }
+
     @Test("a PNG iCCP that inflates past the size limit is ignored with a warning")
     func pngOverLimit() throws {
         let file = try Self.encoded(.png, nil)

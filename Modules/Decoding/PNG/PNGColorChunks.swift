@@ -128,7 +128,12 @@ enum PNGColorChunks {
 extension DecodedImage {
     /// Records what the PNG's colour chunks say (see ``PNGColorChunks``).
     mutating func describeColor(of png: Data) {
-        switch PNGColorChunks.read(png) {
+        describeColor(PNGColorChunks.read(png))
+    }
+
+    /// Records `statement`, what a PNG's colour chunks say.
+    mutating func describeColor(_ statement: PNGColorChunks.Statement) {
+        switch statement {
         case .none: break
         case .profile(let icc): attachEmbeddedProfile(icc)
         case .stated(let exponent, let chromaticities):

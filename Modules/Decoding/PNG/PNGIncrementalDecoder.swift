@@ -9,7 +9,9 @@ import WebImageCore
 /// An animated PNG shows its default image as it arrives, and ``finish()`` returns the
 /// whole animation. To know, the bytes are kept until the first IDAT chunk: a file
 /// without `acTL` by then is not animated and is no longer kept; an animated one is
-/// kept whole, to be decoded again as an animation at the end.
+/// kept whole, to be decoded again as an animation at the end. The colour chunks before
+/// the first IDAT are read once, there, and describe the partial and final images as a
+/// whole decode's.
 final class PNGIncrementalDecoder: IncrementalImageDecoding {
     private let options: DecodeOptions
     private let reader: PNGReader
@@ -20,6 +22,8 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
     private var scanPosition = 8
     private var scanDone = false
     private var hasAnimationControl = false
+    /// What the colour chunks say, read once from the bytes before the first IDAT.
+    private var colorStatement: PNGColorChunks.Statement?
 
     init(options: DecodeOptions) {
         self.options = options
@@ -58,6 +62,8 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
             if type.elementsEqual("acTL".utf8) { hasAnimationControl = true }
             if type.elementsEqual("IDAT".utf8) {
                 scanDone = true
+                // Colour chunks come before the image data: all of them are in by now.
+                colorStatement = PNGColorChunks.read(bytes.prefix(scanPosition))
                 if !hasAnimationControl { kept = nil }
                 return
             }
@@ -79,10 +85,12 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
             partial = try PNGIncrementalDecoder.topRows(of: bitmap, count: Int(progress.last_row) + 1)
         }
         let (result, orientation) = try PostProcessing.finish(partial, options: options, orientation: reader.orientation)
-        return DecodedImage(
+        var image = DecodedImage(
             format: .png, frames: [ImageFrame(bitmap: result)], orientation: orientation,
             sourceSize: bitmap.size, isPartial: !reader.hasAllRows
         )
+        if let colorStatement { image.describeColor(colorStatement) }
+        return image
     }
 
     func finish() throws(ImageDecodingError) -> DecodedImage {
@@ -92,7 +100,9 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
             return try PNGDecoder().decode(kept, options: options)
         }
         try reader.requireComplete()
-        return try PNGDecoder.finalImage(from: reader, options: options)
+        var image = try PNGDecoder.finalImage(from: reader, options: options)
+        if let colorStatement { image.describeColor(colorStatement) }
+        return image
     }
 
     /// Passes whose every row has arrived: those before the pass of the last row, or
