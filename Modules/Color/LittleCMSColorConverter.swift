@@ -32,7 +32,8 @@ public final class LittleCMSColorConverter: ColorConverting {
     /// The most transforms kept.
     public var cacheCapacity: Int { cache.capacity }
 
-    private let cache: TransformCache
+    private let cache: TransformCache<any ColorTransforming>
+    private let wideCache: TransformCache<any WideColorTransforming>
 
     /// A converter that keeps at most `cacheCapacity` transforms.
     ///
@@ -43,6 +44,7 @@ public final class LittleCMSColorConverter: ColorConverting {
     public init(defaultCMYKProfile: ColorProfile? = nil, cacheCapacity: Int = 32) {
         self.defaultCMYKProfile = defaultCMYKProfile
         cache = TransformCache(capacity: cacheCapacity)
+        wideCache = TransformCache(capacity: cacheCapacity)
     }
 
     /// A transform from `source` to `destination` (`nil`: sRGB), built once and kept.
@@ -59,12 +61,27 @@ public final class LittleCMSColorConverter: ColorConverting {
             }
             source = .invertedCMYK(defaultCMYKProfile)
         }
-        let key = TransformCache.Key(source: source, target: destination)
+        let key = TransformCache<any ColorTransforming>.Key(source: source, target: destination)
         return try cache.transform(for: key) { () throws(ColorProfileError) -> any ColorTransforming in
             try LittleCMSTransform(source: key.source, target: key.target)
         }
     }
 
-    /// How many transforms are kept now.
-    public var cachedTransformCount: Int { cache.count }
+    /// A transform from 16-bit RGBA in the RGB profile `source` to 8-bit RGBA in
+    /// `destination` (`nil`: sRGB), built once and kept (in a table of its own, of
+    /// ``cacheCapacity`` too).
+    ///
+    /// - Throws: `ColorProfileError` `unusable` when LittleCMS refuses a profile or
+    ///   either is not an RGB profile.
+    public func wideTransform(from source: ColorProfile, to destination: ColorProfile?) throws(ColorProfileError)
+        -> any WideColorTransforming
+    {
+        let key = TransformCache<any WideColorTransforming>.Key(source: .profile(source), target: destination)
+        return try wideCache.transform(for: key) { () throws(ColorProfileError) -> any WideColorTransforming in
+            try LittleCMSWideTransform(source: source, target: destination)
+        }
+    }
+
+    /// How many transforms are kept now (8-bit and 16-bit together).
+    public var cachedTransformCount: Int { cache.count + wideCache.count }
 }

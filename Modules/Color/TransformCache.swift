@@ -8,14 +8,14 @@ import WebImageCore
 ///
 /// Thread contract: `Sendable`; a lock guards the table, never held while a transform
 /// is built (two threads may build the same one at once; one of them is kept).
-final class TransformCache: Sendable {
+final class TransformCache<Transform: Sendable>: Sendable {
     struct Key: Hashable, Sendable {
         var source: ColorSource
         var target: ColorProfile?
     }
 
     private struct Table {
-        var entries: [Key: (transform: any ColorTransforming, lastUse: UInt64)] = [:]
+        var entries: [Key: (transform: Transform, lastUse: UInt64)] = [:]
         var clock: UInt64 = 0
     }
 
@@ -29,9 +29,9 @@ final class TransformCache: Sendable {
 
     /// The cached transform for `key`, or the one `build` makes, kept for next time.
     func transform(
-        for key: Key, build: () throws(ColorProfileError) -> any ColorTransforming
-    ) throws(ColorProfileError) -> any ColorTransforming {
-        let cached = table.withLock { table -> (any ColorTransforming)? in
+        for key: Key, build: () throws(ColorProfileError) -> Transform
+    ) throws(ColorProfileError) -> Transform {
+        let cached = table.withLock { table -> Transform? in
             table.clock += 1
             guard let entry = table.entries[key] else { return nil }
             table.entries[key]?.lastUse = table.clock

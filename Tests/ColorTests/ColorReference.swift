@@ -73,6 +73,29 @@ enum ColorReference {
         return (0..<count).map { i in (clip(out[3 * i]), clip(out[3 * i + 1]), clip(out[3 * i + 2])) }
     }
 
+    /// What LittleCMS makes of RGBA `samples` of 16 bits in the RGB `profile`, as sRGB in
+    /// 0...1, clipped, relative colorimetric.
+    static func toSRGB(samples: [UInt16], from profile: ColorProfile) -> [(Double, Double, Double)] {
+        let input = profile.data.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
+        let output = cmsCreate_sRGBProfile()
+        defer {
+            cmsCloseProfile(input)
+            cmsCloseProfile(output)
+        }
+        // TYPE_RGBA_16 and TYPE_RGB_DBL as lcms2.h composes them.
+        let rgba16: UInt32 = (4 << 16) | (1 << 7) | (3 << 3) | 2
+        let rgbDouble: UInt32 = (1 << 22) | (4 << 16) | (3 << 3) | 0
+        let transform = cmsCreateTransform(
+            input, rgba16, output, rgbDouble, UInt32(INTENT_RELATIVE_COLORIMETRIC), UInt32(cmsFLAGS_NOOPTIMIZE))
+        defer { cmsDeleteTransform(transform) }
+        let count = samples.count / 4
+        var out = [Double](repeating: 0, count: count * 3)
+        samples.withUnsafeBytes { source in
+            out.withUnsafeMutableBytes { cmsDoTransform(transform, source.baseAddress, $0.baseAddress, UInt32(count)) }
+        }
+        return (0..<count).map { i in (clip(out[3 * i]), clip(out[3 * i + 1]), clip(out[3 * i + 2])) }
+    }
+
     /// 8-bit sRGB RGBA as 0...1 triples.
     static func unit(_ pixels: [UInt8]) -> [(Double, Double, Double)] {
         stride(from: 0, to: pixels.count, by: 4).map { (i: Int) -> (Double, Double, Double) in

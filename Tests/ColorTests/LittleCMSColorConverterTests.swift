@@ -19,6 +19,39 @@ struct LittleCMSColorConverterTests {
         #expect(converter.cachedTransformCount == 3)
     }
 
+    @Test("16-bit transforms are kept beside the 8-bit ones, once per source and target")
+    func wideTransformsCached() throws {
+        let converter = LittleCMSColorConverter(cacheCapacity: 3)
+        let profile = try ColorProfile(iccData: SRGBProfiles.adobeLike())
+        _ = try converter.transform(from: .profile(profile), to: nil)
+        _ = try converter.wideTransform(from: profile, to: nil)
+        _ = try converter.wideTransform(from: profile, to: nil)
+        #expect(converter.cachedTransformCount == 2)
+    }
+
+    @Test("a 16-bit transform converts opaque white and black to opaque white and black, and keeps alpha")
+    func wideTransformEnds() throws {
+        let profile = try ColorProfile(iccData: SRGBProfiles.adobeLike())
+        let transform = try LittleCMSColorConverter().wideTransform(from: profile, to: nil)
+        let source: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0x80, 0x80]
+        var destination = [UInt8](repeating: 7, count: 8)
+        source.withUnsafeBytes { source in
+            destination.withUnsafeMutableBytes { transform.apply(bigEndian16: source.baseAddress!, to: $0.baseAddress!, pixelCount: 2) }
+        }
+        #expect(destination == [255, 255, 255, 255, 0, 0, 0, 128])
+    }
+
+    @Test("an engine without 16-bit transforms says so with a typed error")
+    func engineWithoutWideTransforms() throws {
+        struct EightBitOnly: ColorConverting {
+            func transform(from source: ColorSource, to destination: ColorProfile?) throws(ColorProfileError) -> any ColorTransforming {
+                throw ColorProfileError(.unusable, "not used here")
+            }
+        }
+        let profile = try ColorProfile(iccData: SRGBProfiles.adobeLike())
+        #expect(throws: ColorProfileError.self) { try EightBitOnly().wideTransform(from: profile, to: nil) }
+    }
+
     @Test("many threads convert through one transform and get the same pixels")
     func concurrentUse() async throws {
         let converter = LittleCMSColorConverter()

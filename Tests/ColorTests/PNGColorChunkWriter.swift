@@ -16,7 +16,8 @@ enum PNGColorChunkWriter {
         return out
     }
 
-    private static func zlibStored(_ bytes: [UInt8]) -> [UInt8] {
+    /// `bytes` as a zlib stream of stored (uncompressed) blocks.
+    static func zlibStored(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
         var start = 0
         repeat {

@@ -6,7 +6,8 @@ import WebImageCore
 ///
 /// The wrapped decoder reads the file's profile; this converts the decoded (and already
 /// scaled-down) pixels. JPEG's CMYK files are converted inside the decode, at the
-/// DCT-scaled size, since their ink cannot wait in an RGBA bitmap.
+/// DCT-scaled size, since their ink cannot wait in an RGBA bitmap; so are 16-bit PNG
+/// files, row by row at full size, since their low bits cannot either.
 struct ColorManagedDecoder: ImageDecoding {
     let base: any ImageDecoding
     let converter: any ColorConverting
@@ -19,6 +20,8 @@ struct ColorManagedDecoder: ImageDecoding {
         let image =
             if let jpeg = base as? JPEGDecoder {
                 try jpeg.decode(data, options: options, converter: converter)
+            } else if let png = base as? PNGDecoder {
+                try png.decode(data, options: options, structure: data.isEmpty ? nil : APNGStructure(data), converter: converter)
             } else {
                 try base.decode(data, options: options)
             }
@@ -46,7 +49,12 @@ struct ColorManagedDecoder: ImageDecoding {
                 try decode(data, options: options)
             }
         }
-        let prepared = base.prepareDecode(data, options: options)
+        let prepared =
+            if let png = base as? PNGDecoder {
+                png.prepareDecode(data, options: options, converter: converter)
+            } else {
+                base.prepareDecode(data, options: options)
+            }
         let converter = converter
         return PreparedImageDecode(format: prepared.format) {
             prepared.estimatedMemory

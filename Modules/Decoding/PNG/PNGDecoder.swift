@@ -6,8 +6,9 @@ import WebImageCore
 ///
 /// Output is 8-bit RGBA with straight alpha: palettes and bit depths under 8 are
 /// expanded (low-bit gray by bit replication), tRNS becomes alpha, 16-bit samples keep
-/// their high byte. The decoder applies no gamma correction itself: pixels are as
-/// stored; the ICC profile of an `iCCP` chunk (inflated to 4 MiB at most) is attached
+/// their high byte (through a registry with a colour engine, a 16-bit still image is
+/// converted before that reduction). The decoder applies no gamma correction itself:
+/// pixels are as stored; the ICC profile of an `iCCP` chunk (inflated to 4 MiB at most) is attached
 /// as `DecodedImage.colorProfile` for the decoder registry to convert, an `sRGB` chunk
 /// means sRGB, and without either, `gAMA` and `cHRM` become a profile made from their
 /// gamma and chromaticities (none when they describe sRGB), as browsers read them.
@@ -60,20 +61,52 @@ public struct PNGDecoder: AnimatedImageDecoding {
     }
 
     /// Decodes with the chunk list already read (`nil`: no animation chunks), as a
-    /// prepared decode hands it over (see `prepareDecode(_:options:)`).
-    func decode(_ data: Data, options: DecodeOptions, structure: APNGStructure?) throws(ImageDecodingError) -> DecodedImage {
+    /// prepared decode hands it over (see `prepareDecode(_:options:)`). With `converter`,
+    /// a 16-bit still image is converted as `DecodeOptions.color` asks while its rows
+    /// still have 16 bits (see ``wideRows(for:options:converter:)``).
+    func decode(
+        _ data: Data, options: DecodeOptions, structure: APNGStructure?, converter: (any ColorConverting)? = nil
+    ) throws(ImageDecodingError) -> DecodedImage {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .png) }
         var image: DecodedImage
+        var convertedTo: ColorProfile??
         if let animation = try animationReader(data, structure: structure, options: options),
             let frames = try? Self.decodeOnDemand(data, reader: animation, options: options) ?? Self.decodeAll(animation, options: options)
         {
             image = frames
         } else {
             // Not animated, or a frame that does not decode: the still image, as browsers show it.
-            image = try decodeStill(data, options: options)
+            let wide = converter.flatMap { Self.wideRows(for: data, options: options, converter: $0) }
+            let reader = PNGReader(options: options, wideRows: wide?.transform)
+            image = try decodeStill(data, options: options, reader: reader)
+            if reader.convertedWide, let wide { convertedTo = .some(wide.target) }
         }
         image.describeColor(of: data)
+        // Already in the asked space: the registry's conversion finds nothing left to do.
+        if let convertedTo { image.colorProfile = convertedTo }
         return image
+    }
+
+    /// The transform that takes a 16-bit file's rows to the space `options.color` asks
+    /// for, and that space (`nil`: sRGB); `nil` when nothing is to convert (sRGB,
+    /// ``ColorHandling/preserve``, 8 bits or fewer) or the engine builds no such
+    /// transform (a gray profile), in which case the samples are reduced to 8 bits and
+    /// the registry converts those.
+    static func wideRows(
+        for data: Data, options: DecodeOptions, converter: any ColorConverting
+    ) -> (transform: any WideColorTransforming, target: ColorProfile?)? {
+        // The signature, IHDR's length and type, width, height, then the bit depth.
+        guard data.count > 24, data[data.startIndex + 24] == 16 else { return nil }
+        let target: ColorProfile?
+        switch options.color {
+        case .preserve: return nil
+        case .convertToSRGB: target = nil
+        case .convert(let profile): target = profile.isSRGB ? nil : profile
+        }
+        guard let source = PNGColorChunks.storedPixelProfile(data), source != target,
+            let transform = try? converter.wideTransform(from: source, to: target)
+        else { return nil }
+        return (transform, target)
     }
 
     /// A reader that composes one frame per call; a file that does not animate gives
@@ -129,8 +162,10 @@ public struct PNGDecoder: AnimatedImageDecoding {
         return try PostProcessing.finish(image, options: DecodeOptions(appliesOrientation: options.appliesOrientation))
     }
 
-    private func decodeStill(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
-        let reader = PNGReader(options: options)
+    private func decodeStill(
+        _ data: Data, options: DecodeOptions, reader: PNGReader? = nil
+    ) throws(ImageDecodingError) -> DecodedImage {
+        let reader = reader ?? PNGReader(options: options)
         try reader.feed(data)
         try reader.requireComplete()
         return try PNGDecoder.finalImage(from: reader, options: options)

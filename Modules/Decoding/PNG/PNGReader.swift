@@ -10,11 +10,16 @@ final class PNGReader {
     private var reader: OpaquePointer?
     private(set) var storage: PixelStorage?
     private let maxPixelCount: Int
+    /// Converts a 16-bit file's rows into the 8-bit buffer, all their bits used.
+    private let wideRows: (any WideColorTransforming)?
     /// Sticky failure: once set, every call throws it again.
     private var failure: ImageDecodingError?
 
-    init(options: DecodeOptions) {
+    /// A reader of `options`' limits; with `wideRows`, a 16-bit file's samples go through
+    /// that transform whole instead of losing their low byte first.
+    init(options: DecodeOptions, wideRows: (any WideColorTransforming)? = nil) {
         maxPixelCount = options.maxPixelCount
+        self.wideRows = wideRows
     }
 
     deinit {
@@ -44,6 +49,7 @@ final class PNGReader {
             guard let created = wi_png_reader_create(UInt64(max(0, maxPixelCount)), context, pngAllocate) else {
                 throw fail(ImageDecodingError(.outOfMemory, "could not create a libpng reader", format: .png))
             }
+            if wideRows != nil { wi_png_reader_set_wide_rows(created, pngConvertWide) }
             reader = created
         }
         let status = data.withUnsafeBytes { bytes -> Int32 in
@@ -66,6 +72,13 @@ final class PNGReader {
         guard let progress, let exif = progress.exif, progress.exif_length > 0 else { return .up }
         let bytes = UnsafeBufferPointer(start: exif, count: Int(progress.exif_length))
         return ExifOrientation.read(tiff: bytes)
+    }
+
+    /// Whether the rows went through the wide transform (the file is 16-bit).
+    var convertedWide: Bool { progress.map { $0.wide != 0 } ?? false }
+
+    fileprivate func convertWide(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ pixels: Int) {
+        wideRows?.apply(bigEndian16: source, to: destination, pixelCount: pixels)
     }
 
     fileprivate func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer? {
@@ -122,4 +135,12 @@ final class PNGReader {
 private func pngAllocate(_ context: UnsafeMutableRawPointer?, _ byteCount: Int) -> UnsafeMutableRawPointer? {
     guard let context else { return nil }
     return Unmanaged<PNGReader>.fromOpaque(context).takeUnretainedValue().allocate(byteCount)
+}
+
+/// libpng's 16-bit rows come through this; it must not throw or call libpng.
+private func pngConvertWide(
+    _ context: UnsafeMutableRawPointer?, _ source: UnsafePointer<UInt8>?, _ destination: UnsafeMutablePointer<UInt8>?, _ pixels: Int
+) {
+    guard let context, let source, let destination else { return }
+    Unmanaged<PNGReader>.fromOpaque(context).takeUnretainedValue().convertWide(source, destination, pixels)
 }

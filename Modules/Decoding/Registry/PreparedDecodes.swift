@@ -10,11 +10,17 @@ extension PNGDecoder {
     /// Reads the chunk list up to the first IDAT once (the APNG structure), for the
     /// estimate and for the decode, which otherwise both read it.
     public func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode {
+        prepareDecode(data, options: options, converter: nil)
+    }
+
+    /// The prepared decode whose 16-bit still images are converted by `converter` before
+    /// their samples are reduced (see `decode(_:options:structure:converter:)`).
+    func prepareDecode(_ data: Data, options: DecodeOptions, converter: (any ColorConverting)?) -> PreparedImageDecode {
         let structure = data.isEmpty ? nil : APNGStructure(data)
         return PreparedImageDecode(format: .png) {
             Self.estimatedMemory(decoding: data, options: options) { structure }
         } decode: { () throws(ImageDecodingError) -> DecodedImage in
-            try self.decode(data, options: options, structure: structure)
+            try self.decode(data, options: options, structure: structure, converter: converter)
         }
     }
 }

@@ -16,6 +16,8 @@ struct wi_png_reader {
     wi_png_allocate_fn allocate;
     uint8_t *pixels;     // owned by the caller (allocate)
     size_t row_bytes;
+    wi_png_wide_rows_fn wide_rows;  // set: 16-bit rows are converted, not stripped
+    uint8_t *wide_pixels;           // an interlaced 16-bit file's passes, merged (malloc'd)
     wi_png_progress progress;
     int failed;          // sticky wi_png_status once an error happened
     int pending_error;   // status to report from the current error longjmp
@@ -70,23 +72,31 @@ static void on_info(png_structp png, png_infop info) {
     }
 
     // Always 8-bit RGBA, straight alpha, no gamma: palette and low bit depths expand,
-    // tRNS becomes alpha, 16-bit keeps its high byte, gray becomes RGB, opaque gets 255.
+    // tRNS becomes alpha, 16-bit keeps its high byte (or, with wide rows, all of it
+    // until the caller's conversion), gray becomes RGB, opaque gets 255.
+    int wide = reader->wide_rows && bit_depth == 16;
     png_set_expand(png);
-    png_set_strip_16(png);
+    if (!wide) png_set_strip_16(png);
     png_set_gray_to_rgb(png);
-    png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    png_set_add_alpha(png, wide ? 0xFFFF : 0xFF, PNG_FILLER_AFTER);
     int passes = png_set_interlace_handling(png);
     (void)passes;
     png_read_update_info(png, info);
 
     reader->row_bytes = (size_t)width * 4;
-    if (png_get_rowbytes(png, info) != reader->row_bytes) {
+    if (png_get_rowbytes(png, info) != reader->row_bytes * (wide ? 2 : 1)) {
         fail(reader, WI_PNG_ERROR_HEADER, "unexpected row size after transforms");
     }
     reader->pixels = reader->allocate(reader->context, reader->row_bytes * height);
     if (!reader->pixels) fail(reader, WI_PNG_ERROR_NO_MEMORY, "out of memory for the pixels");
+    if (wide && interlace != PNG_INTERLACE_NONE) {
+        // Adam7 merges each pass into the rows of the ones before: they wait at 16 bits.
+        reader->wide_pixels = malloc(reader->row_bytes * 2 * height);
+        if (!reader->wide_pixels) fail(reader, WI_PNG_ERROR_NO_MEMORY, "out of memory for the 16-bit pixels");
+    }
 
     wi_png_progress *p = &reader->progress;
+    p->wide = wide;
     p->header_ready = 1;
     p->width = width;
     p->height = height;
@@ -103,17 +113,30 @@ static void on_row(png_structp png, png_bytep new_row, png_uint_32 row, int pass
     // where the pass has no pixels in that row) and always ends with the last row of
     // pass 6, or of pass 0 for a plain image: that call means every pixel is in.
     p->current_pass = pass;
-    if (pass == (p->interlaced ? 6 : 0) && row == p->height - 1) p->complete = 1;
-    if (!new_row) return;
-    uint8_t *dest = reader->pixels + (size_t)row * reader->row_bytes;
-    if (reader->progress.interlaced) {
-        // Merges this pass's pixels into the row; earlier passes' pixels stay.
-        png_progressive_combine_row(png, dest, new_row);
-    } else {
-        memcpy(dest, new_row, reader->row_bytes);
+    int last = pass == (p->interlaced ? 6 : 0) && row == p->height - 1;
+    if (new_row) {
+        uint8_t *dest = reader->pixels + (size_t)row * reader->row_bytes;
+        if (reader->wide_pixels) {
+            png_progressive_combine_row(png, reader->wide_pixels + (size_t)row * reader->row_bytes * 2, new_row);
+        } else if (p->wide) {
+            reader->wide_rows(reader->context, new_row, dest, p->width);
+        } else if (p->interlaced) {
+            // Merges this pass's pixels into the row; earlier passes' pixels stay.
+            png_progressive_combine_row(png, dest, new_row);
+        } else {
+            memcpy(dest, new_row, reader->row_bytes);
+        }
+        p->rows_received++;
+        p->last_row = row;
     }
-    p->rows_received++;
-    p->last_row = row;
+    if (last) {
+        if (reader->wide_pixels) {
+            reader->wide_rows(reader->context, reader->wide_pixels, reader->pixels, (size_t)p->width * p->height);
+            free(reader->wide_pixels);
+            reader->wide_pixels = NULL;
+        }
+        p->complete = 1;
+    }
 }
 
 static void on_end(png_structp png, png_infop info) {
@@ -144,8 +167,13 @@ wi_png_reader *wi_png_reader_create(uint64_t max_pixels, void *context, wi_png_a
     return reader;
 }
 
+void wi_png_reader_set_wide_rows(wi_png_reader *reader, wi_png_wide_rows_fn convert) {
+    reader->wide_rows = convert;
+}
+
 void wi_png_reader_destroy(wi_png_reader *reader) {
     if (!reader) return;
+    free(reader->wide_pixels);
     png_destroy_read_struct(&reader->png, &reader->info, NULL);
     wi_png_chunks_free(&reader->chunks);
     free(reader);

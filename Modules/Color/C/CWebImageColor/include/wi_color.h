@@ -33,6 +33,19 @@ void wi_color_transform_destroy(wi_color_transform *transform);
 /// Converts `count` pixels of 4 bytes in place.
 void wi_color_transform_apply(const wi_color_transform *transform, uint8_t *pixels, size_t count);
 
+/// A transform from 16-bit RGBA in the RGB profile `source_profile`, each sample
+/// big-endian as PNG stores it, to 8-bit RGBA in `target_profile` (NULL: sRGB), alpha
+/// kept: the precision of the source's samples reaches the rounding to 8 bits. Returns
+/// NULL when LittleCMS refuses a profile or the source profile is not RGB, with the
+/// reason in `message` (at least 128 bytes). Destroyed with wi_color_transform_destroy.
+wi_color_transform *wi_color_wide_transform_create(const void *source_profile, size_t source_length, const void *target_profile,
+                                                   size_t target_length, char *message);
+
+/// Converts `count` pixels of 8 bytes from `source` into `count` pixels of 4 bytes at
+/// `destination`; the two must not overlap.
+void wi_color_wide_transform_apply(const wi_color_transform *transform, const uint8_t *source, uint8_t *destination,
+                                   size_t count);
+
 /// An RGB profile (matrix and one gamma curve for all three channels) from the xy
 /// chromaticities of its white point and primaries, serialised into a malloc'd buffer
 /// the caller frees. Returns NULL on failure.

@@ -13,6 +13,11 @@ typedef struct wi_png_reader wi_png_reader;
 /// `byte_count` bytes. Returns NULL when out of memory. Must not call libpng.
 typedef void *(*wi_png_allocate_fn)(void *context, size_t byte_count);
 
+/// Converts `pixels` RGBA pixels of four big-endian 16-bit samples at `source` into
+/// RGBA pixels of four bytes at `destination` (see wi_png_reader_set_wide_rows). Must
+/// not call libpng.
+typedef void (*wi_png_wide_rows_fn)(void *context, const uint8_t *source, uint8_t *destination, size_t pixels);
+
 enum wi_png_status {
     WI_PNG_OK = 0,            // all bytes consumed, more may come
     WI_PNG_ERROR_HEADER = 1,  // signature or header chunk invalid
@@ -31,6 +36,7 @@ typedef struct wi_png_progress {
     int current_pass;          // pass of the last row callback (0 when not interlaced)
     uint32_t last_row;         // image row index of the last row with new pixels
     int complete;              // every pixel has arrived and its IDAT chunk passed its CRC
+    int wide;                  // 16-bit rows went through the wide-rows function
     int finished;              // IEND read
     int image_data_over;       // IEND, or another chunk after the IDATs, has begun
     const uint8_t *exif;       // eXIf chunk payload when seen, else NULL
@@ -40,6 +46,13 @@ typedef struct wi_png_progress {
 /// A reader that refuses images over `max_pixels` before allocating.
 wi_png_reader *wi_png_reader_create(uint64_t max_pixels, void *context, wi_png_allocate_fn allocate);
 void wi_png_reader_destroy(wi_png_reader *reader);
+
+/// Asks for the samples of a 16-bit file whole: each row goes through `convert` into
+/// the RGBA buffer instead of keeping the high byte of each sample. An interlaced file's
+/// passes are merged in a 16-bit copy of the image first (8 bytes a pixel, freed once
+/// every row is in). Files of 8 bits or fewer are read as without it. Call before the
+/// first feed.
+void wi_png_reader_set_wide_rows(wi_png_reader *reader, wi_png_wide_rows_fn convert);
 
 /// Feeds bytes. Returns a wi_png_status; after an error the reader is finished and
 /// wi_png_reader_message says why.
