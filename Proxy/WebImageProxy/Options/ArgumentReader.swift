@@ -47,6 +47,19 @@ struct ArgumentReader {
         return ProcessingOptions.Color(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
     }
 
+    /// `{threshold}[:{hex}[:{equal_hor}[:{equal_ver}]]]`; an empty threshold is no trim.
+    func trim(_ arguments: [String]) throws(ProxyError) -> ProcessingOptions.Trim? {
+        guard !arguments[0].isEmpty else { return nil }
+        guard let threshold = Double(arguments[0]), threshold >= 0, threshold <= 255 else {
+            throw bad("\"\(arguments[0])\" is not a threshold from 0 to 255")
+        }
+        func flag(_ index: Int) throws(ProxyError) -> Bool {
+            index < arguments.count && !arguments[index].isEmpty ? try bool(arguments[index]) : false
+        }
+        let color = arguments.count > 1 ? try self.color([arguments[1]]) : nil
+        return ProcessingOptions.Trim(threshold: threshold, color: color, equalHorizontal: try flag(2), equalVertical: try flag(3))
+    }
+
     /// `{top}[:{right}[:{bottom}[:{left}]]]`: a right left out is the top, a bottom the
     /// top, a left the right (CSS's order); `nil` when all are 0.
     func padding(_ arguments: [String]) throws(ProxyError) -> ProcessingOptions.Padding? {

@@ -21,6 +21,7 @@ import Foundation
 /// | `exp:{unix seconds}` (`expires`) | a signed URL's end |
 /// | `mb:{bytes}` (`max_bytes`) | a lossy output written again at lower qualities until it fits (down to 10) |
 /// | `bl:{sigma}` (`blur`), `sh:{sigma}` (`sharpen`), `pix:{size}` (`pixelate`) | filters of the result, before canvases; a sigma is at most 100 |
+/// | `t:{threshold}[:{hex}[:{equal_hor}[:{equal_ver}]]]` (`trim`) | borders of the background's colour (the top-left pixel's unless given) cut away first; an empty threshold turns it off |
 /// | `bg:{r}:{g}:{b}`, `bg:{hex}` (`background`) | the colour under transparency, canvases and padding |
 /// | `pd:{top}[:{right}[:{bottom}[:{left}]]]` (`padding`) | space around the result, CSS's order |
 /// | `cb:{text}` (`cachebuster`) | changes only the URL |
@@ -116,6 +117,9 @@ enum OptionParser {
         case "pix", "pixelate":
             try arity(1...1)
             options.pixelate = try reader.dimension(arguments[0])
+        case "t", "trim":
+            try arity(1...4)
+            options.trim = try reader.trim(arguments)
         case "bg", "background":
             try arity(1...3)
             options.background = try reader.color(arguments)

@@ -132,8 +132,30 @@ public struct ProcessingOptions: Sendable, Hashable {
         }
     }
 
+    /// Borders of one colour cut away before anything else (`t`).
+    public struct Trim: Sendable, Hashable {
+        /// How far (0 to 255 in any channel) a pixel may be from the background and
+        /// still be background.
+        public var threshold: Double
+        /// The background's colour; `nil`: the top-left pixel's.
+        public var color: Color?
+        /// Whether as much is cut from the left as from the right: the smaller of the two.
+        public var equalHorizontal: Bool
+        /// Whether as much is cut from the top as from the bottom: the smaller of the two.
+        public var equalVertical: Bool
+
+        public init(threshold: Double, color: Color? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {
+            self.threshold = threshold
+            self.color = color
+            self.equalHorizontal = equalHorizontal
+            self.equalVertical = equalVertical
+        }
+    }
+
     /// A cut of the source before scaling (`c`).
     public var crop: Crop?
+    /// Borders trimmed from the source before its size is planned (`t`); `nil`: none.
+    public var trim: Trim?
     /// The colour under transparent pixels, canvases and padding (`bg`): the output is
     /// then opaque. `nil`: they stay transparent, and a JPEG output shows white.
     public var background: Color?

@@ -46,6 +46,9 @@ struct ThumbnailRenderer: Sendable {
         let decode: PreparedImageDecode
         let options: ProcessingOptions
         let format: OutputFormat
+        /// The trim to make, which then replans from the trimmed size: the options', or
+        /// none for an animated output (imgproxy trims no animation either).
+        let trim: ProcessingOptions.Trim?
 
         /// About how many bytes of pixels the render holds at its peak: the decode's, and
         /// the scaled image and the output beside it; `nil` when the decode's is unknown.
@@ -59,13 +62,16 @@ struct ThumbnailRenderer: Sendable {
         let plan = ResizePlan(source: source, options: options)
         try check(plan, options: options)
         let limits = self.limits.narrowed(by: options.limits)
+        let animated = format == .webp && header.frameCount > 1
+        let trim = animated ? nil : options.trim
+        // A trim looks for the borders at the full size, and plans again from what it keeps.
         let decodeOptions = DecodeOptions(
-            maxPixelSize: plan.decodePixelSize, maxPixelCount: limits.maxResolution,
-            firstFrameOnly: !(format == .webp && header.frameCount > 1), appliesOrientation: options.autoRotate,
+            maxPixelSize: trim == nil ? plan.decodePixelSize : nil, maxPixelCount: limits.maxResolution,
+            firstFrameOnly: !animated, appliesOrientation: options.autoRotate,
             maxFrameCount: limits.maxFrames, color: keepsProfile(options) ? .preserve : .convertToSRGB)
         let decode: PreparedImageDecode
         do { decode = try decoders.prepareDecode(data, options: decodeOptions) } catch { throw Self.proxyError(for: error) }
-        return Job(header: header, plan: plan, decode: decode, options: options, format: format)
+        return Job(header: header, plan: plan, decode: decode, options: options, format: format, trim: trim)
     }
 
     /// The size the source is shown at: its own orientation applied unless `ar:0`, then
@@ -89,7 +95,8 @@ struct ThumbnailRenderer: Sendable {
     }
 
     func render(_ data: Data, _ job: Job) throws(ProxyError) -> Data {
-        let (plan, options, format) = (job.plan, job.options, job.format)
+        var plan = job.plan
+        let (options, format) = (job.options, job.format)
         if let planar = planarJPEG(data, job) { return planar }
         var image: DecodedImage
         do {
@@ -101,6 +108,11 @@ struct ThumbnailRenderer: Sendable {
             // Turned and mirrored first, at the decoded size: everything after works in
             // the output's frame, as imgproxy's geometry does.
             image = try OrientationTransformer(options.userOrientation).transform(image)
+            if let trim = job.trim {
+                if let box = TrimBounds.find(in: image.bitmap, trim) { image = try CropTransformer(box).transform(image) }
+                plan = ResizePlan(source: image.size, options: options)
+                try check(plan, options: options)
+            }
             if let cut = plan.sourceCut {
                 image = try Self.cut(image, cut)
             }
@@ -138,6 +150,8 @@ struct ThumbnailRenderer: Sendable {
                 return try encode(bitmap, as: format, options: options, knownOpaque: opaque, profile: profile)
             }
             return try encode(image, as: format, options: options, knownOpaque: opaque, profile: profile)
+        } catch let error as ProxyError {
+            throw error
         } catch {
             throw ProxyError(.processingFailed, "processing failed: \(error)")
         }
@@ -157,7 +171,7 @@ struct ThumbnailRenderer: Sendable {
     /// path, where it is converted, or keeps its profile for the encoder to write.
     private func planarJPEG(_ data: Data, _ job: Job) -> Data? {
         guard job.format == .jpeg, job.header.info.format == .jpeg, job.header.info.orientation == .up,
-            job.options.userOrientation == .up, job.options.blur == 0, job.options.sharpen == 0, job.options.pixelate <= 1,
+            job.options.userOrientation == .up, job.trim == nil, job.options.blur == 0, job.options.sharpen == 0, job.options.pixelate <= 1,
             !job.header.hasNonSRGBColor || (decoders.colorConverter == nil && !keepsProfile(job.options)),
             job.plan.sourceCut == nil, job.plan.resultCut == nil, job.plan.canvases.isEmpty,
             job.plan.scaledSize.width <= job.header.info.size.width, job.plan.scaledSize.height <= job.header.info.size.height

@@ -206,6 +206,24 @@ struct ImageProxyServerTests {
         }
     }
 
+    @Test("t trims the borders before the box is met: the result is planned from what it keeps")
+    func trim() async throws {
+        let framed = try ProxyImages.framedPNG(block: PixelRect(x: 100, y: 50, width: 100, height: 100))
+        try await ProxyHarness.run(files: ["framed.png": framed]) { harness in
+            let trimmed = try await harness.get(harness.path("t:10/rs:fit:100:100", origin: "/files/framed.png", ext: "png"))
+            let kept = try ImageDecoderRegistry.allFormats.decodeImage(trimmed.data, options: .default).bitmap
+            #expect(kept.size == PixelSize(width: 100, height: 100))
+            #expect(Self.pixel(kept, 0, 0) == [255, 0, 0, 255] && Self.pixel(kept, 99, 99) == [255, 0, 0, 255])
+            let whole = try await harness.get(harness.path("rs:fit:100:100", origin: "/files/framed.png", ext: "png"))
+            let untrimmed = try ImageDecoderRegistry.allFormats.decodeImage(whole.data, options: .default).bitmap
+            #expect(untrimmed.size == PixelSize(width: 100, height: 50))
+            #expect(Self.pixel(untrimmed, 0, 0) == [255, 255, 255, 255])
+            let equal = try await harness.get(harness.path("t:10::1/rs:fit:400:400", origin: "/files/framed.png", ext: "png"))
+            // Margins of 100 left and 200 right: 100 from each side leaves 200 by 100.
+            #expect(try ProxyImages.size(of: equal.data) == PixelSize(width: 200, height: 100))
+        }
+    }
+
     @Test("mb writes a lossy output again at lower qualities until it fits")
     func maxBytes() async throws {
         try await ProxyHarness.run(files: ["photo.jpg": try ProxyImages.photoJPEG()]) { harness in

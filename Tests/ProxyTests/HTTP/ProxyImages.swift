@@ -15,6 +15,21 @@ enum ProxyImages {
         try PNGFixtureEncoder().encode(halves(width: width, height: height, left: left, right: right))
     }
 
+    /// A PNG of white with a red block at `block`: what a trim cuts to.
+    static func framedPNG(width: Int = 400, height: Int = 200, block: PixelRect) throws -> Data {
+        try PNGFixtureEncoder().encode(
+            ImageBitmap(width: width, height: height, pixelFormat: .rgba8) { bytes, row in
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let inside = block.x..<(block.x + block.width) ~= x && block.y..<(block.y + block.height) ~= y
+                        for (channel, value) in (inside ? [255, 0, 0, 255] : [255, 255, 255, 255] as [UInt8]).enumerated() {
+                            bytes[y * row + x * 4 + channel] = value
+                        }
+                    }
+                }
+            })
+    }
+
     /// The halves as a lossless WebP whose EXIF says to show it turned `orientation`.
     static func halvesWebP(orientation: ImageOrientation, left: [UInt8], right: [UInt8]) throws -> Data {
         try WebPFixtureEncoder(lossless: true, exifOrientation: orientation).encode(

@@ -32,6 +32,18 @@ struct OptionParserTests {
         #expect(try parse(["scp:0"]) != parse(["scp:1"]))
     }
 
+    @Test("t reads a threshold, a colour and the two equal-trim flags; an empty threshold turns it off")
+    func trim() throws {
+        #expect(try parse(["t:10"]).trim == ProcessingOptions.Trim(threshold: 10))
+        let full = try parse(["trim:5.5:ff0000:1:t"]).trim
+        #expect(
+            full
+                == ProcessingOptions.Trim(
+                    threshold: 5.5, color: .init(red: 255, green: 0, blue: 0), equalHorizontal: true, equalVertical: true))
+        #expect(try parse(["t:10::0:1"]).trim == ProcessingOptions.Trim(threshold: 10, equalVertical: true))
+        #expect(try parse(["t:10", "t:"]).trim == nil)
+    }
+
     @Test("later options override earlier ones, and left-out arguments keep theirs")
     func overrides() throws {
         let options = try parse(["s:100:50", "rs:force", "w:80", "rt:fit", "f:jpg", "ext:png"])
@@ -62,7 +74,7 @@ struct OptionParserTests {
         arguments: [
             "zz:1", "rs", "rs:wide:1:1", "rs:fit:-1:1", "rs:fit:99999:1", "rs:fit:1:2:3", "g:up", "q:-1", "q:101", "f:gif", "fq:avif",
             "fq:gif:50", "fq:webp:101", "kcr:1", "eth:1", "skp:bmp", "fn:%%%:1", "raw:maybe", "bg:12345", "bg:1:2", "bg:300:0:0", "pd:-1",
-            "pd:1:2:3:4:5", "bl:101", "sh:-1", "pix:x",
+            "pd:1:2:3:4:5", "bl:101", "sh:-1", "pix:x", "t:-1", "t:256", "t:10:red", "t:10::maybe", "t:1:2:3:4:5",
             "exp:soon", "sm:0", "w", "w:1:2", "scp:2", "scp",
         ])
     func refused(segment: String) {
