@@ -7,22 +7,25 @@ struct InfoKey: Hashable, Sendable {
     let options: InfoOptions
 }
 
-/// The options of an `/info` URL: the BlurHash's components, the URL's expiry and its
-/// own source limits.
+/// The options of an `/info` URL: the BlurHash's components, whether to add a ThumbHash,
+/// the URL's expiry and its own source limits.
 struct InfoOptions: Hashable, Sendable {
     /// BlurHash components across and down; `nil`: no hash.
     var blurHash: BlurHashEncoder? = BlurHashEncoder()
+    /// Whether the answer carries a ThumbHash (base64).
+    var thumbHash = true
     var expires: Date?
     var limits = URLLimits()
 }
 
 extension ImageProxy {
-    /// The side of the decode a BlurHash is computed from: its few cosines need no more,
-    /// and a JPEG decodes this small in its DCT.
+    /// The side of the decode the placeholders are computed from: their few cosines need
+    /// no more (a ThumbHash reads at most 100), and a JPEG decodes this small in its DCT.
     static let blurHashSide = 64
 
     /// `/info/{signature}/{options}/plain/{source}`: the source's format, size, frames,
-    /// orientation and colour space, and a BlurHash, as JSON. Signed like an image URL.
+    /// orientation and colour space, and a BlurHash and a ThumbHash, as JSON. Signed like
+    /// an image URL.
     func info(for request: ProxyRequest) async throws -> RenderedOutput {
         let path = try ProxyPath(String(request.path.dropFirst("/info".count)))
         if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPath) {
@@ -66,6 +69,7 @@ extension ImageProxy {
             "colorSpace": small.sourceColorProfile?.description ?? "sRGB",
         ]
         if let encoder = options.blurHash { fields["blurhash"] = try encoder.encode(small.bitmap) }
+        if options.thumbHash { fields["thumbhash"] = try ThumbHashEncoder().encode(small.bitmap).base64EncodedString() }
         // Sorted keys: the same source gives the same bytes, so the same ETag.
         let body = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) + Data("\n".utf8)
         return RenderedOutput(
@@ -90,10 +94,13 @@ extension ImageProxy {
                     }
                     options.blurHash = BlurHashEncoder(componentsX: x, componentsY: y)
                 }
+            case "th", "thumbhash":
+                guard parts.count == 2 else { throw reader.bad("takes 1 or 0") }
+                options.thumbHash = try reader.bool(parts[1])
             case "exp", "expires", "msr", "max_src_resolution", "msfs", "max_src_file_size", "maf", "max_animation_frames":
                 try OptionParser.apply(segment, to: &limits, presets: [:], depth: 0)
             default:
-                throw reader.bad("an info URL takes bh, exp and the source limits")
+                throw reader.bad("an info URL takes bh, th, exp and the source limits")
             }
         }
         options.expires = limits.expires

@@ -241,7 +241,7 @@ struct ImageProxyServerTests {
         }
     }
 
-    @Test("/info answers the source's format, size, frames, orientation, colour space and BlurHash as JSON")
+    @Test("/info answers the source's format, size, frames, orientation, colour space, BlurHash and ThumbHash as JSON")
     func info() async throws {
         let photo = try ProxyImages.photoJPEG()
         try await ProxyHarness.run(files: ["photo.jpg": photo]) { harness in
@@ -258,12 +258,15 @@ struct ImageProxyServerTests {
             let small = try ImageDecoderRegistry.allFormats.decodeImage(
                 photo, options: DecodeOptions(maxPixelSize: 64, firstFrameOnly: true))
             #expect(fields["blurhash"] as? String == (try BlurHashEncoder().encode(small.bitmap)))
+            #expect(fields["thumbhash"] as? String == (try ThumbHashEncoder().encode(small.bitmap).base64EncodedString()))
 
             let sized = try await harness.get("/info/unsafe/bh:3:3/plain/\(source)")
             let sizedFields = try #require(try JSONSerialization.jsonObject(with: sized.data) as? [String: Any])
             #expect((sizedFields["blurhash"] as? String)?.count == 6 + 2 * 8)
             let none = try await harness.get("/info/unsafe/bh:0/plain/\(source)")
             #expect(try #require(try JSONSerialization.jsonObject(with: none.data) as? [String: Any])["blurhash"] == nil)
+            let noThumbHash = try await harness.get("/info/unsafe/th:0/plain/\(source)")
+            #expect(try #require(try JSONSerialization.jsonObject(with: noThumbHash.data) as? [String: Any])["thumbhash"] == nil)
             let refused = try await harness.get("/info/unsafe/rs:fit:10:10/plain/\(source)")
             #expect(refused.status == 400)
             let small2 = try await harness.get("/info/unsafe/msr:0.5/plain/\(source)")
