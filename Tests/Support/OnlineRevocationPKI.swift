@@ -17,12 +17,15 @@ import Foundation
 /// - `good`, `revoked`: the responder at `/` and the list at `/inter.crl`;
 /// - `down`: both at a port where nothing listens;
 /// - `downThenList`: the responder where nothing listens, the list at `/inter.crl`;
-/// - `garbage`, `forged`, `expired`: the responder at `/garbage/`, `/forged/`, `/expired/`.
+/// - `garbage`, `forged`, `expired`: the responder at `/garbage/`, `/forged/`, `/expired/`;
+/// - `held`: the responder at ``held``, which accepts and never answers, and no list.
 public final class OnlineRevocationPKI: @unchecked Sendable {
     public let folder: TemporaryDirectory
     /// nginx's port: the URLs the certificates name.
     public let port: Int
     private let refusing: RefusingPort
+    /// The `held` leaf's responder: connections accepted and held open, unanswered.
+    public let held: HeldConnections
     private let responder: SpawnedProcess
     private let front: SpawnedProcess
 
@@ -32,6 +35,7 @@ public final class OnlineRevocationPKI: @unchecked Sendable {
         }
         folder = try TemporaryDirectory()
         refusing = try RefusingPort()
+        held = try HeldConnections()
         // The responder's port is nginx's business only; nginx's is in the certificates, so
         // a port lost to a race means a new hierarchy.
         var lastError: (any Error)?
@@ -39,7 +43,7 @@ public final class OnlineRevocationPKI: @unchecked Sendable {
             do {
                 let port = try LoopbackPort.free()
                 try ExternalProgram.run(
-                    "/bin/sh", ["-c", "FRONT=\(port) DOWN=\(refusing.port) && " + Self.script], in: folder.url)
+                    "/bin/sh", ["-c", "FRONT=\(port) DOWN=\(refusing.port) HELD=\(held.port) && " + Self.script], in: folder.url)
                 let root = folder.path
                 let responderPort = try LoopbackPort.free()
                 let responder = try SpawnedProcess(
@@ -178,6 +182,7 @@ public final class OnlineRevocationPKI: @unchecked Sendable {
         openssl ca -batch -notext -config root/ca.cnf -cert root/ca.pem -keyfile root/ca.key -days 30 -extfile ca.ext -in inter/ca.csr -out inter/ca.pem 2>/dev/null
         up="http://127.0.0.1:$FRONT"
         down="http://127.0.0.1:$DOWN"
+        leaf held "http://127.0.0.1:$HELD/"
         leaf good "$up/" "$up/inter.crl"
         leaf revoked "$up/" "$up/inter.crl"
         leaf down "$down/" "$down/inter.crl"

@@ -141,6 +141,32 @@ struct OnlineRevocationTests {
         #expect(monitor.fetches.last?.outcome == .answered(.good))
     }
 
+    @Test(
+        "a transfer cancelled while its answer is fetched ends at once; the fetch runs on, and its outcome serves the next handshake"
+    )
+    func cancelledDuringFetch() async throws {
+        let server = try server("held")
+        defer { server.stop() }
+        let held = pki.held
+        let monitor = RevocationMonitor()
+        let transport = transport(try evaluator(), monitor: monitor)
+        let transfer = Task { await transferError(transport, TransportRequest(url: server.url)) }
+        await held.signal.wait { held.connectionCount == 1 }
+        transfer.cancel()
+        let error = await transfer.value
+        #expect(error?.code == .cancelled)
+        #expect(held.openCount == 1, "the fetch is still under way: the cancel did not wait for it")
+        #expect(monitor.fetches.isEmpty)
+        // The responder hangs up: the fetch ends unreachable, kept as such for a while.
+        held.closeAll()
+        #expect(await transferError(transport, TransportRequest(url: server.url)) == nil, "soft-fail on the kept outcome")
+        await transport.shutdown()
+        #expect(held.connectionCount == 1, "the next handshake asked no one")
+        #expect(monitor.softFailures.count == 1)
+        server.stop()
+        #expect(server.requests.count == 1, "the cancelled transfer never reached the server")
+    }
+
     @Test("the cached answer serves the next handshake: the responder is asked once for two connections")
     func cachedUntilNextUpdate() async throws {
         let server = try server("good", keepsConnections: false)
