@@ -43,7 +43,7 @@ enum OptionParser {
     static func apply(
         _ segment: String, to options: inout ProcessingOptions, presets: [String: ProxyPreset], depth: Int
     ) throws(ProxyError) {
-        let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let parts = segment.pieces(separatedBy: UInt8(ascii: ":")).map(String.init)
         let name = parts[0]
         let arguments = Array(parts.dropFirst())
         let reader = ArgumentReader(segment: segment)

@@ -33,7 +33,7 @@ public struct ProxyPath: Sendable, Hashable {
         }
         signature = String(afterSlash[..<signatureEnd])
         signedPath = String(afterSlash[signatureEnd...])
-        let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let segments = signedPath.dropFirst().pieces(separatedBy: UInt8(ascii: "/"))
         let decoded: (url: String, format: String?)
         if let plain = segments.firstIndex(of: "plain"), plain < segments.count - 1 {
             optionSegments = segments[..<plain].filter { !$0.isEmpty }.map(String.init)
@@ -69,7 +69,7 @@ public struct ProxyPath: Sendable, Hashable {
             format = String(source[source.index(after: at)...])
             source = source[..<at]
         }
-        guard let url = String(source).removingPercentEncoding, !url.isEmpty else {
+        guard let url = source.percentDecoded, !url.isEmpty else {
             throw ProxyError(.badOptions, "the source URL is empty or badly percent-encoded")
         }
         return (url, format)

@@ -14,6 +14,13 @@ struct ProxyPathTests {
         #expect(path.extensionFormat == .webp)
     }
 
+    @Test("percent escapes decode in either case to UTF-8, empty segments are kept out of the options")
+    func percentDecoding() throws {
+        let path = try ProxyPath("/sig//q:80//plain/https%3a%2F%2Fexample.com%2Fcaf%C3%A9.jpg")
+        #expect(path.optionSegments == ["q:80"])
+        #expect(path.source.absoluteString == "https://example.com/caf%C3%A9.jpg")
+    }
+
     @Test("an unencoded source is taken whole, its slashes included, and no options are needed")
     func unencoded() throws {
         let path = try ProxyPath("/unsafe/plain/http://example.com/images/cat.png")
@@ -58,7 +65,8 @@ struct ProxyPathTests {
         "malformed paths are refused with 400",
         arguments: [
             "", "nosignature", "/", "//plain/http://example.com/a.jpg", "/sig/rs:fit:1:1/http://example.com/a.jpg",
-            "/sig/plain/", "/sig/plain/not%20a%20url", "/sig/plain/%ZZ",
+            "/sig/plain/", "/sig/plain/not%20a%20url", "/sig/plain/%ZZ", "/sig/plain/http%3A%2F%2Fexample.com%2F%FF.jpg",
+            "/sig/plain/http%3A%2F%2Fexample.com%2Fa.jpg%2",
         ])
     func malformed(path: String) {
         #expect {
