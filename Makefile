@@ -241,10 +241,12 @@ bench-peers:
 # Benchmarks/.build/quick-report, and the program refuses to write a quick run over a full one's.
 bench: bench-deps bench-peers
 	$(SWIFT) build --package-path Tools -c release --product webimage
+	cd Benchmarks && $(SWIFT) build -c release --product ProxyParserBenchmark
 	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks --report .
 
 bench-quick: bench-deps bench-peers
 	$(SWIFT) build --package-path Tools -c release --product webimage
+	cd Benchmarks && $(SWIFT) build -c release --product ProxyParserBenchmark
 	cd Benchmarks && $(SWIFT) run -c release WebImageBenchmarks --quick --report .build/quick-report
 
 # The load run: every load completes exactly once with the right image, nothing

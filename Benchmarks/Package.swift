@@ -13,6 +13,8 @@ let package = Package(
         .package(name: "swift-web-image", path: ".."),
         // The fixtures generator and the loopback server.
         .package(name: "swift-web-image-tools", path: "../Tools"),
+        // The proxy, for its option parser's benchmark.
+        .package(name: "swift-web-image-proxy", path: "../Proxy"),
     ],
     targets: [
         // The bare C libraries the baselines call.
@@ -82,6 +84,18 @@ let package = Package(
                 "CTurboJPEG",
             ],
             path: "Sources/WebImageBenchmarks",
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ]
+        ),
+        // The proxy's option parser, timed in a program of its own that the benchmarks run:
+        // the proxy's server stack and the benchmarks' system calls do not build into one
+        // module (both reach glibc's `stat` and `timespec`, through different modules).
+        .executableTarget(
+            name: "ProxyParserBenchmark",
+            dependencies: [.product(name: "WebImageProxy", package: "swift-web-image-proxy")],
+            path: "Sources/ProxyParserBenchmark",
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("MemberImportVisibility"),

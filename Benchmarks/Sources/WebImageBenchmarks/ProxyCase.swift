@@ -61,6 +61,7 @@ enum ProxyCase {
         let oursRun = try drive(oursURLs, servers: [ours])
         let repeated = try identicalRequests(port: port, ours: ours, sources: sources)
         let warm = warmRate(url: oursURLs[0], static: origin.url("/files/\(FetchThumbnailCase.fileName(0))"))
+        try ProxyFeatureCases.run(port: port, ours: ours, sources: sources, root: root)
         ours.stop()
         var rows: [(String, Run)] = [("webimage proxy", oursRun)]
 
@@ -156,8 +157,9 @@ enum ProxyCase {
         }
     }
 
-    /// Every URL once, `concurrency` at a time, each answer checked to be a 300x225 JPEG.
-    static func drive(_ urls: [URL], servers: [ProxyProcess]) throws -> Run {
+    /// Every URL once, `concurrency` at a time, each answer checked to be a 300x225 image
+    /// in `format` (or, for `nil`, any answer with status 200).
+    static func drive(_ urls: [URL], servers: [ProxyProcess], format: ImageFormat? = .jpeg) throws -> Run {
         var configuration = TransportConfiguration()
         configuration.maximumConnectionsPerHost = concurrency
         let client = CurlTransport(configuration: configuration)
@@ -174,9 +176,13 @@ enum ProxyCase {
                     group.addTask {
                         let began = ContinuousClock.now
                         let fetched = try await client.data(for: TransportRequest(url: url))
-                        let info = try ImageDecoderRegistry.standard.header(of: fetched.data).info
-                        guard info.format == .jpeg, info.size == PixelSize(width: 300, height: 225) else {
-                            throw Baseline.Failure(description: "\(url): a \(info.format) of \(info.size), not a 300x225 JPEG")
+                        if let format {
+                            let info = try ImageDecoderRegistry.allFormats.header(of: fetched.data).info
+                            guard info.format == format, info.size == PixelSize(width: 300, height: 225) else {
+                                throw Baseline.Failure(description: "\(url): a \(info.format) of \(info.size), not a 300x225 \(format)")
+                            }
+                        } else if fetched.response.statusCode != 200 {
+                            throw Baseline.Failure(description: "\(url): status \(fetched.response.statusCode)")
                         }
                         return Double((ContinuousClock.now - began).components.attoseconds) / 1e18
                             + Double((ContinuousClock.now - began).components.seconds)

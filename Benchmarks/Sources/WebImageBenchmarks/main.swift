@@ -109,6 +109,10 @@ do {
         try ProxyCase.run(server: try origin(), root: URL(fileURLWithPath: ColdLoadCases.root!))
         fflush(nil)
     }
+    if selected(ProxyFeatureCases.parserName) {
+        try ProxyFeatureCases.parser()
+        fflush(nil)
+    }
     if selected(SharedCacheCase.name) {
         try SharedCacheCase.run(origin: try origin())
         fflush(nil)

@@ -1,0 +1,90 @@
+import Foundation
+import WebImage
+
+/// The proxy's imgproxy features, each beside what it must cost: AVIF thumbnails beside
+/// pyvips's `heifsave` (AV1, the same speed and quality) on the same files, the CPU of an
+/// `/info` answer, and the option parser's time per URL (timed by `ProxyParserBenchmark`).
+enum ProxyFeatureCases {
+    static let parserName = "Proxy: parse an imgproxy URL of 20 options"
+    static let avifCount = 40
+    static let infoCount = 100
+    static let vipsAVIFPeer = "pyvips thumbnail_buffer + heifsave_buffer AV1 Q63 effort 1, 1 thread"
+
+    /// The AVIF and `/info` rows, against the running proxy `ours` on `port`.
+    static func run(port: Int, ours: ProxyProcess, sources: [URL], root: URL) throws {
+        // AVIF at the proxy's default: quality 63, libaom speed 8 (pyvips's effort 9 - 8).
+        let avifURLs = sources.prefix(avifCount).map { ProxyCase.oursURL(port: port, options: "rs:fit:300:300/f:avif", source: $0) }
+        let avif = try ProxyCase.drive(Array(avifURLs), servers: [ours], format: .avif)
+        let ourAVIF = avif.cpuSeconds / Double(avifCount)
+        print("  AVIF 300x225 from 1600x1200 JPEG: \(ProxyCase.format(ourAVIF * 1000, 0, 2)) ms CPU/image")
+        let avifName = "AVIF thumbnail CPU per image"
+        if let vips = try pyvipsAVIF(root: root) {
+            print("  \(vipsAVIFPeer): \(ProxyCase.format(vips * 1000, 0, 2)) ms/image")
+            Findings.record(
+                .proxy, avifName, ours: Figure(label: "webimage proxy", value: ourAVIF * 1000, unit: "ms"),
+                peer: Figure(label: vipsAVIFPeer, value: vips * 1000, unit: "ms"),
+                measured: Figure(label: "ours / peer", value: ourAVIF / vips, unit: "x"), goal: .atMost(0.8))
+        } else {
+            Findings.skip(.proxy, "\(avifName) beside pyvips", reason: Findings.whyLeftOut(vipsAVIFPeer))
+        }
+
+        // /info of sources the proxy has not described: the fetch (the sources' cache may
+        // hold the bytes), the header, a decode fitting 64 px and both placeholders.
+        let infoURLs = sources.suffix(infoCount).map { source -> URL in
+            let encoded = source.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            return URL(string: "http://127.0.0.1:\(port)/info/unsafe/plain/\(encoded)")!
+        }
+        let info = try ProxyCase.drive(Array(infoURLs), servers: [ours], format: nil).cpuSeconds / Double(infoCount)
+        let infoFigure = Figure(label: "CPU per /info answer", value: info * 1000, unit: "ms")
+        Findings.record(
+            .proxy, "/info of a 1600x1200 JPEG, BlurHash and ThumbHash", ours: infoFigure, peer: nil, measured: infoFigure, goal: .below(2))
+    }
+
+    /// pyvips's CPU per AVIF thumbnail on the same files, one libvips thread.
+    static func pyvipsAVIF(root: URL) throws -> Double? {
+        let names = (0..<avifCount).map { root.appendingPathComponent(FetchThumbnailCase.fileName($0)).path }
+        guard
+            let peer = PythonPeer(
+                setup: """
+                    import os
+                    os.environ["VIPS_CONCURRENCY"] = "1"
+                    import pyvips
+                    pyvips.cache_set_max(0)
+                    files = [open(name, "rb").read() for name in \(names)]
+                    pyvips.Image.black(8, 8).heifsave_buffer(compression="av1")
+                    def run():
+                        for data in files:
+                            image = pyvips.Image.thumbnail_buffer(data, 300, height=300)
+                            image.heifsave_buffer(Q=63, compression="av1", effort=1)
+                    """,
+                peer: vipsAVIFPeer)
+        else { return nil }
+        let before = ProxyProcess.cpuSeconds(of: peer.processIdentifier)
+        try peer.run(1)
+        return (ProxyProcess.cpuSeconds(of: peer.processIdentifier) - before) / Double(avifCount)
+    }
+
+    /// The option parser's time per URL of 20 options, from `ProxyParserBenchmark` (built
+    /// beside this program by `make bench`).
+    static func parser() throws {
+        let program = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "ProxyParserBenchmark")
+        guard FileManager.default.isExecutableFile(atPath: program.path) else {
+            Findings.skip(.proxy, parserName, reason: "no ProxyParserBenchmark beside this program (make bench builds it)")
+            return
+        }
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = program
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let microseconds = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Baseline.Failure(description: "ProxyParserBenchmark failed: \(text)")
+        }
+        let figure = Figure(label: "per URL of 20 options", value: microseconds, unit: "µs")
+        print("  Option parser: \(ProxyCase.format(microseconds, 0, 2)) µs per URL of 20 options")
+        Findings.record(.proxy, parserName, ours: figure, peer: nil, measured: figure, goal: .below(5))
+    }
+}
