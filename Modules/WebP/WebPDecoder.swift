@@ -140,12 +140,14 @@ public struct WebPDecoder: AnimatedImageDecoding {
         return output * frames + header.size.pixelCount * 4 * 2
     }
 
-    /// The canvas, the EXIF orientation and, for an animation, the frames (from the
-    /// chunk list).
+    /// The canvas, the EXIF block and its orientation and, for an animation, the frames
+    /// (from the chunk list).
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
         let (header, orientation) = try Self.headerAndOrientation(data)
         let frames = header.isAnimated ? (WebPHeader.frameCount(data) ?? 1) : 1
-        return ImageHeader(info: ImageInfo(format: .webp, size: header.size, orientation: orientation), frameCount: max(1, frames))
+        let exif = header.hasEXIF ? data.withUnsafeBytes { WebPMetadata.exif($0) } : nil
+        return ImageHeader(
+            info: ImageInfo(format: .webp, size: header.size, orientation: orientation), frameCount: max(1, frames), exif: exif)
     }
 
     /// The header facts and the EXIF orientation.

@@ -26,20 +26,30 @@ enum WebPMetadata {
     /// The EXIF orientation of the file in `bytes`, `.up` when it has none or it is
     /// malformed. Reads the chunk list only (libwebp's demuxer), no pixel data.
     static func orientation(_ bytes: UnsafeRawBufferPointer) -> ImageOrientation {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .up }
+        withEXIF(bytes) { ExifOrientation.read(tiff: $0) } ?? .up
+    }
+
+    /// The TIFF bytes of the file's EXIF chunk, at most `ImageHeader.maximumExifByteCount`.
+    static func exif(_ bytes: UnsafeRawBufferPointer) -> Data? {
+        withEXIF(bytes) { Data(buffer: UnsafeBufferPointer(rebasing: $0.prefix(ImageHeader.maximumExifByteCount))) }
+    }
+
+    /// `body` on the TIFF bytes of the EXIF chunk; `nil` without one.
+    private static func withEXIF<R>(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var data = WebPData(bytes: base, size: bytes.count)
-        guard let demuxer = WebPDemux(&data) else { return .up }
+        guard let demuxer = WebPDemux(&data) else { return nil }
         defer { WebPDemuxDelete(demuxer) }
         var chunk = WebPChunkIterator()
-        guard WebPDemuxGetChunk(demuxer, "EXIF", 1, &chunk) != 0 else { return .up }
+        guard WebPDemuxGetChunk(demuxer, "EXIF", 1, &chunk) != 0 else { return nil }
         defer { WebPDemuxReleaseChunkIterator(&chunk) }
-        guard let start = chunk.chunk.bytes else { return .up }
+        guard let start = chunk.chunk.bytes else { return nil }
         var exif = UnsafeBufferPointer(start: start, count: chunk.chunk.size)
         // The container holds the TIFF data itself; some writers keep JPEG's APP1 prefix.
         let prefix: [UInt8] = Array("Exif\0\0".utf8)
         if exif.count >= prefix.count, exif.prefix(prefix.count).elementsEqual(prefix) {
             exif = UnsafeBufferPointer(rebasing: exif[prefix.count...])
         }
-        return ExifOrientation.read(tiff: exif)
+        return body(exif)
     }
 }

@@ -19,6 +19,14 @@ struct WebPHeaderReadingTests {
         #expect(animation.frameCount == 3)
     }
 
+    @Test("the EXIF chunk's TIFF bytes come with the header; without one, none")
+    func exif() throws {
+        let photo = try WebPTestImages.photo(width: 30, height: 20)
+        let tagged = try WebPFixtureEncoder(lossless: true, exifOrientation: .right).encode(photo)
+        #expect(try WebPDecoder().readHeader(tagged).exif == Data(ExifOrientationBlock.bytes(6, littleEndian: true)))
+        #expect(try WebPDecoder().readHeader(WebPFixtureEncoder().encode(photo)).exif == nil)
+    }
+
     @Test("bytes that are not a WebP are an error, not a header")
     func refusal() {
         #expect(throws: ImageDecodingError.self) { try WebPDecoder().readHeader(Data("RIFF....WEBPnope".utf8)) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a file's headers say about decoding it, read without decoding a pixel: what a
 /// server checks against its limits, and sizes its decode by, before spending memory.
 public struct ImageHeader: Sendable, Hashable {
@@ -11,11 +13,21 @@ public struct ImageHeader: Sendable, Hashable {
     /// sRGB files, and where the decoder's header read does not look (it reads JPEG's).
     /// A JPEG-to-JPEG path that keeps the source's samples takes only files without one.
     public var hasNonSRGBColor: Bool
+    /// The file's EXIF block: the TIFF bytes of a JPEG's first Exif APP1 segment, a PNG's
+    /// eXIf chunk or a WebP's EXIF chunk, at most ``maximumExifByteCount``; `nil` when it
+    /// has none or the decoder's header read does not look (GIF, AVIF). WebImageDecoding's
+    /// `ExifFields` reads the common camera fields from it.
+    public var exif: Data?
 
-    public init(info: ImageInfo, frameCount: Int = 1, hasNonSRGBColor: Bool = false) {
+    /// The most EXIF bytes a header carries: a larger block (a thumbnail, a maker note) is
+    /// cut here; its fields past the cut read as absent.
+    public static let maximumExifByteCount = 64 * 1024
+
+    public init(info: ImageInfo, frameCount: Int = 1, hasNonSRGBColor: Bool = false, exif: Data? = nil) {
         self.info = info
         self.frameCount = frameCount
         self.hasNonSRGBColor = hasNonSRGBColor
+        self.exif = exif.map { $0.count > Self.maximumExifByteCount ? Data($0.prefix(Self.maximumExifByteCount)) : $0 }
     }
 
     /// The size the image is shown at: the stored size, turned by the orientation.

@@ -129,6 +129,14 @@ final class JPEGDecompressor {
         return ExifOrientation.read(tiff: UnsafeBufferPointer(start: bytes, count: length))
     }
 
+    /// The TIFF bytes of the first Exif APP1 segment read with the header.
+    var exif: Data? {
+        var bytes: UnsafePointer<UInt8>?
+        var length = 0
+        guard wi_jpeg_exif(handle, &bytes, &length) != 0, let bytes, length > 0 else { return nil }
+        return Data(bytes: bytes, count: min(length, ImageHeader.maximumExifByteCount))
+    }
+
     /// What the APP2 ICC_PROFILE segments read with the header hold.
     enum EmbeddedProfile {
         case none

@@ -5,10 +5,11 @@ import WebImageCore
 // nothing is decoded, and the work grows with the segments, chunks or blocks.
 
 extension JPEGDecoder {
-    /// The frame header, the first Exif orientation and whether the colour is other than
-    /// sRGB (CMYK, or an APP2 ICC profile that is not sRGB), as libjpeg reads them.
+    /// The frame header, the first Exif block and its orientation, and whether the colour
+    /// is other than sRGB (CMYK, or an APP2 ICC profile that is not sRGB), as libjpeg
+    /// reads them.
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
-        let read = data.withUnsafeBytes { bytes -> (JPEGHeader, ImageOrientation, Bool)? in
+        let read = data.withUnsafeBytes { bytes -> (JPEGHeader, ImageOrientation, Bool, Data?)? in
             guard let engine = try? JPEGDecompressor(incremental: false), (try? engine.borrow(bytes)) != nil,
                 (try? engine.step()) == .headerReady
             else { return nil }
@@ -17,20 +18,21 @@ extension JPEGDecoder {
             if case .profile(let icc) = engine.embeddedProfile, let profile = try? ColorProfile(iccData: icc) {
                 nonSRGB = nonSRGB || !profile.isSRGB
             }
-            return (header, engine.orientation, nonSRGB)
+            return (header, engine.orientation, nonSRGB, engine.exif)
         }
-        guard let (header, orientation, nonSRGB) = read else {
+        guard let (header, orientation, nonSRGB, exif) = read else {
             throw ImageDecodingError(.invalidHeader, "the JPEG headers cannot be read", format: .jpeg)
         }
         return ImageHeader(
             info: ImageInfo(format: .jpeg, size: header.size, orientation: orientation, isProgressive: header.isProgressive),
-            hasNonSRGBColor: nonSRGB)
+            hasNonSRGBColor: nonSRGB, exif: exif)
     }
 }
 
 extension PNGDecoder {
-    /// IHDR's size and interlace method; for an animated PNG, its frames and the
-    /// orientation of an eXIf chunk before the first IDAT.
+    /// IHDR's size and interlace method; for an animated PNG, its frames; and the first
+    /// eXIf chunk (before or after the image data, as the decoder reads it), with its
+    /// orientation.
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
         // The signature, then IHDR: length, type, width, height, depth, colour type,
         // compression, filter, interlace (big-endian).
@@ -46,10 +48,13 @@ extension PNGDecoder {
         }
         let structure = APNGStructure(data)
         let frames = structure.map { $0.isAnimated ? $0.frames.count : 1 } ?? 1
-        let orientation = structure?.orientation(in: data) ?? .up
+        let exif = (structure?.exif ?? PNGExifChunk.find(in: data)).map {
+            Data(data[(data.startIndex + $0.lowerBound)..<(data.startIndex + $0.upperBound)])
+        }
+        let orientation = exif.map { block in block.withUnsafeBytes { ExifOrientation.read(tiff: $0.bindMemory(to: UInt8.self)) } } ?? .up
         return ImageHeader(
             info: ImageInfo(format: .png, size: size, orientation: orientation, isProgressive: bytes[28] == 1),
-            frameCount: frames)
+            frameCount: frames, exif: exif)
     }
 }
 
