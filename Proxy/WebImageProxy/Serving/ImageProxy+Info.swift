@@ -24,8 +24,8 @@ extension ImageProxy {
     static let blurHashSide = 64
 
     /// `/info/{signature}/{options}/plain/{source}`: the source's format, size, frames,
-    /// orientation and colour space, and a BlurHash and a ThumbHash, as JSON. Signed like
-    /// an image URL.
+    /// orientation, colour space and camera fields (EXIF), and a BlurHash and a
+    /// ThumbHash, as JSON. Signed like an image URL.
     func info(for request: ProxyRequest) async throws -> RenderedOutput {
         let path = try ProxyPath(String(request.path.dropFirst("/info".count)))
         if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPath) {
@@ -68,6 +68,7 @@ extension ImageProxy {
             "orientation": header.info.orientation.rawValue,
             "colorSpace": small.sourceColorProfile?.description ?? "sRGB",
         ]
+        if let exif = header.exif.flatMap(ExifFields.init(tiff:)) { fields["exif"] = Self.jsonObject(exif) }
         if let encoder = options.blurHash { fields["blurhash"] = try encoder.encode(small.bitmap) }
         if options.thumbHash { fields["thumbhash"] = try ThumbHashEncoder().encode(small.bitmap).base64EncodedString() }
         // Sorted keys: the same source gives the same bytes, so the same ETag.
@@ -75,6 +76,16 @@ extension ImageProxy {
         return RenderedOutput(
             data: body, contentType: "application/json", disposition: "inline; filename=\"info.json\"",
             entityTag: Self.entityTag(of: body), variesByAccept: false)
+    }
+
+    /// The fields present, under their Swift names.
+    private static func jsonObject(_ exif: ExifFields) -> [String: Any] {
+        let values: [String: Any?] = [
+            "make": exif.make, "model": exif.model, "lensModel": exif.lensModel, "software": exif.software, "dateTime": exif.dateTime,
+            "artist": exif.artist, "copyright": exif.copyright, "exposureTime": exif.exposureTime, "fNumber": exif.fNumber,
+            "iso": exif.iso, "focalLength": exif.focalLength,
+        ]
+        return values.compactMapValues { $0 }
     }
 
     static func infoOptions(_ segments: [String]) throws(ProxyError) -> InfoOptions {

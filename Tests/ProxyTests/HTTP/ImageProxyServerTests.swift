@@ -265,12 +265,34 @@ struct ImageProxyServerTests {
             #expect((sizedFields["blurhash"] as? String)?.count == 6 + 2 * 8)
             let none = try await harness.get("/info/unsafe/bh:0/plain/\(source)")
             #expect(try #require(try JSONSerialization.jsonObject(with: none.data) as? [String: Any])["blurhash"] == nil)
+            #expect(fields["exif"] == nil, "the photo carries no EXIF")
             let noThumbHash = try await harness.get("/info/unsafe/th:0/plain/\(source)")
             #expect(try #require(try JSONSerialization.jsonObject(with: noThumbHash.data) as? [String: Any])["thumbhash"] == nil)
             let refused = try await harness.get("/info/unsafe/rs:fit:10:10/plain/\(source)")
             #expect(refused.status == 400)
             let small2 = try await harness.get("/info/unsafe/msr:0.5/plain/\(source)")
             #expect(small2.status == 422)
+        }
+    }
+
+    @Test("/info answers the camera fields of the source's EXIF, and never its location")
+    func infoExif() async throws {
+        // A TIFF block: IFD0 with Make ("Canon") and a GPS pointer, its text after the IFD.
+        let tiff: [UInt8] =
+            [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x02]
+            + [0x01, 0x0F, 0x00, 0x02, 0x00, 0x00, 0x00, 0x06, 0x00, 0x00, 0x00, 0x26]
+            + [0x88, 0x25, 0x00, 0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x08]
+            + [0x00, 0x00, 0x00, 0x00] + Array("Canon\0".utf8)
+        let segment = Array("Exif\0\0".utf8) + tiff
+        let photo = try ProxyImages.photoJPEG(width: 320, height: 240)
+        var tagged = Data([0xFF, 0xD8, 0xFF, 0xE1, 0x00, UInt8(segment.count + 2)])
+        tagged.append(contentsOf: segment)
+        tagged.append(photo.dropFirst(2))
+        try await ProxyHarness.run(files: ["camera.jpg": tagged]) { harness in
+            let source = harness.origin.url("/files/camera.jpg").absoluteString
+            let answer = try await harness.get("/info/unsafe/plain/\(source)")
+            let fields = try #require(try JSONSerialization.jsonObject(with: answer.data) as? [String: Any])
+            #expect(fields["exif"] as? [String: String] == ["make": "Canon"])
         }
     }
 
