@@ -92,6 +92,21 @@ struct ProxyAnimationTests {
         }
     }
 
+    @Test("padding and a background reach every frame of an animated output")
+    func canvasOnEveryFrame() async throws {
+        try await ProxyHarness.run(configuration: Self.allowing(100), files: ["pan.gif": try Self.animatedGIF()]) { harness in
+            let answer = try await harness.get(harness.path("rs:fit:48:48/pd:4/bg:255:0:0/f:webp", origin: "/files/pan.gif"))
+            #expect(answer.status == 200)
+            let image = try WebPDecoder().decode(answer.data, options: .default)
+            #expect(image.frameCount == Self.frameCount)
+            #expect(image.size == PixelSize(width: 56, height: 44))
+            for index in [0, Self.frameCount - 1] {
+                let corner = Array(try image.frame(at: index).bitmap.packedBytes.prefix(4))
+                #expect(corner[0] > 230 && corner[1] < 25 && corner[2] < 25 && corner[3] == 255, "frame \(index): \(corner)")
+            }
+        }
+    }
+
     @Test("frames processed count toward the source resolution, frames dropped do not")
     func resolutionOfFramesProcessed() async throws {
         // Room for 10 frames of 96x72.
