@@ -86,10 +86,14 @@ struct ThumbnailRenderer: Sendable {
         let limits = self.limits.narrowed(by: options.limits)
         let frameCount = processedFrameCount(header, options: options, format: format)
         try Self.checkResolution(header, frames: frameCount, limit: limits.maxResolution)
-        // The decode's own pixel limit counts every frame of the file; the frames after
-        // those processed are never composed (on demand), and the ones processed were
-        // checked above.
-        let decodePixels = frameCount > 1 ? max(limits.maxResolution, header.totalPixelCount) : limits.maxResolution
+        // The decode's own pixel limit counts every frame of the file. Where frames are
+        // composed on demand (GIF, APNG and AVIF frames that need no turn), the frames
+        // after those processed are never made, and those processed were checked above;
+        // a decode that holds every frame (animated WebP) keeps the limit on all of them.
+        let composedOnDemand =
+            [ImageFormat.gif, .png, .avif].contains(header.info.format) && (header.info.orientation == .up || !options.autoRotate)
+        let decodePixels =
+            frameCount > 1 && composedOnDemand ? max(limits.maxResolution, header.totalPixelCount) : limits.maxResolution
         let decodeOptions = DecodeOptions(
             maxPixelSize: plan.decodePixelSize, maxPixelCount: decodePixels,
             firstFrameOnly: frameCount == 1, appliesOrientation: options.autoRotate,

@@ -107,18 +107,24 @@ struct ProxyAnimationTests {
         }
     }
 
-    @Test("frames processed count toward the source resolution, frames dropped do not")
+    @Test("frames processed count toward the source resolution, frames dropped do not (an animated WebP, decoded whole, counts all)")
     func resolutionOfFramesProcessed() async throws {
         // Room for 10 frames of 96x72.
         var configuration = Self.allowing(100)
         configuration.limits.maxResolution = 96 * 72 * 10
-        try await ProxyHarness.run(configuration: configuration, files: ["pan.gif": try Self.animatedGIF()]) { harness in
+        let frames = try (0..<Self.frameCount).map { try SyntheticImage.photo(width: 96, height: 72, seed: UInt64($0 + 1)) }
+        let webp = try WebPFixtureEncoder(quality: 80).encodeAnimation(frames, durations: Array(repeating: 70, count: Self.frameCount))
+        try await ProxyHarness.run(configuration: configuration, files: ["pan.gif": try Self.animatedGIF(), "pan.webp": webp]) { harness in
             let all = try await harness.get(harness.path("rs:fit:48:48/f:webp", origin: "/files/pan.gif"))
             #expect(all.status == 422)
             #expect(String(decoding: all.data, as: UTF8.self).contains("x 20 frames"))
             let ten = try await harness.get(harness.path("maf:10/rs:fit:48:48/f:webp", origin: "/files/pan.gif"))
             #expect(ten.status == 200)
             #expect(try WebPDecoder().decode(ten.data, options: .default).frameCount == 10)
+            let webpTen = try await harness.get(harness.path("maf:10/rs:fit:48:48/f:webp", origin: "/files/pan.webp"))
+            #expect(webpTen.status == 422)
+            let webpStill = try await harness.get(harness.path("rs:fit:48:48/f:webp/maf:1", origin: "/files/pan.webp"))
+            #expect(webpStill.status == 200)
         }
     }
 
