@@ -10,7 +10,7 @@ import WebImageCore
 /// a pixel with alpha under 128 is written transparent (one entry of the table is kept
 /// for it, in frames that have such pixels), any other pixel opaque.
 ///
-/// An animation keeps each frame's ``ImageFrame/storedDelay`` rounded to the nearest
+/// An animation keeps each frame's `ImageFrame.storedDelay` rounded to the nearest
 /// hundredth of a second (GIF's unit; half a hundredth rounds up), at most 655.35 s, and
 /// the loop count as a NETSCAPE2.0 extension (none for an image played once, the
 /// convention without one). Every frame is the full canvas, cleared before the next.
