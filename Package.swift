@@ -175,7 +175,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: Encoding: JPEG (TurboJPEG), PNG and WebP encoders, apart from the decoders so
+        // MARK: Encoding: JPEG (TurboJPEG), PNG, WebP and GIF (giflib) encoders, apart from the decoders so
         // that an app that only reads images links no encoder. It takes Decoding for the
         // planar JPEG thumbnail, whose planes go through the decoders' resampler and scale.
         .systemLibrary(
@@ -198,7 +198,9 @@ let package = Package(
         ),
         .target(
             name: "WebImageEncoding",
-            dependencies: ["WebImageCore", "WebImageDecoding", "CWebImageEncoding", "CLibPNG", "CLibTurboJPEG", "CLibWebPEncode"],
+            dependencies: [
+                "WebImageCore", "WebImageDecoding", "CWebImageEncoding", "CLibPNG", "CLibTurboJPEG", "CLibWebPEncode", "CGIFLib",
+            ],
             path: "Modules/Encoding",
             exclude: ["C"],
             swiftSettings: strictSettings

@@ -21,7 +21,7 @@ import WebImageCore
 ///
 /// Thread contract: a value; `encode` may run on any thread, at once on several. Each
 /// call uses one thread.
-public struct AVIFEncoder: ImageEncoding {
+public struct AVIFEncoder: AnimatedImageEncoding {
     /// How chroma is stored.
     public enum Subsampling: Sendable, Hashable {
         /// Half the chroma in each direction: the web's usual choice.

@@ -15,7 +15,7 @@ import WebImageCore
 /// ```
 ///
 /// Thread contract: a value; `encode` may run on any thread, at once on several.
-public struct WebPEncoder: ImageEncoding {
+public struct WebPEncoder: AnimatedImageEncoding {
     public var format: ImageFormat { .webp }
     /// 0 to 100: the lossy quality, or the lossless effort. 80 by default.
     public var quality: Float

@@ -125,6 +125,20 @@ struct DecodeCommandTests {
         #expect(badQuality.status != 0)
     }
 
+    @Test("--format gif writes one animated NAME.gif of an animation, with its frames, delays and loop count")
+    func gifOutput() throws {
+        let folder = try WebImageProgram.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = try Self.makeInputs(in: folder)
+        let out = folder.appendingPathComponent("out")
+        let write = try WebImageProgram.run(["decode", "--out", out.path, "--format", "gif", files["spin.gif"]!.path])
+        #expect(write.status == 0, "\(write.errors)")
+        let spin = try GIFDecoder().decode(try Data(contentsOf: out.appendingPathComponent("spin.gif")), options: .default)
+        #expect(spin.frameCount == 5)
+        #expect(spin.loopCount == 2)
+        #expect(spin.frames.allSatisfy { $0.storedDelay == .milliseconds(70) })
+    }
+
     @Test("--format avif writes NAME.avif, and decode reads it back as AVIF; an animation becomes one image sequence")
     func avifOutput() throws {
         let folder = try WebImageProgram.temporaryDirectory()

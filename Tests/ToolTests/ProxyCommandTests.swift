@@ -72,6 +72,31 @@ struct ProxyCommandTests {
         }
     }
 
+    @Test("an animated GIF gives its first frame by default; with --max-animation-frames its frames, up to that many")
+    func animationFrames() throws {
+        let folder = try WebImageProgram.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try DecodeCommandTests.makeInputs(in: folder)
+        let origin = try ServedFolder(folder)
+        defer { origin.stop() }
+        // spin.gif has 5 frames.
+        for (flags, expected) in [
+            ([String](), [1, 1]), (["--max-animation-frames", "3"], [3, 3]), (["--max-animation-frames", "50"], [5, 5]),
+        ] {
+            let proxy = try ServedFolder(running: ["proxy", "--port", "0", "--allow-non-public"] + flags)
+            let urls = [
+                Self.url(proxy: proxy.baseURL, origin: origin, "spin.gif", "rs:fit:20:20/f:webp"),
+                Self.url(proxy: proxy.baseURL, origin: origin, "spin.gif", "rs:fit:20:20/f:gif"),
+            ]
+            let fetched = try WebImageProgram.run(["fetch", "--json", "--no-disk-cache"] + urls)
+            #expect(fetched.status == 0, "\(fetched.output)")
+            let answers = try fetched.lines.map { try DecodeCommandTests.json($0) }
+            #expect(answers.map { $0["format"] as? String } == ["webp", "gif"], "\(flags)")
+            #expect(answers.map { $0["frames"] as? Int } == expected, "\(flags)")
+            _ = proxy.stop(signal: SIGINT)
+        }
+    }
+
     @Test("by default a loopback source is refused (403); with --key and --salt an unsigned URL is too")
     func refusals() throws {
         let folder = try WebImageProgram.temporaryDirectory()
@@ -93,7 +118,7 @@ struct ProxyCommandTests {
         "bad settings are refused before it starts",
         arguments: [
             ["--key", "0a"], ["--key", "zz", "--salt", "00"], ["--preset", "thumb"], ["--preset", "thumb=rs:wide:1:1"],
-            ["--port", "70000"],
+            ["--port", "70000"], ["--max-animation-frames", "0"],
         ])
     func badSettings(arguments: [String]) throws {
         let run = try WebImageProgram.run(["proxy"] + arguments)

@@ -33,7 +33,7 @@ struct DecodeCommand: ParsableCommand {
     @Option(name: .customLong("out"), help: "Write the decoded pixels into this directory.")
     var outputDirectory: String?
 
-    @Option(name: .customLong("format"), help: "The format --out writes: png, jpeg, webp or avif.")
+    @Option(name: .customLong("format"), help: "The format --out writes: png, jpeg, webp, avif or gif.")
     var outputFormat: OutputFormat = .png
 
     @Option(name: .customLong("quality"), help: "JPEG, WebP or AVIF quality, 1 to 100 (85 for JPEG, 80 for WebP, 60 for AVIF).")

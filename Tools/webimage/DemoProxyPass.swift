@@ -39,6 +39,8 @@ struct DemoProxyPass {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = ImageProxy.Configuration()
         configuration.urlPolicy = .standard  // the origin is on loopback
+        // The animation's thumbnail keeps its frames (imgproxy's default, 1, makes a still).
+        configuration.limits.maxAnimationFrames = 100
         let proxy = ImageProxy(configuration: configuration, sources: sources)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let serving = Task { try await proxy.run(port: 0) { portSink.yield($0) } }

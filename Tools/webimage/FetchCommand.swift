@@ -114,7 +114,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(name: .customLong("out"), help: ArgumentHelp("Write every image into this directory (PNG unless --format).", valueName: "dir"))
     var outputDirectory: String?
 
-    @Option(name: .customLong("format"), help: "The format --out writes: png, jpeg, webp or avif.")
+    @Option(name: .customLong("format"), help: "The format --out writes: png, jpeg, webp, avif or gif.")
     var outputFormat: OutputFormat = .png
 
     @Option(name: .customLong("quality"), help: "JPEG, WebP or AVIF quality, 1 to 100 (85 for JPEG, 80 for WebP, 60 for AVIF).")

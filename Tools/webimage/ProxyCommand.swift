@@ -81,6 +81,13 @@ struct ProxyCommand: AsyncParsableCommand {
     var maxFrames = SourceLimits().maxFrames
 
     @Option(
+        name: .customLong("max-animation-frames"),
+        help: ArgumentHelp(
+            "The most frames an output is made of (imgproxy's max_animation_frames; 1, the default, makes stills of the first "
+                + "frame). Above 1, animations asked as WebP or GIF keep their first n frames.", valueName: "n"))
+    var maxAnimationFrames = SourceLimits().maxAnimationFrames
+
+    @Option(
         name: .customLong("max-result-dimension"),
         help: ArgumentHelp("The longest side an output may have.", valueName: "n"))
     var maxResultDimension = ResultLimits().maxDimension
@@ -115,6 +122,7 @@ struct ProxyCommand: AsyncParsableCommand {
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
         if queueCapacity < 0 { throw ValidationError("--queue must not be negative") }
         if maxResultDimension < 1 { throw ValidationError("--max-result-dimension must be at least 1") }
+        if maxAnimationFrames < 1 { throw ValidationError("--max-animation-frames must be at least 1") }
     }
 
     func makeConfiguration() throws -> ImageProxy.Configuration {
@@ -133,7 +141,8 @@ struct ProxyCommand: AsyncParsableCommand {
         configuration.urlPolicy = policy
         configuration.cacheDirectory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         configuration.limits = SourceLimits(
-            maxBytes: maxSourceBytes, maxResolution: Int(maxSourceMegapixels * 1_000_000), maxFrames: maxFrames)
+            maxBytes: maxSourceBytes, maxResolution: Int(maxSourceMegapixels * 1_000_000), maxFrames: maxFrames,
+            maxAnimationFrames: maxAnimationFrames)
         configuration.resultLimits.maxDimension = maxResultDimension
         if let concurrency { configuration.concurrency = concurrency }
         configuration.queueCapacity = queueCapacity

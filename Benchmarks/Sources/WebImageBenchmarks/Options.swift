@@ -5,6 +5,8 @@ struct Options {
     var reportDirectory: String?
     var memoryMode: MemoryProbe.Mode?
     var memoryInput: String?
+    /// `--animated-thumbnail FILE`: a child of the animated thumbnail case (its side, once).
+    var animatedThumbnailInput: String?
     /// `--budget-probe FILE --loads N --budget BYTES|none [--pixel-size N] [--walk-frames]`: a child of
     /// the memory-budget case.
     var budgetProbe: (file: String, loads: Int, budget: Int?)?
@@ -47,6 +49,7 @@ struct Options {
             case "--only": only = try value(argument)
             case "--contender": contender = try value(argument)
             case "--input": memoryInput = try value(argument)
+            case "--animated-thumbnail": animatedThumbnailInput = try value(argument)
             case "--budget-probe": budgetProbe = (try value(argument), budgetProbe?.loads ?? 1, budgetProbe?.budget)
             case "--loads":
                 guard let loads = Int(try value(argument)), loads > 0 else { throw Baseline.Failure(description: Self.usage) }

@@ -16,6 +16,10 @@ do {
             walksFrames: options.probeWalksFrames)
         exit(0)
     }
+    if let input = options.animatedThumbnailInput {
+        try AnimatedThumbnailCase.runChild(input: input)
+        exit(0)
+    }
     if let mode = options.memoryMode {
         guard let input = options.memoryInput else { throw Baseline.Failure(description: Options.usage) }
         try MemoryProbe.runChild(mode, input: input)
@@ -91,6 +95,7 @@ do {
     // cases, alone.
     if selected(BudgetMemoryCase.name) { try BudgetMemoryCase.run(jpeg: fixtures.jpeg) }
     if selected(AnimationMemoryCase.name) { try AnimationMemoryCase.run() }
+    if selected(AnimatedThumbnailCase.name) { try AnimatedThumbnailCase.run() }
     // The loopback origin of the network cases, started here when none of them ran.
     func origin() throws -> LoopbackServer {
         if let server { return server }

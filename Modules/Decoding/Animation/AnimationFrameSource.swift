@@ -80,6 +80,13 @@ package final class AnimationFrameSource<Composer: FrameComposing>: ImageFrameSo
             makeComposer: makeComposer)
     }
 
+    /// A source of this one's first `count` frames, sharing nothing composed with it.
+    package func keepingFirstFrames(_ count: Int) -> any ImageFrameSource {
+        AnimationFrameSource(
+            info: info, size: size, loopCount: loopCount, storedDelays: Array(storedDelays.prefix(Swift.max(1, count))),
+            policy: policy, finish: finish, makeComposer: makeComposer)
+    }
+
     /// Frame decodes made since the frame buffer was last released: what seeking costs.
     package var frameDecodes: Int { composition.withLock { $0?.decodes ?? 0 } }
     /// Frames between snapshots, as the snapshot bound has spaced them.
@@ -119,4 +126,6 @@ package protocol FrameFinishing: ImageFrameSource {
     func finishingFrames(
         size: PixelSize?, with transform: @escaping @Sendable (ImageFrame) throws(ImageDecodingError) -> ImageFrame
     ) -> any ImageFrameSource
+    /// A source of this one's first `count` frames (1 or more).
+    func keepingFirstFrames(_ count: Int) -> any ImageFrameSource
 }

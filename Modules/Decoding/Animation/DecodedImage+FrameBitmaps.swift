@@ -1,6 +1,25 @@
 import WebImageCore
 
 extension DecodedImage {
+    /// This image with every frame's pixels passed through `change`, which gives frames
+    /// of `size` (`nil`: the size they have). An animation composed on demand stays on
+    /// demand: each frame is changed as it is composed, and none is held for it.
+    ///
+    /// ```swift
+    /// let copied = try image.mappingFrameBitmaps(size: nil) { bitmap in try bitmap.copy() }
+    /// ```
+    ///
+    /// `change` may run on any thread, once for each frame held now and once each time a
+    /// frame is composed.
+    ///
+    /// - Throws: what `change` throws for a frame held now; for the frames composed
+    ///   later, their composition throws it.
+    public func mappingFrameBitmaps(
+        size: PixelSize?, _ change: @escaping @Sendable (ImageBitmap) throws(ImageDecodingError) -> ImageBitmap
+    ) throws(ImageDecodingError) -> DecodedImage {
+        try changingFrameBitmaps(size: size, change)
+    }
+
     /// This image with every frame's pixels passed through `change`: the frames it
     /// holds now, and, for an animation composed on demand, each frame as it is composed,
     /// so that the result stays on demand. `size` is the size `change` gives a frame

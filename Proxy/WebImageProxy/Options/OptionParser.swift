@@ -169,7 +169,7 @@ enum OptionParser {
             options.limits.maxSourceBytes = try reader.positive(arguments[0])
         case "maf", "max_animation_frames":
             try arity(1...1)
-            options.limits.maxFrames = try reader.positive(arguments[0])
+            options.limits.maxAnimationFrames = try reader.positive(arguments[0])
         case "mrd", "max_result_dimension":
             try arity(1...1)
             options.limits.maxResultDimension = try reader.positive(arguments[0])

@@ -234,14 +234,16 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case png
     case webp
     case avif
+    case gif
 
-    /// The format an option or extension names: `jpeg`, `jpg`, `png`, `webp`, `avif`.
+    /// The format an option or extension names: `jpeg`, `jpg`, `png`, `webp`, `avif`, `gif`.
     public init?(name: String) {
         switch name.lowercased() {
         case "jpeg", "jpg": self = .jpeg
         case "png": self = .png
         case "webp": self = .webp
         case "avif": self = .avif
+        case "gif": self = .gif
         default: return nil
         }
     }
@@ -253,6 +255,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         case .png: ".png"
         case .webp: ".webp"
         case .avif: ".avif"
+        case .gif: ".gif"
         }
     }
 
@@ -263,6 +266,11 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         case .png: "image/png"
         case .webp: "image/webp"
         case .avif: "image/avif"
+        case .gif: "image/gif"
         }
     }
+
+    /// Whether an output in this format keeps an animation's frames (WebP and GIF; an
+    /// AVIF output is a still).
+    public var writesAnimations: Bool { self == .webp || self == .gif }
 }

@@ -3,10 +3,12 @@ import WebImageCore
 
 /// The output format. A client whose `Accept` lists a format the proxy prefers gets it
 /// when the URL names none (or always, when preferred formats are enforced): AVIF before
-/// WebP, and WebP for an animated source, whose frames AVIF output would drop. Otherwise
-/// the URL's format, else the source's own when it is JPEG, and PNG for everything else
-/// (it keeps transparency). The response varies by `Accept` whenever `Accept` could
-/// have changed the answer.
+/// WebP, and WebP for an animation, whose frames AVIF output would drop. Otherwise the
+/// URL's format, else the source's own when it is JPEG or GIF (imgproxy's preferred
+/// formats), GIF for another animation (`animated`: the source has frames and
+/// `max_animation_frames` lets the output keep them), and PNG for everything else (it
+/// keeps transparency). The response varies by `Accept` whenever `Accept` could have
+/// changed the answer.
 enum FormatChoice {
     /// The preferred format a client's `Accept` takes, decided before the source is
     /// known (it is part of what identifies an output): `nil` when none.
@@ -28,7 +30,11 @@ enum FormatChoice {
             return (negotiated, true)
         }
         if let named { return (named, enforces && prefersAny) }
-        return (source == .jpeg ? .jpeg : .png, prefersAny)
+        switch source {
+        case .jpeg: return (.jpeg, prefersAny)
+        case .gif: return (.gif, prefersAny)
+        default: return (animated ? .gif : .png, prefersAny)
+        }
     }
 
     /// Whether `accept` lists `type` with a quality above 0 (`image/*` and `*/*` do not

@@ -21,8 +21,9 @@ public struct URLLimits: Sendable, Hashable {
     public var maxSourceResolution: Int?
     /// The most source bytes (`msfs`).
     public var maxSourceBytes: Int?
-    /// The most frames (`maf`).
-    public var maxFrames: Int?
+    /// The most frames an output is made of (`maf`), below the server's
+    /// ``SourceLimits/maxAnimationFrames``.
+    public var maxAnimationFrames: Int?
     /// The longest output side (`mrd`).
     public var maxResultDimension: Int?
 
@@ -35,7 +36,8 @@ extension SourceLimits {
         SourceLimits(
             maxBytes: url.maxSourceBytes.map { min(maxBytes, Int64($0)) } ?? maxBytes,
             maxResolution: url.maxSourceResolution.map { min(maxResolution, $0) } ?? maxResolution,
-            maxFrames: url.maxFrames.map { min(maxFrames, $0) } ?? maxFrames)
+            maxFrames: maxFrames,
+            maxAnimationFrames: url.maxAnimationFrames.map { min(maxAnimationFrames, $0) } ?? maxAnimationFrames)
     }
 }
 

@@ -18,7 +18,8 @@ struct ThumbnailRenderer: Sendable {
     let keepsColorProfile: Bool
 
     /// The source's header, checked against the limits (the server's, lowered where the
-    /// URL asks).
+    /// URL asks): the frames it has at all, and the resolution of one frame (the frames
+    /// an output is made of are checked with its format, in ``job(for:header:options:format:)``).
     func header(of data: Data, options: ProcessingOptions) throws(ProxyError) -> ImageHeader {
         let limits = self.limits.narrowed(by: options.limits)
         guard data.count <= limits.maxBytes else {
@@ -29,13 +30,35 @@ struct ThumbnailRenderer: Sendable {
         guard header.frameCount <= limits.maxFrames else {
             throw ProxyError(.tooLarge, "the source has \(header.frameCount) frames; the limit is \(limits.maxFrames)")
         }
-        guard header.totalPixelCount <= limits.maxResolution else {
-            let frames = header.frameCount > 1 ? " x \(header.frameCount) frames" : ""
-            throw ProxyError(
-                .tooLarge, "the source is \(header.info.size)\(frames), over the limit of \(limits.maxResolution) pixels")
-        }
+        try Self.checkResolution(header, frames: 1, limit: limits.maxResolution)
         return header
     }
+
+    /// Whether `options` (with the server's limit) let an output keep an animation:
+    /// imgproxy's `max_animation_frames` above 1.
+    func allowsAnimation(_ options: ProcessingOptions) -> Bool {
+        limits.narrowed(by: options.limits).maxAnimationFrames > 1
+    }
+
+    /// How many of the source's frames an output in `format` is made of: the first
+    /// `max_animation_frames` of an animation when the format keeps animations, else 1.
+    func processedFrameCount(_ header: ImageHeader, options: ProcessingOptions, format: OutputFormat) -> Int {
+        guard format.writesAnimations, header.frameCount > 1 else { return 1 }
+        return min(header.frameCount, limits.narrowed(by: options.limits).maxAnimationFrames)
+    }
+
+    /// Refuses a source whose `frames` frames come to more than `limit` pixels, as
+    /// imgproxy counts them (the frames processed, not the frames in the file).
+    private static func checkResolution(_ header: ImageHeader, frames: Int, limit: Int) throws(ProxyError) {
+        let (total, overflow) = header.info.size.pixelCount.multipliedReportingOverflow(by: max(1, frames))
+        guard overflow || total > limit else { return }
+        let counted = frames > 1 ? " x \(frames) frames" : ""
+        throw ProxyError(.tooLarge, "the source is \(header.info.size)\(counted), over the limit of \(limit) pixels")
+    }
+
+    /// How an animation output's frames are decoded: always on demand. The encoder walks
+    /// them once, frame by frame, so a render holds a frame or two whatever the count.
+    static let animationBuffering = FrameBuffering(eagerByteLimit: 0)
 
     /// What one render will do, decided once from the header: the plan, the decode
     /// prepared with the options the plan calls for (its header parsed once, for the
@@ -46,6 +69,8 @@ struct ThumbnailRenderer: Sendable {
         let decode: PreparedImageDecode
         let options: ProcessingOptions
         let format: OutputFormat
+        /// The frames the output is made of (1: a still of the first frame).
+        let frameCount: Int
         /// The trim to make, which then replans from the trimmed size: the options', or
         /// none for an animated output (imgproxy trims no animation either).
         let trim: ProcessingOptions.Trim?
@@ -62,16 +87,26 @@ struct ThumbnailRenderer: Sendable {
         let plan = ResizePlan(source: source, options: options)
         try check(plan, options: options)
         let limits = self.limits.narrowed(by: options.limits)
-        let animated = format == .webp && header.frameCount > 1
-        let trim = animated ? nil : options.trim
+        let frameCount = processedFrameCount(header, options: options, format: format)
+        try Self.checkResolution(header, frames: frameCount, limit: limits.maxResolution)
+        let trim = frameCount > 1 ? nil : options.trim
+        // The decode's own pixel limit counts every frame of the file. Where frames are
+        // composed on demand (GIF, APNG and AVIF frames that need no turn), the frames
+        // after those processed are never made, and those processed were checked above;
+        // a decode that holds every frame (animated WebP) keeps the limit on all of them.
+        let composedOnDemand =
+            [ImageFormat.gif, .png, .avif].contains(header.info.format) && (header.info.orientation == .up || !options.autoRotate)
+        let decodePixels =
+            frameCount > 1 && composedOnDemand ? max(limits.maxResolution, header.totalPixelCount) : limits.maxResolution
         // A trim looks for the borders at the full size, and plans again from what it keeps.
         let decodeOptions = DecodeOptions(
-            maxPixelSize: trim == nil ? plan.decodePixelSize : nil, maxPixelCount: limits.maxResolution,
-            firstFrameOnly: !animated, appliesOrientation: options.autoRotate,
-            maxFrameCount: limits.maxFrames, color: keepsProfile(options) ? .preserve : .convertToSRGB)
+            maxPixelSize: trim == nil ? plan.decodePixelSize : nil, maxPixelCount: decodePixels,
+            firstFrameOnly: frameCount == 1, appliesOrientation: options.autoRotate,
+            maxFrameCount: limits.maxFrames, color: keepsProfile(options) ? .preserve : .convertToSRGB,
+            frameBuffering: frameCount > 1 ? Self.animationBuffering : .default)
         let decode: PreparedImageDecode
         do { decode = try decoders.prepareDecode(data, options: decodeOptions) } catch { throw Self.proxyError(for: error) }
-        return Job(header: header, plan: plan, decode: decode, options: options, format: format, trim: trim)
+        return Job(header: header, plan: plan, decode: decode, options: options, format: format, frameCount: frameCount, trim: trim)
     }
 
     /// The size the source is shown at: its own orientation applied unless `ar:0`, then
@@ -100,7 +135,7 @@ struct ThumbnailRenderer: Sendable {
         if let planar = planarJPEG(data, job) { return planar }
         var image: DecodedImage
         do {
-            image = try job.decode.decode()
+            image = try job.decode.decode().keepingFirstFrames(job.frameCount)
         } catch {
             throw Self.proxyError(for: error)
         }
@@ -128,28 +163,22 @@ struct ThumbnailRenderer: Sendable {
             if options.blur > 0 { image = try BlurTransformer(sigma: options.blur).transform(image) }
             if options.sharpen > 0 { image = try SharpenTransformer(sigma: options.sharpen).transform(image) }
             if options.pixelate > 1 { image = try PixelateTransformer(blockSize: options.pixelate).transform(image) }
-            var bitmap = image.bitmap
+            // Canvases and the background reach every frame, as each is composed.
             for canvas in plan.canvases {
-                bitmap = try CanvasPlacement.place(bitmap, on: canvas)
+                image = try image.mappingFrameBitmaps(size: canvas.size) { (bitmap) throws(ImageDecodingError) in
+                    try CanvasPlacement.place(bitmap, on: canvas)
+                }
             }
             // A JPEG source has no alpha to look for (its pixels are decoded opaque),
             // unless a canvas added some.
             var opaque = job.header.info.format == .jpeg && plan.canvases.isEmpty
             if let background = options.background, !opaque {
-                if plan.canvases.isEmpty {
-                    for index in image.frames.indices {
-                        image.frames[index].bitmap = try AlphaFlattening.over(background, image.frames[index].bitmap)
-                    }
-                } else {
-                    bitmap = try AlphaFlattening.over(background, bitmap)
+                image = try image.mappingFrameBitmaps(size: nil) { (bitmap) throws(ImageDecodingError) in
+                    try AlphaFlattening.over(background, bitmap)
                 }
                 opaque = true
             }
-            let profile = image.colorProfile
-            guard plan.canvases.isEmpty else {
-                return try encode(bitmap, as: format, options: options, knownOpaque: opaque, profile: profile)
-            }
-            return try encode(image, as: format, options: options, knownOpaque: opaque, profile: profile)
+            return try encode(image, as: format, options: options, knownOpaque: opaque, profile: image.colorProfile)
         } catch let error as ProxyError {
             throw error
         } catch {
@@ -193,15 +222,6 @@ struct ThumbnailRenderer: Sendable {
         options.keepsColorProfile ?? keepsColorProfile
     }
 
-    /// `bitmap`, a canvas placed under the first frame only, as a still in `format`.
-    private func encode(
-        _ bitmap: ImageBitmap, as format: OutputFormat, options: ProcessingOptions, knownOpaque: Bool, profile: ColorProfile?
-    ) throws(ImageDecodingError) -> Data {
-        try encode(
-            DecodedImage(format: .png, frames: [ImageFrame(bitmap: bitmap)]), as: format, options: options, knownOpaque: knownOpaque,
-            profile: profile)
-    }
-
     /// `image` in `format`; `profile` (the pixels' own, kept by `scp:0`) written with them.
     private func encode(
         _ image: DecodedImage, as format: OutputFormat, options: ProcessingOptions, knownOpaque: Bool, profile: ColorProfile?
@@ -223,6 +243,9 @@ struct ThumbnailRenderer: Sendable {
                 var encoder = WebPEncoder(quality: Float(quality))
                 encoder.colorProfile = profile
                 return image.isAnimated ? try encoder.encodeAnimation(image) : try encoder.encode(image.bitmap)
+            case .gif:
+                // The frames processed; each frame's palette is its own (GIFEncoder).
+                return try GIFEncoder().encode(image)
             case .avif:
                 // A still: an animated source asked as AVIF gives its first frame.
                 var encoder = AVIFEncoder(quality: quality, speed: avifSpeed)

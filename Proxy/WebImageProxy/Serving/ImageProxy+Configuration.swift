@@ -23,13 +23,13 @@ extension ImageProxy {
             self.avifSpeed = avifSpeed
         }
 
-        /// The configured quality of `format` (PNG is lossless: none).
+        /// The configured quality of `format` (PNG and GIF have none to set).
         func `default`(for format: OutputFormat) -> Int? {
             switch format {
             case .jpeg: jpeg
             case .webp: webp
             case .avif: avif
-            case .png: nil
+            case .png, .gif: nil
             }
         }
     }

@@ -192,7 +192,8 @@ public final class ImageProxy: Sendable {
         if let passed = PassThrough.output(of: data, source: source, options: key.options) { return passed }
         let header = try renderer.header(of: data, options: key.options)
         let (format, varies) = FormatChoice.choose(
-            named: key.named, negotiated: key.negotiated, source: header.info.format, animated: header.frameCount > 1,
+            named: key.named, negotiated: key.negotiated, source: header.info.format,
+            animated: header.frameCount > 1 && renderer.allowsAnimation(key.options),
             prefersAny: configuration.prefersWebP || configuration.prefersAVIF, enforces: configuration.enforcesPreferredFormats)
         let job = try renderer.job(for: data, header: header, options: key.options, format: format)
         var reservation: MemoryReservation?

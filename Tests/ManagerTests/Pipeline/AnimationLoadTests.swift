@@ -37,4 +37,25 @@ struct AnimationLoadTests {
         #expect(whole.frameSource == nil)
         #expect(manager.cachedImage(for: ImageRequest(url: fixture.url("long.gif"), options: [.allFrames]))?.frames.count == 300)
     }
+
+    @Test("a long GIF with a resize stays on demand: nothing composed at load, every frame resized as it is asked for")
+    func transformedOnDemand() async throws {
+        let fixture = ScriptedFixture(.serving(["long.gif": Self.longGIF]))
+        let manager = fixture.manager()
+        let resize = ResizeTransformer(width: 64, height: 64, mode: .stretch)
+        let image = try await manager.image(for: ImageRequest(url: fixture.url("long.gif"), context: .init(transformers: [resize])))
+        let source = try #require(image.frameSource)
+        #expect(image.frames.count == 1)
+        #expect(image.frameCount == 300)
+        #expect(image.size == PixelSize(width: 64, height: 64))
+        #expect(source.bufferedByteCount == 0, "no frame is composed before one is asked for")
+        let whole = try GIFDecoder().decode(Self.longGIF, options: DecodeOptions(frameBuffering: .allFrames))
+        for index in [1, 150, 299] {
+            let expected = try resize.transform(DecodedImage(format: .gif, frames: [whole.frames[index]])).bitmap
+            #expect(try image.frame(at: index).bitmap.packedBytes == expected.packedBytes)
+        }
+        // Written as an animation, frame by frame, it keeps all 300.
+        let gif = try GIFEncoder().encode(image)
+        #expect(try GIFDecoder().decode(gif, options: .default).frameCount == 300)
+    }
 }

@@ -72,8 +72,8 @@ struct OptionParserTests {
     @Test(
         "anything unknown or out of range is a 400 naming it",
         arguments: [
-            "zz:1", "rs", "rs:wide:1:1", "rs:fit:-1:1", "rs:fit:99999:1", "rs:fit:1:2:3", "g:up", "q:-1", "q:101", "f:gif", "fq:avif",
-            "fq:gif:50", "fq:webp:101", "kcr:1", "eth:1", "skp:bmp", "fn:%%%:1", "raw:maybe", "bg:12345", "bg:1:2", "bg:300:0:0", "pd:-1",
+            "zz:1", "rs", "rs:wide:1:1", "rs:fit:-1:1", "rs:fit:99999:1", "rs:fit:1:2:3", "g:up", "q:-1", "q:101", "f:tiff", "fq:avif",
+            "fq:tiff:50", "fq:webp:101", "kcr:1", "eth:1", "skp:bmp", "fn:%%%:1", "raw:maybe", "bg:12345", "bg:1:2", "bg:300:0:0", "pd:-1",
             "pd:1:2:3:4:5", "bl:101", "sh:-1", "pix:x", "t:-1", "t:256", "t:10:red", "t:10::maybe", "t:1:2:3:4:5",
             "exp:soon", "sm:0", "w", "w:1:2", "scp:2", "scp",
         ])

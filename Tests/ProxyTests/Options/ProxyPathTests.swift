@@ -55,7 +55,7 @@ struct ProxyPathTests {
         "an @ in the source must be encoded: the last @ names the extension",
         arguments: [
             "/s/plain/http://user@example.com/a.jpg",
-            "/s/plain/http://example.com/a.jpg@gif",
+            "/s/plain/http://example.com/a.jpg@tiff",
         ])
     func badExtension(path: String) {
         #expect(throws: ProxyError.self) { try ProxyPath(path) }

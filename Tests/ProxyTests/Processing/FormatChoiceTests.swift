@@ -48,11 +48,15 @@ struct FormatChoiceTests {
         #expect(choice(named: .jpeg, accept: "image/avif", avif: true, enforces: false) == (.jpeg, false))
     }
 
-    @Test("otherwise a JPEG stays JPEG and everything else becomes PNG")
+    @Test("otherwise a JPEG stays JPEG, a GIF stays GIF, another animation becomes GIF and everything else PNG")
     func fallback() {
         #expect(choice(accept: "*/*").format == .jpeg)
-        for source in [ImageFormat.png, .gif, .webp, .avif] {
+        #expect(choice(accept: nil, source: .gif).format == .gif)
+        #expect(choice(accept: nil, source: .gif, animated: true).format == .gif)
+        for source in [ImageFormat.png, .webp, .avif] {
             #expect(choice(accept: nil, source: source).format == .png)
         }
+        #expect(choice(accept: nil, source: .webp, animated: true).format == .gif)
+        #expect(choice(accept: "image/webp", source: .webp, animated: true).format == .webp)
     }
 }
