@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageFixtures
+import WebImageProxy
+import WebImageSharedCache
+import WebImageTestServer
+import WebImageTestSupport
+
+/// Image proxies sharing Redis nodes: in-process `ImageProxy` instances, each a fleet
+/// member of its own (its own cache directory, sources' manager, output memory cache and
+/// connections to the nodes), answering requests against a real origin on loopback.
+@Suite("Proxy fleet with stored results", .enabled(if: redisInstalled, "\(RedisServer.missingMessage)"))
+struct ProxyFleetTests {
+    static let sourceCount = 50
+    static let variantOptions = ["rs:fill:64:64", "resize:fit:80:60", "w:48/q:70", "rs:fill:40:30/g:sm", "s:100:100/f:png"]
+    static let photos = (0..<sourceCount).map { index in
+        try! JPEGFixtureEncoder(quality: 85).encode(SyntheticImage.photo(width: 160, height: 120, seed: UInt64(index)))
+    }
+
+    struct Fleet {
+        let origin: LoopbackServer
+        let nodes: SharedNodes
+
+        /// The unsigned proxy path of variant `variant` of source `source`. The second
+        /// spelling of each request (aliases) must meet the first.
+        func path(source: Int, variant: Int) -> String {
+            let url = origin.url("/files/p\(source).jpg").absoluteString
+            return "/unsafe/\(ProxyFleetTests.variantOptions[variant])/plain/"
+                + url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        }
+
+        func originRequests(_ source: Int) -> Int { origin.requests.filter { $0.path == "/files/p\(source).jpg" }.count }
+
+        /// A member over `directory`, with its own connections to the nodes.
+        func member(directory: TemporaryDirectory) throws -> ImageProxy {
+            var configuration = ImageProxy.Configuration()
+            configuration.urlPolicy = .standard
+            configuration.cacheDirectory = directory.url
+            configuration.sharedCache = try nodes.cache()
+            return ImageProxy(configuration: configuration)
+        }
+
+        /// Asks `requests` (source, variant) of random members, 16 at a time; the statuses.
+        func ask(_ members: [ImageProxy], _ requests: [(source: Int, variant: Int)]) async -> [Int] {
+            await withTaskGroup(of: Int.self) { group in
+                var statuses: [Int] = []
+                var pending = requests.makeIterator()
+                func next() -> Bool {
+                    guard let request = pending.next() else { return false }
+                    let member = members.randomElement()!
+                    let path = path(source: request.source, variant: request.variant)
+                    group.addTask { await member.respond(to: ProxyRequest(path: path)).status }
+                    return true
+                }
+                for _ in 0..<16 where next() {}
+                for await status in group {
+                    statuses.append(status)
+                    _ = next()
+                }
+                return statuses
+            }
+        }
+    }
+
+    func withFleet<R>(_ body: (Fleet) async throws -> R) async throws -> R {
+        let root = try TemporaryDirectory()
+        for (index, photo) in Self.photos.enumerated() { try photo.write(to: root.url.appendingPathComponent("p\(index).jpg")) }
+        return try await withNodes(2) { nodes in
+            try await LoopbackServer.withServer(.init(documentRoot: root.url)) { origin in
+                try await body(Fleet(origin: origin, nodes: nodes))
+            }
+        }
+    }
+
+    /// Every (source, variant) four times, shuffled: 1,000 requests for 250 variants.
+    static func shuffledRequests() -> [(source: Int, variant: Int)] {
+        var requests: [(source: Int, variant: Int)] = []
+        for _ in 0..<4 {
+            for source in 0..<sourceCount {
+                for variant in variantOptions.indices { requests.append((source, variant)) }
+            }
+        }
+        return requests.shuffled()
+    }
+
+    static func shutdown(_ members: [ImageProxy]) async {
+        for member in members {
+            await member.shutdown()
+            (member.configuration.sharedCache as? SharedCache)?.shutdown()
+        }
+    }
+
+    @Test("four proxies on two nodes: one source fetch per source and one render per variant; restarted, none at all")
+    func oneRenderPerVariantFleetWide() async throws {
+        try await withFleet { fleet in
+            let directories = try (0..<4).map { _ in try TemporaryDirectory() }
+            let members = try directories.map { try fleet.member(directory: $0) }
+            let statuses = await fleet.ask(members, Self.shuffledRequests())
+            #expect(statuses.count == 1000)
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))")
+            let renders = members.map(\.statistics.renders).reduce(0, +)
+            let fetches = members.map(\.statistics.sourceFetches).reduce(0, +)
+            #expect(renders == Self.sourceCount * Self.variantOptions.count)
+            #expect(fetches == Self.sourceCount)
+            for source in 0..<Self.sourceCount { #expect(fleet.originRequests(source) == 1, "p\(source).jpg") }
+            await Self.shutdown(members)
+
+            // Restarted: new members over the same directories and nodes.
+            let restarted = try directories.map { try fleet.member(directory: $0) }
+            let again = await fleet.ask(restarted, Self.shuffledRequests())
+            #expect(again.allSatisfy { $0 == 200 })
+            #expect(restarted.map(\.statistics.renders).reduce(0, +) == 0)
+            #expect(restarted.map(\.statistics.sourceFetches).reduce(0, +) == 0)
+            #expect(restarted.map(\.statistics.storedResultHits).reduce(0, +) > 0)
+            for source in 0..<Self.sourceCount { #expect(fleet.originRequests(source) == 1, "p\(source).jpg") }
+            await Self.shutdown(restarted)
+        }
+    }
+
+    @Test("a node killed while the fleet answers: no request fails")
+    func nodeKilledMidRun() async throws {
+        try await withFleet { fleet in
+            let directories = try (0..<4).map { _ in try TemporaryDirectory() }
+            let members = try directories.map { try fleet.member(directory: $0) }
+            let requests = Self.shuffledRequests()
+            let first = await fleet.ask(members, Array(requests.prefix(300)))
+            fleet.nodes.servers[0].stop()
+            let rest = await fleet.ask(members, Array(requests.dropFirst(300)))
+            let statuses = first + rest
+            #expect(statuses.count == 1000)
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count))")
+            await Self.shutdown(members)
+        }
+    }
+
+    @Test("a purge of a source removes its results everywhere: the next request fetches and renders again, once")
+    func purgeRendersAgain() async throws {
+        try await withFleet { fleet in
+            let directories = try (0..<2).map { _ in try TemporaryDirectory() }
+            let members = try directories.map { try fleet.member(directory: $0) }
+            let requests = Self.variantOptions.indices.flatMap { variant in [(source: 0, variant: variant), (source: 1, variant: variant)] }
+            #expect(await fleet.ask(members, requests + requests).allSatisfy { $0 == 200 })
+            #expect(members.map(\.statistics.renders).reduce(0, +) == 10)
+            // Each member purges its own disk; the tier's part is fleet-wide (the second finds it gone).
+            let summaries = await members.asyncMap { await $0.purge(source: fleet.origin.url("/files/p0.jpg")) }
+            #expect(summaries[0].resultsInSharedCache == Self.variantOptions.count)
+            #expect(summaries[1].resultsInSharedCache == 0)
+            #expect(summaries.map(\.resultsOnDisk).reduce(0, +) >= Self.variantOptions.count)
+
+            let before = members.map(\.statistics)
+            #expect(await fleet.ask(members, requests + requests).allSatisfy { $0 == 200 })
+            let renders = zip(members, before).map { $0.statistics.renders - $1.renders }.reduce(0, +)
+            #expect(renders == Self.variantOptions.count, "only source 0's variants render again, once each")
+            #expect(fleet.originRequests(0) == 2)
+            #expect(fleet.originRequests(1) == 1)
+            await Self.shutdown(members)
+        }
+    }
+
+    @Test("a damaged result in the tier is a miss that heals: rendered again, stored whole, then served")
+    func damagedResultHeals() async throws {
+        try await withFleet { fleet in
+            let directory = try TemporaryDirectory()
+            let member = try fleet.member(directory: directory)
+            let path = fleet.path(source: 2, variant: 0)
+            let first = await member.respond(to: ProxyRequest(path: path))
+            #expect(first.status == 200)
+            await Self.shutdown([member])
+            // The one stored result on disk gets one byte of its body changed.
+            let results = directory.url.appendingPathComponent("proxy-results")
+            let files = FileManager.default.enumerator(atPath: results.path)?.compactMap { $0 as? String } ?? []
+            var damaged = 0
+            for file in files {
+                let url = results.appendingPathComponent(file)
+                guard var data = FileManager.default.contents(atPath: url.path), data.count > 200 else { continue }
+                data[data.count / 2] ^= 0xFF
+                try data.write(to: url)
+                damaged += 1
+            }
+            #expect(damaged == 1)
+            // The tier's copy is gone too, so the damaged disk copy cannot be answered from it.
+            let tier = try fleet.nodes.cache()
+            tier.removeAll()
+            tier.shutdown()
+
+            let restarted = try fleet.member(directory: directory)
+            let second = await restarted.respond(to: ProxyRequest(path: path))
+            #expect(second.status == 200)
+            #expect(second.body == first.body)
+            #expect(restarted.statistics.renders == 1)
+            await Self.shutdown([restarted])
+            let third = try fleet.member(directory: directory)
+            #expect(await third.respond(to: ProxyRequest(path: path)).body == first.body)
+            #expect(third.statistics.renders == 0)
+            #expect(third.statistics.storedResultHits == 1)
+            await Self.shutdown([third])
+        }
+    }
+}
+
+extension Array {
+    fileprivate func asyncMap<T>(_ transform: (Element) async -> T) async -> [T] {
+        var results: [T] = []
+        for element in self { results.append(await transform(element)) }
+        return results
+    }
+}
