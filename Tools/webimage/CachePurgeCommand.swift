@@ -41,7 +41,7 @@ struct CachePurgeCommand: AsyncParsableCommand {
         let proxy = ImageProxy(configuration: configuration)
         let started = ContinuousClock.now
         let summary = await proxy.purge(source: url)
-        cacheDirectory.diskCache().removeResponse(forKey: CacheKey(url.absoluteString))
+        await cacheDirectory.diskCache().removeResponse(forKey: CacheKey(url.absoluteString))
         let elapsed = ContinuousClock.now - started
         await proxy.shutdown()
         let sharedText =

@@ -20,8 +20,13 @@ struct VariantIndexFiles: Sendable {
     /// Adds `variant` to `source`'s file. A failure (a full disk) leaves the variant
     /// unlisted: a purge then misses it, and the disk cache's limits remove it in time.
     func record(_ variant: String, ofSource source: String) {
-        mkdir(directory.path, 0o755)
-        let descriptor = open(file(for: source).path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let path = file(for: source).path
+        var descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == ENOENT {
+            // The first record under this cache directory: the folders are made here.
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        }
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         let line = Array((variant + "\n").utf8)
