@@ -39,6 +39,8 @@ public final class ImageProxy: Sendable {
     /// encode). A render whose every request has gone is cancelled, so a queue full of
     /// renders nobody waits for any more gives its slots to requests that still wait.
     private let renders = CoalescedTasks<OutputKey, RenderedOutput>()
+    /// One source load per URL at a time, shared by the renders that need it.
+    private let sourceLoads = CoalescedTasks<URL, Data>()
     /// One `/info` answer per source and hash size at a time.
     let infos = CoalescedTasks<InfoKey, RenderedOutput>()
     /// Internal, not private: the tests watch its slots.
@@ -237,7 +239,19 @@ public final class ImageProxy: Sendable {
         return String(decoding: tag, as: UTF8.self)
     }
 
+    /// The source's bytes, loaded once for every render that needs them at the same time
+    /// (so that a source asked of the origin is counted once, however many outputs wait).
     func sourceData(_ url: URL) async throws(ProxyError) -> Data {
+        do {
+            return try await sourceLoads.value(for: url) { [self] in try await loadSource(url) }.value
+        } catch let error as ProxyError {
+            throw error
+        } catch {
+            throw ProxyError(.sourceFailed, error is CancellationError ? "the request was cancelled" : "\(error)")
+        }
+    }
+
+    private func loadSource(_ url: URL) async throws(ProxyError) -> Data {
         let request = ImageRequest(
             url: url, options: [.returnDataWithoutDecoding], context: ImageLoadContext(urlPolicy: configuration.urlPolicy))
         do {

@@ -75,6 +75,27 @@ struct StoredResultsTests {
         }
     }
 
+    @Test("outputs of one source asked at once count each origin request once as a source fetch, however many renders share it")
+    func oneSourceLoad() async throws {
+        try await withOrigin { origin in
+            let proxy = Self.proxy(directory: nil)
+            let statuses = await withTaskGroup(of: Int.self) { group in
+                for width in 40..<48 {
+                    group.addTask { await proxy.respond(to: ProxyRequest(path: Self.path("w:\(width)", origin))).status }
+                }
+                return await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 8))
+            #expect(proxy.statistics.renders == 8)
+            // Renders waiting for a queue slot may start after the first load ended (no
+            // disk cache here to keep its bytes), so the origin may be asked more than once;
+            // each time counts once.
+            #expect(proxy.statistics.sourceFetches == origin.requests.count)
+            #expect(origin.requests.count < 8)
+            await proxy.shutdown()
+        }
+    }
+
     @Test("a purge removes the source and its results from the disk: the next request fetches and renders again")
     func purge() async throws {
         try await withOrigin { origin in
