@@ -3,9 +3,10 @@ import Testing
 import WebImage
 import WebImageFixtures
 import WebImageProxy
-import WebImageSharedCache
 import WebImageTestServer
 import WebImageTestSupport
+
+@testable import WebImageSharedCache
 
 /// Image proxies sharing Redis nodes: in-process `ImageProxy` instances, each a fleet
 /// member of its own (its own cache directory, sources' manager, output memory cache and
@@ -158,8 +159,8 @@ struct ProxyFleetTests {
         }
     }
 
-    @Test("a damaged result in the tier is a miss that heals: rendered again, stored whole, then served")
-    func damagedResultHeals() async throws {
+    @Test("a damaged result on disk is a miss that heals: rendered again, stored whole, then served")
+    func damagedResultOnDiskHeals() async throws {
         try await withFleet { fleet in
             let directory = try TemporaryDirectory()
             let member = try fleet.member(directory: directory)
@@ -195,6 +196,44 @@ struct ProxyFleetTests {
             #expect(third.statistics.renders == 0)
             #expect(third.statistics.storedResultHits == 1)
             await Self.shutdown([third])
+        }
+    }
+
+    @Test("a result in the tier whose body does not match its hash is a miss that heals: rendered again and stored over")
+    func damagedResultInTheTierHeals() async throws {
+        try await withFleet { fleet in
+            let path = fleet.path(source: 3, variant: 1)
+            let directories = try (0..<3).map { _ in try TemporaryDirectory() }
+            let first = try fleet.member(directory: directories[0])
+            let made = await first.respond(to: ProxyRequest(path: path))
+            #expect(made.status == 200)
+            await Self.shutdown([first])
+            // The tier's one result, replaced by a whole tier entry holding a damaged result:
+            // the tier's own checksum passes, the result's does not.
+            let tier = try fleet.nodes.cache()
+            var keys: [String] = []
+            for node in tier.configuration.nodes.indices {
+                tier.scanKeys(on: node, matching: "webimage:e:variant/*") { names in
+                    keys += names.map { String(decoding: $0, as: UTF8.self) }
+                }
+            }
+            #expect(keys.count == 1)
+            let key = CacheKey(String(try #require(keys.first).dropFirst("webimage:e:".count)))
+            var damaged = try #require(await tier.response(forKey: key)).data
+            damaged[damaged.count - 10] ^= 0xFF
+            try await tier.store(damaged, metadata: CachedResponseMetadata(contentType: "image/webp"), forKey: key)
+
+            // Members with empty disks: the first renders again, the next finds it healed.
+            let second = try fleet.member(directory: directories[1])
+            #expect(await second.respond(to: ProxyRequest(path: path)).body == made.body)
+            #expect(second.statistics.renders == 1)
+            await Self.shutdown([second])
+            let third = try fleet.member(directory: directories[2])
+            #expect(await third.respond(to: ProxyRequest(path: path)).body == made.body)
+            #expect(third.statistics.renders == 0)
+            #expect(third.statistics.storedResultHits == 1)
+            await Self.shutdown([third])
+            tier.shutdown()
         }
     }
 }
