@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import WebImage
 import WebImageFixtures
-import WebImageProxy
 import WebImageTestServer
 import WebImageTestSupport
 
+@testable import WebImageProxy
 @testable import WebImageSharedCache
 
 /// Image proxies sharing Redis nodes: in-process `ImageProxy` instances, each a fleet
@@ -116,6 +116,48 @@ struct ProxyFleetTests {
             #expect(restarted.map(\.statistics.storedResultHits).reduce(0, +) > 0)
             for source in 0..<Self.sourceCount { #expect(fleet.originRequests(source) == 1, "p\(source).jpg") }
             await Self.shutdown(restarted)
+        }
+    }
+
+    @Test("a render whose lease another member holds is waited for: its result is served, nothing rendered or fetched here")
+    func renderLeaseIsWaitedFor() async throws {
+        try await withFleet { fleet in
+            let path = fleet.path(source: 4, variant: 4)
+            // The bytes the holder will store: made by a proxy outside the fleet.
+            var alone = ImageProxy.Configuration()
+            alone.urlPolicy = .standard
+            let maker = ImageProxy(configuration: alone)
+            let made = await maker.respond(to: ProxyRequest(path: path))
+            #expect(made.status == 200)
+            await maker.shutdown()
+
+            let directory = try TemporaryDirectory()
+            let member = try fleet.member(directory: directory)
+            let proxyPath = try ProxyPath(path)
+            let key = VariantKey(
+                source: member.sourceKey(of: proxyPath.source),
+                output: try member.outputKey(for: ProxyRequest(path: path), path: proxyPath), configuration: member.configuration)
+            let holder = try fleet.nodes.cache()
+            guard case .miss(leased: true) = await holder.lookup(forKey: key.cacheKey, coalescing: true) else {
+                return #expect(Bool(false), "the holder got no lease")
+            }
+            let waiting = Task { await member.respond(to: ProxyRequest(path: path)) }
+            let memberTier = try #require(member.configuration.sharedCache as? SharedCache)
+            await memberTier.waitForLeaseWaits(1)
+            let stored = StoredVariant(
+                body: made.body, contentType: try #require(made[header: "Content-Type"]), fileExtension: ".png", variesByAccept: false)
+            try await holder.store(
+                stored.encoded(), metadata: CachedResponseMetadata(contentType: stored.contentType), forKey: key.cacheKey)
+
+            let answer = await waiting.value
+            #expect(answer.status == 200)
+            #expect(answer.body == made.body)
+            #expect(member.statistics.renders == 0)
+            #expect(member.statistics.sourceFetches == 0)
+            #expect(member.statistics.storedResultHits == 1)
+            #expect(fleet.originRequests(4) == 1, "only the maker's fetch")
+            await Self.shutdown([member])
+            holder.shutdown()
         }
     }
 
