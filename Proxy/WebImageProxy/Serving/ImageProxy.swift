@@ -22,6 +22,11 @@ import WebImageResources
 /// is decoded at the size the output needs (a JPEG scales in the DCT) on
 /// ``Configuration/executor`` within ``Configuration/memoryBudget``.
 ///
+/// With a ``Configuration/cacheDirectory`` or a ``Configuration/sharedCache``, outputs are
+/// also stored as processed results under a canonical variant key, and a stored result
+/// answers before any source fetch or render: after a restart, and across a fleet, which
+/// renders each output once (``Configuration/storesResults``, ``purge(source:)``).
+///
 /// Outputs never carry metadata (EXIF, ICC, XMP): the orientation is applied to the
 /// pixels and the encoders write none.
 public final class ImageProxy: Sendable {
