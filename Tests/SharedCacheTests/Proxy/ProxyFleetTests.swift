@@ -177,6 +177,28 @@ struct ProxyFleetTests {
         }
     }
 
+    @Test("with every node down the proxies answer every request, rendering and storing on their disks")
+    func everyNodeDown() async throws {
+        try await withFleet { fleet in
+            let directories = try (0..<2).map { _ in try TemporaryDirectory() }
+            let members = try directories.map { try fleet.member(directory: $0) }
+            for server in fleet.nodes.servers { server.stop() }
+            let requests = (0..<10).map { (source: $0, variant: $0 % ProxyFleetTests.variantOptions.count) }
+            let statuses = await fleet.ask(members, requests + requests)
+            #expect(statuses == Array(repeating: 200, count: 20))
+            #expect(members.map(\.statistics.renders).reduce(0, +) >= 10)
+            await Self.shutdown(members)
+            // Restarted on the same disks, still without the tier, each asked everything:
+            // every variant was stored on the disk of the member that rendered it.
+            let restarted = try directories.map { try fleet.member(directory: $0) }
+            for member in restarted {
+                #expect(await fleet.ask([member], requests) == Array(repeating: 200, count: 10))
+            }
+            #expect(restarted.map(\.statistics.storedResultHits).reduce(0, +) >= 10)
+            await Self.shutdown(restarted)
+        }
+    }
+
     @Test("a purge of a source removes its results everywhere: the next request fetches and renders again, once")
     func purgeRendersAgain() async throws {
         try await withFleet { fleet in
