@@ -94,8 +94,10 @@ struct VariantKey: Hashable, Sendable {
         return fields.joined(separator: "|")
     }
 
-    /// The options of ``ProcessingOptions`` the key leaves out (see the type's summary);
-    /// every other stored property is in it.
+    /// The options of ``ProcessingOptions`` the key does not read: those it leaves out
+    /// (see the type's summary), and `format` and `expires`, which ``OutputKey`` takes out
+    /// of the options (the format the URL names is in the key as ``OutputKey/named``).
+    /// Every other stored property is in it.
     static let excludedOptions: Set<String> = ["cacheBuster", "filename", "returnsAttachment", "expires", "format"]
 
     /// The options written into the canonical text, by their property names.
