@@ -253,6 +253,7 @@ let package = Package(
             dependencies: [
                 library("WebImage"), library("WebImageConcurrency"), library("WebImageCore"), library("WebImageSharedCache"),
                 tool("WebImageFixtures"), tool("WebImageTestServer"), "WebImageTestSupport",
+                .product(name: "WebImageProxy", package: "swift-web-image-proxy"),
             ],
             path: "SharedCacheTests",
             swiftSettings: strictSettings

@@ -4,6 +4,12 @@ import WebImageFixtures
 import WebImageTestServer
 import WebImageTestSupport
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `--shared-cache`: separate `webimage` processes, each with its own disk cache, sharing
 /// one tier on real redis-server processes, against an origin that counts requests.
 @Suite("webimage --shared-cache", .enabled(if: RedisServer.program != nil, "\(RedisServer.missingMessage)"))
@@ -73,6 +79,46 @@ struct SharedCacheFlagsTests {
                 #expect(server.requests.filter { $0.path == path }.count == 1, "\(path)")
             }
             #expect(server.requests.count == Self.photoCount)
+        }
+    }
+
+    @Test(
+        "two proxy processes on one tier: the second renders nothing and fetches nothing; cache purge removes a source's results")
+    func proxiesShareResults() async throws {
+        let node = try RedisServer()
+        let folder = try TemporaryDirectory()
+        try await withOrigin { server, urls in
+            let variants = ["rs:fill:32:32", "resize:fit:40:30", "w:24/f:png"]
+            func proxyURLs(_ proxy: ServedFolder) -> [String] {
+                urls.prefix(2).flatMap { source in
+                    variants.map { options in
+                        proxy.baseURL.absoluteString + "unsafe/\(options)/plain/"
+                            + source.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                    }
+                }
+            }
+            var summaries: [String] = []
+            for member in ["a", "b"] {
+                let proxy = try ServedFolder(running: [
+                    "proxy", "--port", "0", "--allow-non-public", "--cache-dir", folder.url.appendingPathComponent(member).path,
+                    "--shared-cache", node.url,
+                ])
+                let fetched = try WebImageProgram.run(["fetch", "--json", "--no-disk-cache"] + proxyURLs(proxy))
+                #expect(fetched.status == 0, "\(fetched.output)")
+                let stopped = proxy.stop(signal: SIGINT)
+                #expect(stopped.status == 0)
+                summaries.append(stopped.output)
+            }
+            #expect(summaries[0].contains("stopped: 6 requests, 6 renders, 2 source fetches"), "\(summaries[0])")
+            #expect(summaries[1].contains("stopped: 6 requests, 0 renders, 0 source fetches"), "\(summaries[1])")
+            #expect(server.requests.count == 2)
+
+            let purged = try WebImageProgram.run([
+                "cache", "purge", "--source", urls[0], "--cache-dir", folder.url.appendingPathComponent("a").path,
+                "--shared-cache", node.url,
+            ])
+            #expect(purged.status == 0, "\(purged.errors)")
+            #expect(purged.output.contains("3 results on disk, 3 in the shared tier"), "\(purged.output)")
         }
     }
 

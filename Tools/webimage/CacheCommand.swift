@@ -5,16 +5,16 @@ import WebImageSharedCache
 
 /// `webimage cache stats|clear`: looks into, or empties, the disk cache that `fetch` and
 /// `prefetch` fill.
-struct CacheCommand: ParsableCommand {
+struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
-        abstract: "Show or empty the disk cache (and show the shared tier's nodes).",
+        abstract: "Show, empty or purge a source from the disk cache (and show the shared tier's nodes).",
         discussion: """
             The cache is the one `fetch` and `prefetch` use: the library's default \
             directory, or --cache-dir. Only the entries are counted and removed; the \
             directories stay.
             """,
-        subcommands: [CacheStatsCommand.self, CacheClearCommand.self]
+        subcommands: [CacheStatsCommand.self, CacheClearCommand.self, CachePurgeCommand.self]
     )
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WebImage
 import WebImageProxy
+import WebImageSharedCache
 
 /// `webimage proxy`: the image proxy of `WebImageProxy` as a server, until interrupted.
 struct ProxyCommand: AsyncParsableCommand {
@@ -22,6 +23,12 @@ struct ProxyCommand: AsyncParsableCommand {
             With --key and --salt (hex) every URL must be signed: the signature is the \
             URL-safe base64 (no padding) of HMAC-SHA256(key, salt + the path after the \
             signature). Without them the first segment is ignored (write `unsafe`).
+
+            With --cache-dir, sources and processed results are kept on disk and survive a \
+            restart; with --shared-cache (Redis nodes, as for `fetch`), the fleet shares both: \
+            each source is fetched once and each result rendered once across the proxies \
+            sharing the nodes. A node that is down is a miss, never a failed request. \
+            `webimage cache purge --source URL` removes a source and its results.
 
             Sources must be public addresses (checked at the address connected to, on every \
             redirect) unless --allow-non-public; --allow-host narrows them to the hosts given.
@@ -66,8 +73,11 @@ struct ProxyCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("cache-dir"),
-        help: ArgumentHelp("Keep sources on disk in this directory (default: none).", valueName: "dir"))
+        help: ArgumentHelp(
+            "Keep sources and processed results on disk in this directory, across restarts (default: none).", valueName: "dir"))
     var cacheDirectory: String?
+
+    @OptionGroup var sharedCache: SharedCacheOption
 
     @Option(name: .customLong("max-src-bytes"), help: ArgumentHelp("The largest source, in bytes.", valueName: "n"))
     var maxSourceBytes: Int64 = SourceLimits().maxBytes
@@ -150,6 +160,7 @@ struct ProxyCommand: AsyncParsableCommand {
         configuration.prefersAVIF = prefersAVIF
         configuration.enforcesPreferredFormats = enforcesPreferredFormats
         configuration.usesClientHints = usesClientHints
+        configuration.sharedCache = try sharedCache.sharedCache()
         return configuration
     }
 
@@ -164,9 +175,11 @@ struct ProxyCommand: AsyncParsableCommand {
             Console.line("stop with Ctrl-C (SIGINT) or SIGTERM")
         }
         await proxy.shutdown()
+        (configuration.sharedCache as? SharedCache)?.shutdown()
         let served = proxy.statistics
         Console.line(
-            "stopped: \(served.requests) requests, \(served.renders) renders, \(served.outputCacheHits) from the output cache, "
+            "stopped: \(served.requests) requests, \(served.renders) renders, \(served.sourceFetches) source fetches, "
+                + "\(served.storedResultHits) from stored results, \(served.outputCacheHits) from the output cache, "
                 + "\(served.coalesced) coalesced, \(served.refusedBusy) refused busy, \(served.failures) failed")
     }
 }

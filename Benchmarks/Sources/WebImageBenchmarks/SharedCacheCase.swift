@@ -246,7 +246,7 @@ enum SharedCacheCase {
 
     // MARK: Processes
 
-    private static func startNode(_ program: String) throws -> ProxyProcess {
+    static func startNode(_ program: String) throws -> ProxyProcess {
         let port = ProxyProcess.freePort()
         return try ProxyProcess(
             executable: URL(fileURLWithPath: program),
@@ -273,7 +273,7 @@ enum SharedCacheCase {
     }
 
     @discardableResult
-    private static func finish(_ program: String, _ arguments: [String]) throws -> String {
+    static func finish(_ program: String, _ arguments: [String]) throws -> String {
         let process = Process()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: program)

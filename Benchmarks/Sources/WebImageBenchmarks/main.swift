@@ -122,6 +122,10 @@ do {
         try SharedCacheCase.run(origin: try origin())
         fflush(nil)
     }
+    if selected(StoredResultsCase.name) {
+        try StoredResultsCase.run(origin: try origin(), root: URL(fileURLWithPath: ColdLoadCases.root!))
+        fflush(nil)
+    }
     if let server { LoopbackBench.stop(server) }
     print("\nMedian wall-clock of \(rounds) interleaved rounds (order reversed each round):\n")
     if options.contender != nil {

@@ -84,9 +84,23 @@ extension ImageProxy {
         /// Which sources may be fetched: by default `URLPolicy.publicOnly` (http and https
         /// to public addresses, checked at the address connected to, every redirect too).
         public var urlPolicy: URLPolicy
-        /// Where sources are kept on disk between requests (`proxy-sources` below it);
-        /// `nil` keeps none.
+        /// Where sources (`proxy-sources` below it) and processed results
+        /// (`proxy-results`, with `proxy-results-index`) are kept on disk between requests
+        /// and restarts; `nil` keeps none.
         public var cacheDirectory: URL?
+        /// The fleet's shared tier (such as `WebImageSharedCache`'s `SharedCache`): the
+        /// sources' manager reads and fills it (one source fetch per source across the
+        /// fleet), and processed results are stored in it, with the fleet rendering each
+        /// once (see ``storesResults``). `nil`: none. A proxy given its own sources'
+        /// manager uses this for results only.
+        public var sharedCache: (any SharedDataCaching & VariantIndexing)?
+        /// Whether processed results are stored in the ``cacheDirectory`` and the
+        /// ``sharedCache`` and looked up there before any source fetch or render. On by
+        /// default (it does nothing without either).
+        public var storesResults = true
+        /// The most bytes of processed results kept on disk (1 GiB), least recently used
+        /// first out.
+        public var resultCacheBytes = 1 << 30
         /// The formats read: PNG, JPEG, GIF, WebP and AVIF.
         public var decoders: ImageDecoderRegistry
         /// Where decoding and encoding run: the library's worker pool, never Swift's

@@ -22,21 +22,30 @@ import WebImageResources
 /// is decoded at the size the output needs (a JPEG scales in the DCT) on
 /// ``Configuration/executor`` within ``Configuration/memoryBudget``.
 ///
+/// With a ``Configuration/cacheDirectory`` or a ``Configuration/sharedCache``, outputs are
+/// also stored as processed results under a canonical variant key, and a stored result
+/// answers before any source fetch or render: after a restart, and across a fleet, which
+/// renders each output once (``Configuration/storesResults``, ``purge(source:)``).
+///
 /// Outputs never carry metadata (EXIF, ICC, XMP): the orientation is applied to the
 /// pixels and the encoders write none.
 public final class ImageProxy: Sendable {
     public let configuration: Configuration
-    private let sources: ImageManager
+    let sources: ImageManager
     /// Whether the proxy made `sources` itself, and so stops it in ``shutdown()``.
     private let ownsSources: Bool
     let renderer: ThumbnailRenderer
     private let presets: [String: ProxyPreset]
-    private let outputs: MemoryCache<OutputKey, RenderedOutput>
+    let outputs: MemoryCache<OutputKey, RenderedOutput>
+    /// Processed results on disk and in the shared tier.
+    let results: ResultStore
     /// One render per output at a time, through the library's coalescing: a request for
     /// an output being made waits for that render (one source fetch, one decode, one
     /// encode). A render whose every request has gone is cancelled, so a queue full of
     /// renders nobody waits for any more gives its slots to requests that still wait.
     private let renders = CoalescedTasks<OutputKey, RenderedOutput>()
+    /// One source load per URL at a time, shared by the renders that need it.
+    private let sourceLoads = CoalescedTasks<URL, Data>()
     /// One `/info` answer per source and hash size at a time.
     let infos = CoalescedTasks<InfoKey, RenderedOutput>()
     /// Internal, not private: the tests watch its slots.
@@ -60,6 +69,7 @@ public final class ImageProxy: Sendable {
         web.manager.memoryBudget = configuration.memoryBudget
         // A missing source is asked again after a minute, not the manager's ten.
         web.manager.failedURLRetryInterval = .seconds(60)
+        web.manager.sharedCache = configuration.sharedCache
         self.init(configuration: configuration, sources: ImageManager(configuration: web), ownsSources: true)
     }
 
@@ -79,6 +89,10 @@ public final class ImageProxy: Sendable {
         presets = Dictionary(configuration.presets.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         outputs = MemoryCache(configuration: MemoryCacheConfiguration(costLimit: max(1, configuration.outputCacheBytes)))
         queue = ProcessingQueue(width: max(1, configuration.concurrency), capacity: max(0, configuration.queueCapacity))
+        results = ResultStore(
+            directory: configuration.storesResults ? configuration.cacheDirectory : nil,
+            diskBytes: configuration.resultCacheBytes,
+            shared: configuration.storesResults ? configuration.sharedCache : nil)
     }
 
     /// Stops the source loading of a proxy made with ``init(configuration:)``: the loads
@@ -158,36 +172,43 @@ public final class ImageProxy: Sendable {
 
     private func output(for request: ProxyRequest) async throws -> RenderedOutput {
         let path = try ProxyPath(request.path)
-        var options = try options(for: path, hints: configuration.usesClientHints ? ClientHints(request) : ClientHints())
+        let key = try outputKey(for: request, path: path)
         if let violation = configuration.urlPolicy.violation(for: path.source) {
             throw ProxyError(.sourceForbidden, "the source is refused: \(violation)")
         }
-        let named = options.format
-        options.format = nil
-        options.expires = nil
-        let negotiated = FormatChoice.negotiated(
-            accept: request.accept, prefersWebP: configuration.prefersWebP, prefersAVIF: configuration.prefersAVIF)
-        let key = OutputKey(
-            source: path.source.absoluteString, options: options, named: named,
-            // Who names a format (and is not overruled) gets it whatever they accept.
-            negotiated: named == nil || configuration.enforcesPreferredFormats ? negotiated : nil)
         if let cached = outputs.value(forKey: key) {
             counters.withLockedValue { $0.outputCacheHits += 1 }
             return cached
         }
         let (output, joined) = try await renders.value(for: key) { [self] in
-            let output = try await queue.run { try await make(key, source: path.source) }
+            let output = try await storedOrRendered(key, source: path.source)
             outputs.setValue(output, forKey: key, cost: output.data.count)
             return output
         }
-        counters.withLockedValue {
-            if joined { $0.coalesced += 1 } else { $0.renders += 1 }
-        }
+        if joined { count { $0.coalesced += 1 } }
         return output
     }
 
+    /// What identifies the output `request` asks for (its options parsed and checked).
+    func outputKey(for request: ProxyRequest, path: ProxyPath) throws(ProxyError) -> OutputKey {
+        var options = try options(for: path, hints: configuration.usesClientHints ? ClientHints(request) : ClientHints())
+        let named = options.format
+        options.format = nil
+        options.expires = nil
+        let negotiated = FormatChoice.negotiated(
+            accept: request.accept, prefersWebP: configuration.prefersWebP, prefersAVIF: configuration.prefersAVIF)
+        return OutputKey(
+            source: path.source.absoluteString, options: options, named: named,
+            // Who names a format (and is not overruled) gets it whatever they accept.
+            negotiated: named == nil || configuration.enforcesPreferredFormats ? negotiated : nil)
+    }
+
+    func count(_ change: (inout ProxyStatistics) -> Void) {
+        counters.withLockedValue { change(&$0) }
+    }
+
     /// Loads the source, checks it, and renders it on the configured executor.
-    private func make(_ key: OutputKey, source: URL) async throws -> RenderedOutput {
+    func make(_ key: OutputKey, source: URL) async throws -> RenderedOutput {
         let data = try await sourceData(source)
         if let passed = PassThrough.output(of: data, source: source, options: key.options) { return passed }
         let header = try renderer.header(of: data, options: key.options)
@@ -224,11 +245,25 @@ public final class ImageProxy: Sendable {
         return String(decoding: tag, as: UTF8.self)
     }
 
+    /// The source's bytes, loaded once for every render that needs them at the same time
+    /// (so that a source asked of the origin is counted once, however many outputs wait).
     func sourceData(_ url: URL) async throws(ProxyError) -> Data {
+        do {
+            return try await sourceLoads.value(for: url) { [self] in try await loadSource(url) }.value
+        } catch let error as ProxyError {
+            throw error
+        } catch {
+            throw ProxyError(.sourceFailed, error is CancellationError ? "the request was cancelled" : "\(error)")
+        }
+    }
+
+    private func loadSource(_ url: URL) async throws(ProxyError) -> Data {
         let request = ImageRequest(
             url: url, options: [.returnDataWithoutDecoding], context: ImageLoadContext(urlPolicy: configuration.urlPolicy))
         do {
-            guard let data = try await sources.response(for: request).data, !data.isEmpty else {
+            let response = try await sources.response(for: request)
+            if response.source == .network || response.source == .revalidated { count { $0.sourceFetches += 1 } }
+            guard let data = response.data, !data.isEmpty else {
                 throw ProxyError(.notAnImage, "the source is empty")
             }
             return data

@@ -51,6 +51,11 @@ public struct ProxyStatistics: Sendable, Hashable {
     public var outputCacheHits = 0
     /// Outputs made: one source load, one decode and one encode each.
     public var renders = 0
+    /// Outputs answered from the stored results (disk or shared tier), no render made.
+    public var storedResultHits = 0
+    /// Sources this process asked the origin for (downloaded, or revalidated with it);
+    /// a source found in the sources' disk cache or the shared tier is not one.
+    public var sourceFetches = 0
     /// Requests that waited for a render another request had started.
     public var coalesced = 0
     /// Requests refused with 429.

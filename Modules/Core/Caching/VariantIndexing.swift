@@ -1,0 +1,22 @@
+/// A cache that keeps, for each source, the keys of the variants made from it (thumbnails,
+/// other processed results), so that purging a source finds every one of them without a
+/// scan of the whole cache.
+///
+/// A variant is recorded with ``recordVariant(_:ofSource:)`` when it is stored; a purge,
+/// ``purgeSource(_:)``, removes the source's own entry, every variant recorded for it and
+/// the record. Like every shared tier a member's failure to reach a node is not an error:
+/// a record that could not be written leaves a variant a purge does not find, which then
+/// lives until its time to live ends.
+///
+/// Thread contract: every method may be called from any task at once.
+public protocol VariantIndexing: Sendable {
+    /// Records that the entry `variant` was made from the source whose entry is `source`.
+    func recordVariant(_ variant: CacheKey, ofSource source: CacheKey) async
+
+    /// Removes the entry `source`, every variant recorded for it, and the record.
+    ///
+    /// - Returns: how many variant keys the record listed (whether or not each entry was
+    ///   still there), or `nil` when the record could not be read (its node is down).
+    @discardableResult
+    func purgeSource(_ source: CacheKey) async -> Int?
+}
