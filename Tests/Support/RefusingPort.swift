@@ -13,6 +13,17 @@ public final class RefusingPort: Sendable {
     private let descriptor: Int32
 
     public init() throws {
+        (descriptor, port) = try LoopbackSocket.bound(listening: false)
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// A TCP socket on a free loopback port, made for the test's own servers.
+enum LoopbackSocket {
+    /// A socket bound to 127.0.0.1 on a port the system picks, listening when `listening`
+    /// (a backlog of 16), and that port.
+    static func bound(listening: Bool) throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()
@@ -23,6 +34,7 @@ public final class RefusingPort: Sendable {
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
                 bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+                    && (!listening || listen(descriptor, 16) == 0)
             }
         }
         guard bound else {
@@ -30,9 +42,6 @@ public final class RefusingPort: Sendable {
             close(descriptor)
             throw POSIXError(.init(rawValue: code) ?? .EIO)
         }
-        self.descriptor = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
-
-    deinit { close(descriptor) }
 }

@@ -289,7 +289,13 @@ enum ProxyCase {
 
     /// pyvips's CPU per image on the same files, one libvips thread.
     static func pyvipsCPU(root: URL) throws -> Double? {
-        let names = (0..<count).map { root.appendingPathComponent(FetchThumbnailCase.fileName($0)).path }
+        try pyvipsCPU(root: root, files: count, save: "jpegsave_buffer(Q=80)", peer: vipsPeer)
+    }
+
+    /// pyvips's CPU per image for the first `files` files: `thumbnail_buffer` to fit
+    /// 300x300, then `save` on the thumbnail, one libvips thread; `nil` without pyvips.
+    static func pyvipsCPU(root: URL, files: Int, save: String, peer name: String) throws -> Double? {
+        let names = (0..<files).map { root.appendingPathComponent(FetchThumbnailCase.fileName($0)).path }
         guard
             let peer = PythonPeer(
                 setup: """
@@ -301,13 +307,13 @@ enum ProxyCase {
                     def run():
                         for data in files:
                             image = pyvips.Image.thumbnail_buffer(data, 300, height=300)
-                            image.jpegsave_buffer(Q=80)
+                            image.\(save)
                     """,
-                peer: vipsPeer)
+                peer: name)
         else { return nil }
         let before = ProxyProcess.cpuSeconds(of: peer.processIdentifier)
         try peer.run(1)
-        return (ProxyProcess.cpuSeconds(of: peer.processIdentifier) - before) / Double(count)
+        return (ProxyProcess.cpuSeconds(of: peer.processIdentifier) - before) / Double(files)
     }
 
     /// Requests per second under `wrk` (2 threads, 32 connections, 5 s) on the proxy's

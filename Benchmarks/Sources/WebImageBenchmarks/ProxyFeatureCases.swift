@@ -18,7 +18,8 @@ enum ProxyFeatureCases {
         let ourAVIF = avif.cpuSeconds / Double(avifCount)
         print("  AVIF 300x225 from 1600x1200 JPEG: \(ProxyCase.format(ourAVIF * 1000, 0, 2)) ms CPU/image")
         let avifName = "AVIF thumbnail CPU per image"
-        if let vips = try pyvipsAVIF(root: root) {
+        let save = "heifsave_buffer(Q=63, compression=\"av1\", effort=1)"
+        if let vips = try ProxyCase.pyvipsCPU(root: root, files: avifCount, save: save, peer: vipsAVIFPeer) {
             print("  \(vipsAVIFPeer): \(ProxyCase.format(vips * 1000, 0, 2)) ms/image")
             Findings.record(
                 .proxy, avifName, ours: Figure(label: "webimage proxy", value: ourAVIF * 1000, unit: "ms"),
@@ -38,30 +39,6 @@ enum ProxyFeatureCases {
         let infoFigure = Figure(label: "CPU per /info answer", value: info * 1000, unit: "ms")
         Findings.record(
             .proxy, "/info of a 1600x1200 JPEG, BlurHash and ThumbHash", ours: infoFigure, peer: nil, measured: infoFigure, goal: .below(2))
-    }
-
-    /// pyvips's CPU per AVIF thumbnail on the same files, one libvips thread.
-    static func pyvipsAVIF(root: URL) throws -> Double? {
-        let names = (0..<avifCount).map { root.appendingPathComponent(FetchThumbnailCase.fileName($0)).path }
-        guard
-            let peer = PythonPeer(
-                setup: """
-                    import os
-                    os.environ["VIPS_CONCURRENCY"] = "1"
-                    import pyvips
-                    pyvips.cache_set_max(0)
-                    files = [open(name, "rb").read() for name in \(names)]
-                    pyvips.Image.black(8, 8).heifsave_buffer(compression="av1")
-                    def run():
-                        for data in files:
-                            image = pyvips.Image.thumbnail_buffer(data, 300, height=300)
-                            image.heifsave_buffer(Q=63, compression="av1", effort=1)
-                    """,
-                peer: vipsAVIFPeer)
-        else { return nil }
-        let before = ProxyProcess.cpuSeconds(of: peer.processIdentifier)
-        try peer.run(1)
-        return (ProxyProcess.cpuSeconds(of: peer.processIdentifier) - before) / Double(avifCount)
     }
 
     /// The option parser's time per URL of 20 options, from `ProxyParserBenchmark` (built

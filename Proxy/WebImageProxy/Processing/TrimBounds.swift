@@ -56,26 +56,16 @@ enum TrimBounds {
             let left = (0..<width).first(where: columnHasContent) ?? 0
             let right = (left..<width).reversed().first(where: columnHasContent) ?? width - 1
             var box = PixelRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
-            // Equal trims cut as much from both sides: the smaller of the two margins.
-            if trim.equalHorizontal {
-                let rightMargin = width - box.x - box.width
-                if rightMargin > box.x {
-                    box.width += rightMargin - box.x
-                } else {
-                    box.width += box.x - rightMargin
-                    box.x = rightMargin
-                }
-            }
-            if trim.equalVertical {
-                let bottomMargin = height - box.y - box.height
-                if bottomMargin > box.y {
-                    box.height += bottomMargin - box.y
-                } else {
-                    box.height += box.y - bottomMargin
-                    box.y = bottomMargin
-                }
-            }
+            if trim.equalHorizontal { (box.x, box.width) = equalMargins(box.x, box.width, of: width) }
+            if trim.equalVertical { (box.y, box.height) = equalMargins(box.y, box.height, of: height) }
             return box == PixelRect(x: 0, y: 0, width: width, height: height) ? nil : box
         }
+    }
+
+    /// A span of `length` at `start` within `total`, grown so that as much is cut before
+    /// it as after: the smaller of the two margins.
+    private static func equalMargins(_ start: Int, _ length: Int, of total: Int) -> (start: Int, length: Int) {
+        let end = total - start - length
+        return (min(start, end), total - 2 * min(start, end))
     }
 }

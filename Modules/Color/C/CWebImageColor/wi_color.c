@@ -32,21 +32,31 @@ static cmsHPROFILE open_target(const void *bytes, size_t length) {
     return cmsOpenProfileFromMem(bytes, (cmsUInt32Number)length);
 }
 
+// Opens the source (sRGB when `srgb`) and the target; on failure closes what was opened,
+// says which one LittleCMS refused in `message`, and returns 0.
+static int open_profiles(int srgb, const void *source, size_t source_length, const void *target, size_t target_length,
+                         cmsHPROFILE *input, cmsHPROFILE *output, char *message) {
+    snprintf(message, 128, "%s", "");
+    *input = srgb ? cmsCreate_sRGBProfile() : cmsOpenProfileFromMem(source, (cmsUInt32Number)source_length);
+    if (!*input) {
+        snprintf(message, 128, "LittleCMS cannot read the source profile");
+        return 0;
+    }
+    *output = open_target(target, target_length);
+    if (!*output) {
+        cmsCloseProfile(*input);
+        snprintf(message, 128, "LittleCMS cannot read the target profile");
+        return 0;
+    }
+    return 1;
+}
+
 wi_color_transform *wi_color_transform_create(wi_color_source source, const void *source_profile, size_t source_length,
                                               const void *target_profile, size_t target_length, char *message) {
-    snprintf(message, 128, "%s", "");
-    cmsHPROFILE input = source == WI_COLOR_SOURCE_SRGB ? cmsCreate_sRGBProfile()
-                                                       : cmsOpenProfileFromMem(source_profile, (cmsUInt32Number)source_length);
-    if (!input) {
-        snprintf(message, 128, "LittleCMS cannot read the source profile");
+    cmsHPROFILE input, output;
+    if (!open_profiles(source == WI_COLOR_SOURCE_SRGB, source_profile, source_length, target_profile, target_length, &input,
+                       &output, message))
         return NULL;
-    }
-    cmsHPROFILE output = open_target(target_profile, target_length);
-    if (!output) {
-        cmsCloseProfile(input);
-        snprintf(message, 128, "LittleCMS cannot read the target profile");
-        return NULL;
-    }
     wi_color_transform *t = NULL;
     if (cmsGetColorSpace(output) != cmsSigRgbData) {
         snprintf(message, 128, "the target profile is not an RGB profile");
@@ -189,18 +199,8 @@ static wi_wide_matrix_shaper *make_wide_matrix_shaper(cmsHPROFILE input, cmsHPRO
 
 wi_color_transform *wi_color_wide_transform_create(const void *source_profile, size_t source_length, const void *target_profile,
                                                    size_t target_length, char *message) {
-    snprintf(message, 128, "%s", "");
-    cmsHPROFILE input = cmsOpenProfileFromMem(source_profile, (cmsUInt32Number)source_length);
-    if (!input) {
-        snprintf(message, 128, "LittleCMS cannot read the source profile");
-        return NULL;
-    }
-    cmsHPROFILE output = open_target(target_profile, target_length);
-    if (!output) {
-        cmsCloseProfile(input);
-        snprintf(message, 128, "LittleCMS cannot read the target profile");
-        return NULL;
-    }
+    cmsHPROFILE input, output;
+    if (!open_profiles(0, source_profile, source_length, target_profile, target_length, &input, &output, message)) return NULL;
     wi_color_transform *t = NULL;
     if (cmsGetColorSpace(input) != cmsSigRgbData || cmsGetColorSpace(output) != cmsSigRgbData) {
         snprintf(message, 128, "a 16-bit transform needs RGB profiles on both sides");
