@@ -61,12 +61,13 @@ enum AnimatedThumbnailCase {
         let peer = median(vips)
         Findings.record(
             .thumbnails, "\(name), CPU", ours: ourCPU, peer: Figure(label: vipsPeer, value: peer.cpuSeconds, unit: "s"),
-            measured: Figure(label: "ours / peer", value: our.cpuSeconds / peer.cpuSeconds, unit: "x"))
+            measured: Figure(label: "ours / peer", value: our.cpuSeconds / peer.cpuSeconds, unit: "x"), goal: .atMost(0.8))
         Findings.record(
             .thumbnails, "\(name), peak memory", ours: ourPeak,
             peer: Figure(label: vipsPeer, value: Double(peer.peakAboveFloorKiB) / 1024, unit: "MiB"),
             measured: Figure(
-                label: "ours / peer", value: Double(our.peakAboveFloorKiB) / Double(max(1, peer.peakAboveFloorKiB)), unit: "x"))
+                label: "ours / peer", value: Double(our.peakAboveFloorKiB) / Double(max(1, peer.peakAboveFloorKiB)), unit: "x"),
+            goal: .atMost(0.5))
         print(
             String(
                 format: "  ours / pyvips: CPU %.2fx, peak memory %.2fx", our.cpuSeconds / peer.cpuSeconds,
