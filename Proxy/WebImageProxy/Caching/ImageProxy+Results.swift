@@ -20,10 +20,7 @@ extension ImageProxy {
         }
         let stored: StoredVariant
         do {
-            let rendered = try await queue.run { try await self.make(key, source: source) }
-            stored = StoredVariant(
-                body: rendered.data, contentType: rendered.contentType,
-                fileExtension: Self.fileExtension(ofType: rendered.contentType), variesByAccept: rendered.variesByAccept)
+            stored = try await queue.run { try await self.make(key, source: source) }
         } catch {
             if leased { await results.release(variantKey) }
             throw error
@@ -64,13 +61,6 @@ extension ImageProxy {
             data: stored.body, contentType: stored.contentType,
             disposition: PassThrough.disposition(source: source, options: options, fileExtension: stored.fileExtension),
             entityTag: stored.entityTag(for: key), variesByAccept: stored.variesByAccept)
-    }
-
-    /// The file extension, with its dot, of an output of `type` (`.jpg` for JPEG), or
-    /// none for a type the proxy does not know.
-    static func fileExtension(ofType type: String) -> String {
-        guard let format = ImageFormat.recognised.first(where: { $0.mimeType == type }) else { return "" }
-        return format == .jpeg ? ".jpg" : "." + format.identifier
     }
 }
 

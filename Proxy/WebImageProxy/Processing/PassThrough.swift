@@ -6,15 +6,12 @@ import WebImageCore
 /// source's file name, or the URL's `fn`, with the output's extension).
 enum PassThrough {
     /// The source as it is, when the options ask for it; `nil` when it is rendered.
-    static func output(of data: Data, source: URL, options: ProcessingOptions) -> RenderedOutput? {
+    static func output(of data: Data, options: ProcessingOptions) -> StoredVariant? {
         let format = ImageFormat.sniff(data)
         guard options.raw || format.map({ options.skipsProcessing.contains(name(of: $0)) }) == true else { return nil }
-        let type = format?.mimeType ?? "application/octet-stream"
-        let fileExtension = format.map { "." + name(of: $0) } ?? ""
-        return RenderedOutput(
-            data: data, contentType: type,
-            disposition: disposition(source: source, options: options, fileExtension: fileExtension == ".jpeg" ? ".jpg" : fileExtension),
-            entityTag: ImageProxy.entityTag(of: data), variesByAccept: false)
+        let fileExtension = format.map { $0 == .jpeg ? ".jpg" : "." + name(of: $0) } ?? ""
+        return StoredVariant(
+            body: data, contentType: format?.mimeType ?? "application/octet-stream", fileExtension: fileExtension, variesByAccept: false)
     }
 
     /// `inline; filename="{stem}{extension}"`, or `attachment; ...` when asked: the
