@@ -68,7 +68,10 @@ extension ImageProxy {
             "orientation": header.info.orientation.rawValue,
             "colorSpace": small.sourceColorProfile?.description ?? "sRGB",
         ]
-        if let exif = header.exif.flatMap(ExifFields.init(tiff:)) { fields["exif"] = Self.jsonObject(exif) }
+        // Codable writes only the fields present.
+        if let exif = header.exif.flatMap(ExifFields.init(tiff:)) {
+            fields["exif"] = try JSONSerialization.jsonObject(with: JSONEncoder().encode(exif))
+        }
         if let encoder = options.blurHash { fields["blurhash"] = try encoder.encode(small.bitmap) }
         if options.thumbHash { fields["thumbhash"] = try ThumbHashEncoder().encode(small.bitmap).base64EncodedString() }
         // Sorted keys: the same source gives the same bytes, so the same ETag.
@@ -76,16 +79,6 @@ extension ImageProxy {
         return RenderedOutput(
             data: body, contentType: "application/json", disposition: "inline; filename=\"info.json\"",
             entityTag: Self.entityTag(of: body), variesByAccept: false)
-    }
-
-    /// The fields present, under their Swift names.
-    private static func jsonObject(_ exif: ExifFields) -> [String: Any] {
-        let values: [String: Any?] = [
-            "make": exif.make, "model": exif.model, "lensModel": exif.lensModel, "software": exif.software, "dateTime": exif.dateTime,
-            "artist": exif.artist, "copyright": exif.copyright, "exposureTime": exif.exposureTime, "fNumber": exif.fNumber,
-            "iso": exif.iso, "focalLength": exif.focalLength,
-        ]
-        return values.compactMapValues { $0 }
     }
 
     static func infoOptions(_ segments: [String]) throws(ProxyError) -> InfoOptions {
