@@ -72,7 +72,12 @@ enum PNGColorChunks {
     /// The profile the pixels are in, as `DecodedImage.describeColor(of:)` decides it;
     /// `nil` for sRGB and for what it ignores.
     static func storedPixelProfile(_ data: Data) -> ColorProfile? {
-        switch read(data) {
+        storedPixelProfile(read(data))
+    }
+
+    /// The profile the pixels are in, from what the chunks say.
+    static func storedPixelProfile(_ statement: Statement) -> ColorProfile? {
+        switch statement {
         case .profile(let icc): return DecodedImage.storedPixelProfile(embedding: icc)
         case .stated(let exponent, let chromaticities):
             guard let stated = try? statedProfile(exponent: exponent, chromaticities: chromaticities), !stated.isSRGB else { return nil }

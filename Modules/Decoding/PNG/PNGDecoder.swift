@@ -63,11 +63,13 @@ public struct PNGDecoder: AnimatedImageDecoding {
     /// Decodes with the chunk list already read (`nil`: no animation chunks), as a
     /// prepared decode hands it over (see `prepareDecode(_:options:)`). With `converter`,
     /// a 16-bit still image is converted as `DecodeOptions.color` asks while its rows
-    /// still have 16 bits (see ``wideRows(for:options:converter:)``).
+    /// still have 16 bits (see ``wideRows(for:color:options:converter:)``).
     func decode(
         _ data: Data, options: DecodeOptions, structure: APNGStructure?, converter: (any ColorConverting)? = nil
     ) throws(ImageDecodingError) -> DecodedImage {
         guard !data.isEmpty else { throw ImageDecodingError(.empty, "no bytes to decode", format: .png) }
+        // Read once: for the 16-bit conversion and to describe the image.
+        let color = PNGColorChunks.read(data)
         var image: DecodedImage
         var convertedTo: ColorProfile??
         if let animation = try animationReader(data, structure: structure, options: options),
@@ -76,12 +78,12 @@ public struct PNGDecoder: AnimatedImageDecoding {
             image = frames
         } else {
             // Not animated, or a frame that does not decode: the still image, as browsers show it.
-            let wide = converter.flatMap { Self.wideRows(for: data, options: options, converter: $0) }
+            let wide = converter.flatMap { Self.wideRows(for: data, color: color, options: options, converter: $0) }
             let reader = PNGReader(options: options, wideRows: wide?.transform)
             image = try decodeStill(data, options: options, reader: reader)
             if reader.convertedWide, let wide { convertedTo = .some(wide.target) }
         }
-        image.describeColor(of: data)
+        image.describeColor(color)
         // Already in the asked space: the registry's conversion finds nothing left to do.
         if let convertedTo { image.colorProfile = convertedTo }
         return image
@@ -93,7 +95,7 @@ public struct PNGDecoder: AnimatedImageDecoding {
     /// transform (a gray profile), in which case the samples are reduced to 8 bits and
     /// the registry converts those.
     static func wideRows(
-        for data: Data, options: DecodeOptions, converter: any ColorConverting
+        for data: Data, color: PNGColorChunks.Statement, options: DecodeOptions, converter: any ColorConverting
     ) -> (transform: any WideColorTransforming, target: ColorProfile?)? {
         // The signature, IHDR's length and type, width, height, then the bit depth.
         guard data.count > 24, data[data.startIndex + 24] == 16 else { return nil }
@@ -103,7 +105,7 @@ public struct PNGDecoder: AnimatedImageDecoding {
         case .convertToSRGB: target = nil
         case .convert(let profile): target = profile.isSRGB ? nil : profile
         }
-        guard let source = PNGColorChunks.storedPixelProfile(data), source != target,
+        guard let source = PNGColorChunks.storedPixelProfile(color), source != target,
             let transform = try? converter.wideTransform(from: source, to: target)
         else { return nil }
         return (transform, target)
