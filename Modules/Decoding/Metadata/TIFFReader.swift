@@ -46,13 +46,25 @@ struct TIFFReader {
         for index in 0..<min(count, (bytes.count - ifd) / 12) {
             let at = ifd + 2 + index * 12
             guard let tag = u16(at), let type = u16(at + 2), let count = u32(at + 4) else { break }
-            let size = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 7: 1, 9: 4, 10: 8][type] ?? 0
+            let size = Self.valueSize(ofType: type)
             guard size > 0, count > 0, count <= bytes.count else { continue }
             let inline = size * count <= 4
             guard let offset = inline ? at + 8 : u32(at + 8), offset + size * count <= bytes.count else { continue }
             entries[tag] = Entry(type: type, count: count, valueOffset: offset)
         }
         return entries
+    }
+
+    /// The bytes one value of a TIFF `type` takes: BYTE, ASCII, UNDEFINED 1; SHORT 2;
+    /// LONG, SLONG 4; RATIONAL, SRATIONAL 8; 0 for a type the fields never read.
+    static func valueSize(ofType type: Int) -> Int {
+        switch type {
+        case 1, 2, 7: 1
+        case 3: 2
+        case 4, 9: 4
+        case 5, 10: 8
+        default: 0
+        }
     }
 
     func text(_ entry: Entry?) -> String? {
