@@ -12,19 +12,11 @@ extension DecodedImage {
     /// `change` may run on any thread, once for each frame held now and once each time a
     /// frame is composed.
     ///
+    /// The library's own transformers reach every frame this way.
+    ///
     /// - Throws: what `change` throws for a frame held now; for the frames composed
     ///   later, their composition throws it.
     public func mappingFrameBitmaps(
-        size: PixelSize?, _ change: @escaping @Sendable (ImageBitmap) throws(ImageDecodingError) -> ImageBitmap
-    ) throws(ImageDecodingError) -> DecodedImage {
-        try changingFrameBitmaps(size: size, change)
-    }
-
-    /// This image with every frame's pixels passed through `change`: the frames it
-    /// holds now, and, for an animation composed on demand, each frame as it is composed,
-    /// so that the result stays on demand. `size` is the size `change` gives a frame
-    /// (`nil`: the same). The one way a transform reaches every frame.
-    package func changingFrameBitmaps(
         size: PixelSize?, _ change: @escaping @Sendable (ImageBitmap) throws(ImageDecodingError) -> ImageBitmap
     ) throws(ImageDecodingError) -> DecodedImage {
         var result = self

@@ -46,7 +46,7 @@ public struct OrientationTransformer: ImageTransforming, Hashable {
         guard orientation != .up else { return image }
         let orientation = orientation
         let size = orientation.swapsWidthAndHeight ? PixelSize(width: image.size.height, height: image.size.width) : image.size
-        return try image.changingFrameBitmaps(size: size) { (bitmap) throws(ImageDecodingError) in
+        return try image.mappingFrameBitmaps(size: size) { (bitmap) throws(ImageDecodingError) in
             try OrientationTransform.apply(orientation, to: bitmap)
         }
     }

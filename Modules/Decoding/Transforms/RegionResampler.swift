@@ -18,7 +18,7 @@ enum RegionResampler {
             throw ImageDecodingError(.invalidDimensions, "cannot scale a \(region.size) region to \(target)")
         }
         if region.size == image.size && target == image.size { return image }
-        var result = try image.changingFrameBitmaps(size: target) { (bitmap) throws(ImageDecodingError) in
+        var result = try image.mappingFrameBitmaps(size: target) { (bitmap) throws(ImageDecodingError) in
             try resample(bitmap, region, target)
         }
         result.isPartial = image.isPartial

@@ -60,7 +60,7 @@ struct PremultipliedPixels {
     static func changingFrames(
         of image: DecodedImage, _ change: @escaping @Sendable (inout PremultipliedPixels) -> Void
     ) throws(ImageDecodingError) -> DecodedImage {
-        try image.changingFrameBitmaps(size: nil) { (bitmap) throws(ImageDecodingError) in
+        try image.mappingFrameBitmaps(size: nil) { (bitmap) throws(ImageDecodingError) in
             var pixels = PremultipliedPixels(bitmap)
             change(&pixels)
             return try pixels.bitmap()
