@@ -123,12 +123,7 @@ struct GIFEncoderTests {
         let wide = try ImageBitmap(width: 65_536, height: 1, pixelFormat: .gray8) { _, _ in }
         let tooWide = #expect(throws: ImageDecodingError.self) { try GIFEncoder().encode(wide) }
         #expect(tooWide?.code == .encodingFailed)
-        let mixed = DecodedImage(
-            format: .gif,
-            frames: [
-                ImageFrame(bitmap: try SyntheticImage.photo(width: 10, height: 10)),
-                ImageFrame(bitmap: try SyntheticImage.photo(width: 12, height: 10)),
-            ], loopCount: 0)
+        let mixed = try EncodingTestImages.mixedSizeAnimation()
         let sizes = #expect(throws: ImageDecodingError.self) { try GIFEncoder().encodeAnimation(mixed) }
         #expect(sizes?.code == .encodingFailed)
     }

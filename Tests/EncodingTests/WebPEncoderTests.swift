@@ -60,12 +60,7 @@ struct WebPEncoderTests {
         let wide = try ImageBitmap(width: 16_384, height: 1, pixelFormat: .gray8) { _, _ in }
         let tooWide = #expect(throws: ImageDecodingError.self) { try WebPEncoder().encode(wide) }
         #expect(tooWide?.code == .encodingFailed)
-        let mixed = DecodedImage(
-            format: .gif,
-            frames: [
-                ImageFrame(bitmap: try SyntheticImage.photo(width: 10, height: 10)),
-                ImageFrame(bitmap: try SyntheticImage.photo(width: 12, height: 10)),
-            ], loopCount: 0, orientation: .up, sourceSize: PixelSize(width: 10, height: 10))
+        let mixed = try EncodingTestImages.mixedSizeAnimation()
         let sizes = #expect(throws: ImageDecodingError.self) { try WebPEncoder().encodeAnimation(mixed) }
         #expect(sizes?.code == .encodingFailed)
     }
