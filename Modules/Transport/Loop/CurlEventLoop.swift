@@ -112,9 +112,12 @@ final class CurlEventLoop: @unchecked Sendable {
     func post(_ command: Command) -> Bool {
         inbox.withLock { inbox in
             guard !inbox.closed else { return false }
+            // Commands already waiting mean a wake-up is already on its way, and the loop
+            // takes every command at once: one wake-up per batch, not one write per start.
+            let wakes = inbox.commands.isEmpty
             inbox.commands.append(command)
             // Inside the lock: the loop cleans the multi handle up only after closing.
-            curl_multi_wakeup(multi)
+            if wakes { curl_multi_wakeup(multi) }
             return true
         }
     }
@@ -124,13 +127,12 @@ final class CurlEventLoop: @unchecked Sendable {
     private func run() {
         loopThread.recordCurrentThread()
         var running: Int32 = 0
+        var taken: [Command] = []
         while true {
-            let commands = inbox.withLock { inbox -> [Command] in
-                let taken = inbox.commands
-                inbox.commands.removeAll(keepingCapacity: true)
-                return taken
-            }
-            for command in commands { handle(command) }
+            // Two buffers trade places: taking the commands allocates nothing.
+            inbox.withLock { swap(&$0.commands, &taken) }
+            for command in taken { handle(command) }
+            taken.removeAll(keepingCapacity: true)
             admitWaiting()
             if shuttingDown, transfers.isEmpty {
                 let closed = inbox.withLock { inbox -> Bool in
