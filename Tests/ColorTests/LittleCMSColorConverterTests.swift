@@ -74,6 +74,29 @@ struct LittleCMSColorConverterTests {
         #expect(results.allSatisfy { $0 == expected })
     }
 
+    @Test(
+        "an 8-bit RGB transform is within one level of LittleCMS's exact conversion, on every gray and random colours",
+        .enabled(if: ColorReference.hasColord, ColorReference.colordMissing),
+        arguments: ["ProPhotoRGB.icc", "AdobeRGB1998.icc", "WideGamutRGB.icc", "ECI-RGBv2.icc"])
+    func eightBitAccuracy(profileName: String) throws {
+        let profile = try ColorReference.colord(profileName)
+        var state: UInt64 = 52
+        var source: [UInt8] = []
+        for level in 0...255 { source += [UInt8(level), UInt8(level), UInt8(level), UInt8(level)] }
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            source += [
+                UInt8(truncatingIfNeeded: state >> 56), UInt8(truncatingIfNeeded: state >> 48), UInt8(truncatingIfNeeded: state >> 40), 200,
+            ]
+        }
+        var pixels = source
+        try LittleCMSColorConverter().transform(from: .profile(profile), to: nil).apply(&pixels, pixelCount: pixels.count / 4)
+        let exact = ColorReference.toSRGB(source, from: profile).flatMap { [$0.0, $0.1, $0.2] }.map { Int(($0 * 255).rounded()) }
+        let converted = stride(from: 0, to: pixels.count, by: 4).flatMap { pixels[$0..<($0 + 3)] }.map(Int.init)
+        #expect(zip(converted, exact).map { abs($0 - $1) }.max() ?? 0 <= 1, "\(profileName)")
+        #expect(stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == source[$0] })
+    }
+
     @Test("alpha is kept through an RGB transform")
     func alphaKept() throws {
         let transform = try LittleCMSColorConverter().transform(from: .profile(ColorProfile(iccData: SRGBProfiles.adobeLike())), to: nil)

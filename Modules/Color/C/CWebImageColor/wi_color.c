@@ -8,21 +8,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-// A 16-bit transform between two matrix-shaper profiles, computed here in float:
-// LittleCMS optimises 16-bit input through a resampled grid, whose interpolation across
-// the gamut's edge is up to twenty levels off, and runs five times slower unoptimised.
+// Transforms between two matrix-shaper profiles are computed here in float. For 16-bit
+// input LittleCMS optimises through a resampled grid, whose interpolation across the
+// gamut's edge is up to twenty levels off, and runs five times slower unoptimised; for
+// 8-bit RGBA its general path with a copied alpha costs several times this loop.
 typedef struct {
-    float linear[3][65536];   // a source sample (0...65535) to linear light, per channel
     float matrix[3][3];       // source linear RGB to target linear RGB, through XYZ D50
     uint8_t encode[3][65536]; // target linear light, indexed by sqrt(light) * 65535, to bytes
+} wi_shaper_output;
+
+typedef struct {
+    float linear[3][65536]; // a 16-bit source sample to linear light, per channel
+    wi_shaper_output out;
 } wi_wide_matrix_shaper;
 
+typedef struct {
+    float linear[3][256]; // an 8-bit source sample to linear light, per channel
+    wi_shaper_output out;
+} wi_matrix_shaper;
+
 struct wi_color_transform {
-    cmsHTRANSFORM transform;  // NULL for a gray source, which uses `gray`, or a wide one, `wide`
+    cmsHTRANSFORM transform;  // NULL for a gray source (`gray`) or a matrix-shaper pair (`shaper`, `wide`)
     int cmyk;                 // the output's fourth byte is K: set it to opaque
     uint8_t gray[256][3];     // a gray profile's 256 levels in the target's RGB
+    wi_matrix_shaper *shaper;
     wi_wide_matrix_shaper *wide;
 };
+
+static int fill_matrix_shaper(cmsHPROFILE input, cmsHPROFILE output, float *linear, int levels, wi_shaper_output *out);
 
 static const cmsUInt32Number kFlags = cmsFLAGS_NOCACHE;
 
@@ -89,6 +102,12 @@ wi_color_transform *wi_color_transform_create(wi_color_source source, const void
         cmsDeleteTransform(levels);
         goto done;
     } else if (space == cmsSigRgbData) {
+        wi_matrix_shaper *shaper = malloc(sizeof *shaper);
+        if (shaper && fill_matrix_shaper(input, output, &shaper->linear[0][0], 256, &shaper->out)) {
+            t->shaper = shaper;
+            goto done;
+        }
+        free(shaper);
         t->transform = cmsCreateTransform(input, TYPE_RGBA_8, output, TYPE_RGBA_8, INTENT_RELATIVE_COLORIMETRIC,
                                           kFlags | cmsFLAGS_COPY_ALPHA);
     } else {
@@ -112,11 +131,28 @@ done:
 void wi_color_transform_destroy(wi_color_transform *t) {
     if (!t) return;
     if (t->transform) cmsDeleteTransform(t->transform);
+    free(t->shaper);
     free(t->wide);
     free(t);
 }
 
+// One pixel's red, green and blue through a matrix-shaper pair, from linear light.
+static inline void shape(const wi_shaper_output *o, float r, float g, float b, uint8_t *destination) {
+    for (int c = 0; c < 3; c++) {
+        float light = o->matrix[c][0] * r + o->matrix[c][1] * g + o->matrix[c][2] * b;
+        light = light < 0 ? 0 : light > 1 ? 1 : light;
+        destination[c] = o->encode[c][(int)(sqrtf(light) * 65535.0f + 0.5f)];
+    }
+}
+
 void wi_color_transform_apply(const wi_color_transform *t, uint8_t *pixels, size_t count) {
+    if (t->shaper) {
+        // In place, alpha untouched: each pixel's three samples are read before written.
+        const wi_matrix_shaper *m = t->shaper;
+        for (size_t i = 0; i < count; i++, pixels += 4)
+            shape(&m->out, m->linear[0][pixels[0]], m->linear[1][pixels[1]], m->linear[2][pixels[2]], pixels);
+        return;
+    }
     if (!t->transform) {
         for (size_t i = 0; i < count; i++, pixels += 4) {
             const uint8_t *rgb = t->gray[pixels[0]];
@@ -165,36 +201,45 @@ static int invert(const double m[3][3], double out[3][3]) {
 }
 
 // Relative colorimetric between two matrix-shaper profiles is their curves and the
-// product of their colorant matrices (both adapted to D50 by the ICC's rules); NULL
-// when either profile is not a matrix-shaper or its tags are unusable.
-static wi_wide_matrix_shaper *make_wide_matrix_shaper(cmsHPROFILE input, cmsHPROFILE output) {
-    if (!cmsIsMatrixShaper(input) || !cmsIsMatrixShaper(output)) return NULL;
+// product of their colorant matrices (both adapted to D50 by the ICC's rules). Fills
+// `linear` ([3][levels]) and `out`; 0 when either profile is not a matrix-shaper, has
+// tables that take precedence over its matrix, or its tags are unusable.
+static int fill_matrix_shaper(cmsHPROFILE input, cmsHPROFILE output, float *linear, int levels, wi_shaper_output *out) {
+    if (!cmsIsMatrixShaper(input) || !cmsIsMatrixShaper(output)) return 0;
+    if (cmsIsCLUT(input, INTENT_RELATIVE_COLORIMETRIC, LCMS_USED_AS_INPUT) ||
+        cmsIsCLUT(output, INTENT_RELATIVE_COLORIMETRIC, LCMS_USED_AS_OUTPUT))
+        return 0;
     double to_xyz[3][3], from_xyz_inverse[3][3], from_xyz[3][3];
-    if (!read_matrix(input, to_xyz) || !read_matrix(output, from_xyz_inverse) || !invert(from_xyz_inverse, from_xyz)) return NULL;
+    if (!read_matrix(input, to_xyz) || !read_matrix(output, from_xyz_inverse) || !invert(from_xyz_inverse, from_xyz)) return 0;
     const cmsTagSignature curves[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
-    wi_wide_matrix_shaper *w = malloc(sizeof *w);
-    if (!w) return NULL;
     for (int c = 0; c < 3; c++) {
         const cmsToneCurve *in_curve = cmsReadTag(input, curves[c]);
         const cmsToneCurve *out_curve = cmsReadTag(output, curves[c]);
         cmsToneCurve *inverse = out_curve ? cmsReverseToneCurve(out_curve) : NULL;
         if (!in_curve || !inverse) {
             if (inverse) cmsFreeToneCurve(inverse);
-            free(w);
-            return NULL;
+            return 0;
         }
+        for (int i = 0; i < levels; i++)
+            linear[c * levels + i] = cmsEvalToneCurveFloat(in_curve, (cmsFloat32Number)((double)i / (levels - 1)));
         for (int i = 0; i < 65536; i++) {
-            w->linear[c][i] = cmsEvalToneCurveFloat(in_curve, (cmsFloat32Number)(i / 65535.0));
             double light = (i / 65535.0) * (i / 65535.0);
             double encoded = cmsEvalToneCurveFloat(inverse, (cmsFloat32Number)light);
             encoded = encoded < 0 ? 0 : encoded > 1 ? 1 : encoded;
-            w->encode[c][i] = (uint8_t)lround(encoded * 255);
+            out->encode[c][i] = (uint8_t)lround(encoded * 255);
         }
         cmsFreeToneCurve(inverse);
         for (int k = 0; k < 3; k++)
-            w->matrix[c][k] = (float)(from_xyz[c][0] * to_xyz[0][k] + from_xyz[c][1] * to_xyz[1][k] + from_xyz[c][2] * to_xyz[2][k]);
+            out->matrix[c][k] = (float)(from_xyz[c][0] * to_xyz[0][k] + from_xyz[c][1] * to_xyz[1][k] + from_xyz[c][2] * to_xyz[2][k]);
     }
-    return w;
+    return 1;
+}
+
+static wi_wide_matrix_shaper *make_wide_matrix_shaper(cmsHPROFILE input, cmsHPROFILE output) {
+    wi_wide_matrix_shaper *w = malloc(sizeof *w);
+    if (w && fill_matrix_shaper(input, output, &w->linear[0][0], 65536, &w->out)) return w;
+    free(w);
+    return NULL;
 }
 
 wi_color_transform *wi_color_wide_transform_create(const void *source_profile, size_t source_length, const void *target_profile,
@@ -226,14 +271,8 @@ void wi_color_wide_transform_apply(const wi_color_transform *t, const uint8_t *s
     if (t->wide) {
         const wi_wide_matrix_shaper *w = t->wide;
         for (size_t i = 0; i < count; i++, source += 8, destination += 4) {
-            float r = w->linear[0][source[0] << 8 | source[1]];
-            float g = w->linear[1][source[2] << 8 | source[3]];
-            float b = w->linear[2][source[4] << 8 | source[5]];
-            for (int c = 0; c < 3; c++) {
-                float light = w->matrix[c][0] * r + w->matrix[c][1] * g + w->matrix[c][2] * b;
-                light = light < 0 ? 0 : light > 1 ? 1 : light;
-                destination[c] = w->encode[c][(int)(sqrtf(light) * 65535.0f + 0.5f)];
-            }
+            shape(&w->out, w->linear[0][source[0] << 8 | source[1]], w->linear[1][source[2] << 8 | source[3]],
+                  w->linear[2][source[4] << 8 | source[5]], destination);
             unsigned alpha = (unsigned)source[6] << 8 | source[7];
             destination[3] = (uint8_t)((alpha * 255 + 32767) / 65535);
         }
