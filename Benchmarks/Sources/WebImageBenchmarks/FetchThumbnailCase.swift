@@ -23,10 +23,14 @@ enum FetchThumbnailCase {
     /// Writes the 300 files beside the cold-load files the server serves: one photo,
     /// each copy stamped with its number in a row of black and white squares, so every
     /// file is distinct (no cache, by name or content, can answer for another).
-    static func writeFiles(into root: URL, count: Int = count) throws {
+    /// `name` and `encode`: other files of the same photo (the proxy's tagged sources).
+    static func writeFiles(
+        into root: URL, count: Int = count, name: (Int) -> String = fileName, encode: ((ImageBitmap) throws -> Data)? = nil
+    ) throws {
         let base = try SyntheticImage.photo(width: 1600, height: 1200, seed: 23).packedBytes
         let encoder = JPEGFixtureEncoder(quality: 85, subsampling: .s420)
-        for index in 0..<count where !FileManager.default.fileExists(atPath: root.appendingPathComponent(fileName(index)).path) {
+        let encode = encode ?? { try encoder.encode($0) }
+        for index in 0..<count where !FileManager.default.fileExists(atPath: root.appendingPathComponent(name(index)).path) {
             let stamped = try ImageBitmap(width: 1600, height: 1200, pixelFormat: .rgba8) { bytes, _ in
                 bytes.copyBytes(from: base)
                 for bit in 0..<10 {
@@ -41,7 +45,7 @@ enum FetchThumbnailCase {
                     }
                 }
             }
-            try encoder.encode(stamped).write(to: root.appendingPathComponent(fileName(index)))
+            try encode(stamped).write(to: root.appendingPathComponent(name(index)))
         }
     }
 

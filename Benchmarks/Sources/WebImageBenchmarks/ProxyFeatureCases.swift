@@ -8,6 +8,7 @@ enum ProxyFeatureCases {
     static let parserName = "Proxy: parse an imgproxy URL of 20 options"
     static let avifCount = 40
     static let infoCount = 100
+    static let taggedCount = 100
     static let vipsAVIFPeer = "pyvips thumbnail_buffer + heifsave_buffer AV1 Q63 effort 1, 1 thread"
 
     /// The AVIF and `/info` rows, against the running proxy `ours` on `port`.
@@ -29,6 +30,8 @@ enum ProxyFeatureCases {
             Findings.skip(.proxy, "\(avifName) beside pyvips", reason: Findings.whyLeftOut(vipsAVIFPeer))
         }
 
+        try taggedSources(port: port, ours: ours, origin: sources[0].deletingLastPathComponent(), root: root)
+
         // /info of sources the proxy has not described: the fetch (the sources' cache may
         // hold the bytes), the header, a decode fitting 64 px and both placeholders.
         let infoURLs = sources.suffix(infoCount).map { source -> URL in
@@ -39,6 +42,33 @@ enum ProxyFeatureCases {
         let infoFigure = Figure(label: "CPU per /info answer", value: info * 1000, unit: "ms")
         Findings.record(
             .proxy, "/info of a 1600x1200 JPEG, BlurHash and ThumbHash", ours: infoFigure, peer: nil, measured: infoFigure, goal: .below(2))
+    }
+
+    /// What a tagged source costs a thumbnail: the same photos as JPEGs tagged Display P3
+    /// and untagged (one encoder, so only the tag differs), through the running proxy. A
+    /// tagged source leaves the planar JPEG path for the RGBA one, where it is converted
+    /// to sRGB after the resize.
+    static func taggedSources(port: Int, ours: ProxyProcess, origin: URL, root: URL) throws {
+        let displayP3 = try ColorProfile.stated(
+            white: (0.3127, 0.3290), red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060), transfer: .sRGB,
+            origin: "Display P3")
+        var cpu: [Double] = []
+        for (label, profile) in [("plain", nil), ("p3", displayP3)] as [(String, ColorProfile?)] {
+            let name = { (index: Int) in "thumb-\(label)-1600x1200-\(index).jpg" }
+            try FetchThumbnailCase.writeFiles(into: root, count: taggedCount, name: name) {
+                try JPEGEncoder(quality: 85, colorProfile: profile).encode($0)
+            }
+            let urls = (0..<taggedCount).map {
+                ProxyCase.oursURL(port: port, options: "rs:fit:300:300/q:80/f:jpeg", source: origin.appendingPathComponent(name($0)))
+            }
+            cpu.append(try ProxyCase.drive(urls, servers: [ours]).cpuSeconds / Double(taggedCount))
+        }
+        print("  untagged \(ProxyCase.format(cpu[0] * 1000, 0, 2)) ms, Display P3 \(ProxyCase.format(cpu[1] * 1000, 0, 2)) ms CPU/image")
+        Findings.record(
+            .proxy, "CPU per image on Display P3 sources (converted to sRGB)",
+            ours: Figure(label: "Display P3", value: cpu[1] * 1000, unit: "ms"),
+            peer: Figure(label: "the same photos untagged", value: cpu[0] * 1000, unit: "ms"),
+            measured: Figure(label: "tagged / untagged", value: cpu[1] / cpu[0], unit: "x"))
     }
 
     /// The option parser's time per URL of 20 options, from `ProxyParserBenchmark` (built
