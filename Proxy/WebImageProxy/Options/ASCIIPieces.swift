@@ -6,6 +6,10 @@ extension StringProtocol where SubSequence == Substring {
     /// `split(separator:omittingEmptySubsequences: false)` gives.
     func pieces(separatedBy separator: UInt8) -> [Substring] {
         var pieces: [Substring] = []
+        // Counted first, so the array is allocated once.
+        var separators = 0
+        for byte in utf8 where byte == separator { separators += 1 }
+        pieces.reserveCapacity(separators + 1)
         var start = startIndex
         var index = startIndex
         while index != endIndex {

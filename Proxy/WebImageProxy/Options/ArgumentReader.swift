@@ -3,34 +3,34 @@ import Foundation
 /// Reads one option's arguments as imgproxy reads them, refusing what it cannot read
 /// with a 400 that names the option.
 struct ArgumentReader {
-    let segment: String
+    let segment: Substring
 
     func bad(_ why: String) -> ProxyError { ProxyError(.badOptions, "option \"\(segment)\": \(why)") }
 
-    func dimension(_ text: String) throws(ProxyError) -> Int {
+    func dimension(_ text: Substring) throws(ProxyError) -> Int {
         guard let value = Int(text), value >= 0, value <= 16_384 else { throw bad("\"\(text)\" is not a size from 0 to 16384") }
         return value
     }
 
-    func mode(_ text: String) throws(ProxyError) -> ProcessingOptions.ResizeMode {
-        guard let mode = ProcessingOptions.ResizeMode(rawValue: text) else {
+    func mode(_ text: Substring) throws(ProxyError) -> ProcessingOptions.ResizeMode {
+        guard let mode = ProcessingOptions.ResizeMode(rawValue: String(text)) else {
             throw bad("the resizing type is fit, fill, fill-down, force or auto")
         }
         return mode
     }
 
     /// `{name}[:{encoded}]`: the name as given, or URL-safe base64 of it.
-    func filename(_ arguments: [String]) throws(ProxyError) -> String? {
+    func filename(_ arguments: OptionArguments) throws(ProxyError) -> String? {
         guard !arguments[0].isEmpty else { return nil }
-        guard arguments.count > 1, !arguments[1].isEmpty, try bool(arguments[1]) else { return arguments[0] }
-        guard let data = Data(base64URLEncoded: arguments[0]), let name = String(data: data, encoding: .utf8) else {
+        guard arguments.count > 1, !arguments[1].isEmpty, try bool(arguments[1]) else { return String(arguments[0]) }
+        guard let data = Data(base64URLEncoded: String(arguments[0])), let name = String(data: data, encoding: .utf8) else {
             throw bad("the file name is not URL-safe base64")
         }
         return name
     }
 
     /// `{r}:{g}:{b}` (0 to 255 each), `{rrggbb}` in hex, or empty for none.
-    func color(_ arguments: [String]) throws(ProxyError) -> ProcessingOptions.Color? {
+    func color(_ arguments: OptionArguments) throws(ProxyError) -> ProcessingOptions.Color? {
         if arguments.count == 3 {
             var channels: [UInt8] = []
             for argument in arguments {
@@ -40,15 +40,18 @@ struct ArgumentReader {
             return ProcessingOptions.Color(red: channels[0], green: channels[1], blue: channels[2])
         }
         guard arguments.count == 1 else { throw bad("the colour is r:g:b or hex") }
-        if arguments[0].isEmpty { return nil }
-        guard arguments[0].count == 6, let value = UInt32(arguments[0], radix: 16) else {
-            throw bad("\"\(arguments[0])\" is not a hex colour")
-        }
+        return try hexColor(arguments[0])
+    }
+
+    /// `{rrggbb}`, or empty for none.
+    func hexColor(_ text: Substring) throws(ProxyError) -> ProcessingOptions.Color? {
+        if text.isEmpty { return nil }
+        guard text.utf8.count == 6, let value = UInt32(text, radix: 16) else { throw bad("\"\(text)\" is not a hex colour") }
         return ProcessingOptions.Color(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
     }
 
     /// `{threshold}[:{hex}[:{equal_hor}[:{equal_ver}]]]`; an empty threshold is no trim.
-    func trim(_ arguments: [String]) throws(ProxyError) -> ProcessingOptions.Trim? {
+    func trim(_ arguments: OptionArguments) throws(ProxyError) -> ProcessingOptions.Trim? {
         guard !arguments[0].isEmpty else { return nil }
         guard let threshold = Double(arguments[0]), threshold >= 0, threshold <= 255 else {
             throw bad("\"\(arguments[0])\" is not a threshold from 0 to 255")
@@ -56,13 +59,13 @@ struct ArgumentReader {
         func flag(_ index: Int) throws(ProxyError) -> Bool {
             index < arguments.count && !arguments[index].isEmpty ? try bool(arguments[index]) : false
         }
-        let color = arguments.count > 1 ? try self.color([arguments[1]]) : nil
+        let color = arguments.count > 1 ? try hexColor(arguments[1]) : nil
         return ProcessingOptions.Trim(threshold: threshold, color: color, equalHorizontal: try flag(2), equalVertical: try flag(3))
     }
 
     /// `{top}[:{right}[:{bottom}[:{left}]]]`: a right left out is the top, a bottom the
     /// top, a left the right (CSS's order); `nil` when all are 0.
-    func padding(_ arguments: [String]) throws(ProxyError) -> ProcessingOptions.Padding? {
+    func padding(_ arguments: OptionArguments) throws(ProxyError) -> ProcessingOptions.Padding? {
         func side(_ index: Int) throws(ProxyError) -> Int? {
             guard index < arguments.count, !arguments[index].isEmpty else { return nil }
             return try dimension(arguments[index])
@@ -76,7 +79,7 @@ struct ArgumentReader {
     }
 
     /// Source format names, as `skp` takes them (`jpg` is `jpeg`).
-    func sourceFormats(_ arguments: [String]) throws(ProxyError) -> Set<String> {
+    func sourceFormats(_ arguments: OptionArguments) throws(ProxyError) -> Set<String> {
         var formats: Set<String> = []
         for argument in arguments {
             let name = argument.lowercased() == "jpg" ? "jpeg" : argument.lowercased()
@@ -90,32 +93,32 @@ struct ArgumentReader {
 
     /// A filter's standard deviation: 0 (none) to 100 pixels, which bounds a filter's
     /// work per pixel (the kernel spans about 3.6 sigma).
-    func sigma(_ text: String) throws(ProxyError) -> Double {
+    func sigma(_ text: Substring) throws(ProxyError) -> Double {
         guard let value = Double(text), value >= 0, value <= 100 else { throw bad("\"\(text)\" is not a sigma from 0 to 100") }
         return value
     }
 
     /// A count or size above 0.
-    func positive(_ text: String) throws(ProxyError) -> Int {
+    func positive(_ text: Substring) throws(ProxyError) -> Int {
         guard let value = Int(text), value > 0 else { throw bad("\"\(text)\" is not a number above 0") }
         return value
     }
 
     /// A multiplier: a number above 0.
-    func factor(_ text: String) throws(ProxyError) -> Double {
+    func factor(_ text: Substring) throws(ProxyError) -> Double {
         guard let value = Double(text), value > 0, value.isFinite, value <= 1_000 else { throw bad("\"\(text)\" is not a number above 0") }
         return value
     }
 
     /// A crop side: 0 (none), a fraction below 1, or pixels.
-    func cropSide(_ text: String) throws(ProxyError) -> Double {
+    func cropSide(_ text: Substring) throws(ProxyError) -> Double {
         guard let value = Double(text), value >= 0, value <= 16_384 else { throw bad("\"\(text)\" is not a crop size from 0 to 16384") }
         return value
     }
 
     /// imgproxy's booleans (Go's `strconv.ParseBool`); anything else is refused, where
     /// imgproxy would read it as false.
-    func bool(_ text: String) throws(ProxyError) -> Bool {
+    func bool(_ text: Substring) throws(ProxyError) -> Bool {
         switch text {
         case "1", "t", "T", "true", "TRUE", "True": return true
         case "0", "f", "F", "false", "FALSE", "False": return false
@@ -124,8 +127,8 @@ struct ArgumentReader {
     }
 
     /// `{type}[:{x}:{y}]`: smart takes no offsets, a focus point exactly two fractions.
-    func gravity(_ arguments: [String], allowsSmart: Bool) throws(ProxyError) -> ProcessingOptions.Gravity {
-        guard let kind = ProcessingOptions.Gravity.Kind(rawValue: arguments[0]), allowsSmart || kind != .smart else {
+    func gravity(_ arguments: OptionArguments, allowsSmart: Bool) throws(ProxyError) -> ProcessingOptions.Gravity {
+        guard let kind = ProcessingOptions.Gravity.Kind(rawValue: String(arguments[0])), allowsSmart || kind != .smart else {
             throw bad("the gravity is ce, no, so, ea, we, noea, nowe, soea, sowe, \(allowsSmart ? "sm or fp" : "or fp")")
         }
         var gravity = ProcessingOptions.Gravity(kind)
@@ -144,24 +147,24 @@ struct ArgumentReader {
     }
 
     /// `{enabled}[:{gravity}...]`: the gravity of a canvas (no smart one); `nil` when off.
-    func canvas(_ arguments: [String], current: ProcessingOptions.Gravity?) throws(ProxyError) -> ProcessingOptions.Gravity? {
+    func canvas(_ arguments: OptionArguments, current: ProcessingOptions.Gravity?) throws(ProxyError) -> ProcessingOptions.Gravity? {
         guard try bool(arguments[0]) else { return nil }
         guard arguments.count > 1 else { return current ?? .center }
-        return try gravity(Array(arguments.dropFirst()), allowsSmart: false)
+        return try gravity(arguments.dropping(1), allowsSmart: false)
     }
 
     /// `{w}:{h}:{enlarge}:{extend}...`, the arguments of `size` (and of `resize` after
     /// its type); an empty argument leaves its option as it was.
-    func size(_ arguments: [String], into options: inout ProcessingOptions) throws(ProxyError) {
+    func size(_ arguments: OptionArguments, into options: inout ProcessingOptions) throws(ProxyError) {
         if arguments.count > 0, !arguments[0].isEmpty { options.width = try dimension(arguments[0]) }
         if arguments.count > 1, !arguments[1].isEmpty { options.height = try dimension(arguments[1]) }
         if arguments.count > 2, !arguments[2].isEmpty { options.enlarge = try bool(arguments[2]) }
         if arguments.count > 3, !arguments[3].isEmpty {
-            options.extend = try canvas(Array(arguments.dropFirst(3)), current: options.extend)
+            options.extend = try canvas(arguments.dropping(3), current: options.extend)
         }
     }
 
-    private func offset(_ text: String, of kind: ProcessingOptions.Gravity.Kind) throws(ProxyError) -> Double {
+    private func offset(_ text: Substring, of kind: ProcessingOptions.Gravity.Kind) throws(ProxyError) -> Double {
         guard let value = Double(text), value.isFinite, kind != .focusPoint || (0...1).contains(value) else {
             throw bad("\"\(text)\" is not an offset\(kind == .focusPoint ? " from 0 to 1" : "")")
         }

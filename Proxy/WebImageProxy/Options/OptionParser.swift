@@ -43,166 +43,172 @@ enum OptionParser {
     static func apply(
         _ segment: String, to options: inout ProcessingOptions, presets: [String: ProxyPreset], depth: Int
     ) throws(ProxyError) {
-        let parts = segment.pieces(separatedBy: UInt8(ascii: ":")).map(String.init)
-        let name = parts[0]
-        let arguments = Array(parts.dropFirst())
+        try apply(Substring(segment), to: &options, presets: presets, depth: depth)
+    }
+
+    static func apply(
+        _ segment: Substring, to options: inout ProcessingOptions, presets: [String: ProxyPreset], depth: Int
+    ) throws(ProxyError) {
+        let parts = segment.pieces(separatedBy: UInt8(ascii: ":"))
+        let arguments = OptionArguments(parts.dropFirst())
         let reader = ArgumentReader(segment: segment)
+        guard let option = OptionName.byName[String(parts[0])] else { throw reader.bad("unknown option \"\(parts[0])\"") }
         func arity(_ range: ClosedRange<Int>) throws(ProxyError) {
             guard range.contains(arguments.count) else { throw reader.bad("takes \(range.lowerBound) to \(range.upperBound) arguments") }
         }
-        switch name {
-        case "rs", "resize":
+        switch option {
+        case .resize:
             try arity(1...8)
             if !arguments[0].isEmpty { options.resizeMode = try reader.mode(arguments[0]) }
-            try reader.size(Array(arguments.dropFirst()), into: &options)
-        case "s", "size":
+            try reader.size(arguments.dropping(1), into: &options)
+        case .size:
             try arity(1...7)
             try reader.size(arguments, into: &options)
-        case "w", "width":
+        case .width:
             try arity(1...1)
             options.width = try reader.dimension(arguments[0])
-        case "h", "height":
+        case .height:
             try arity(1...1)
             options.height = try reader.dimension(arguments[0])
-        case "mw", "min-width":
+        case .minWidth:
             try arity(1...1)
             options.minWidth = try reader.dimension(arguments[0])
-        case "mh", "min-height":
+        case .minHeight:
             try arity(1...1)
             options.minHeight = try reader.dimension(arguments[0])
-        case "rt", "resizing_type":
+        case .resizingType:
             try arity(1...1)
             options.resizeMode = try reader.mode(arguments[0])
-        case "z", "zoom":
+        case .zoom:
             try arity(1...2)
             options.zoomWidth = try reader.factor(arguments[0])
             options.zoomHeight = arguments.count > 1 ? try reader.factor(arguments[1]) : options.zoomWidth
-        case "dpr":
+        case .dpr:
             try arity(1...1)
             options.dpr = try reader.factor(arguments[0])
-        case "el", "enlarge":
+        case .enlarge:
             try arity(1...1)
             options.enlarge = try reader.bool(arguments[0])
-        case "ex", "extend":
+        case .extend:
             try arity(1...4)
             options.extend = try reader.canvas(arguments, current: options.extend)
-        case "exar", "extend_ar", "extend_aspect_ratio":
+        case .extendAspectRatio:
             try arity(1...4)
             options.extendAspectRatio = try reader.canvas(arguments, current: options.extendAspectRatio)
-        case "g", "gravity":
+        case .gravity:
             try arity(1...3)
             options.gravity = try reader.gravity(arguments, allowsSmart: true)
-        case "c", "crop":
+        case .crop:
             try arity(1...5)
             let width = try reader.cropSide(arguments[0])
             let height = arguments.count > 1 && !arguments[1].isEmpty ? try reader.cropSide(arguments[1]) : 0
-            let gravity = arguments.count > 2 ? try reader.gravity(Array(arguments.dropFirst(2)), allowsSmart: true) : nil
+            let gravity = arguments.count > 2 ? try reader.gravity(arguments.dropping(2), allowsSmart: true) : nil
             options.crop = ProcessingOptions.Crop(width: width, height: height, gravity: gravity)
-        case "q", "quality":
+        case .quality:
             try arity(1...1)
             guard let quality = Int(arguments[0]), (0...100).contains(quality) else {
                 throw reader.bad("the quality is 0 (the default) to 100")
             }
             options.quality = quality == 0 ? nil : quality
-        case "mb", "max_bytes":
+        case .maxBytes:
             try arity(1...1)
             guard let bytes = Int(arguments[0]), bytes >= 0 else { throw reader.bad("the size is bytes, 0 for no limit") }
             options.maxBytes = bytes == 0 ? nil : bytes
-        case "bl", "blur":
+        case .blur:
             try arity(1...1)
             options.blur = try reader.sigma(arguments[0])
-        case "sh", "sharpen":
+        case .sharpen:
             try arity(1...1)
             options.sharpen = try reader.sigma(arguments[0])
-        case "pix", "pixelate":
+        case .pixelate:
             try arity(1...1)
             options.pixelate = try reader.dimension(arguments[0])
-        case "t", "trim":
+        case .trim:
             try arity(1...4)
             options.trim = try reader.trim(arguments)
-        case "bg", "background":
+        case .background:
             try arity(1...3)
             options.background = try reader.color(arguments)
-        case "pd", "padding":
+        case .padding:
             try arity(1...4)
             options.padding = try reader.padding(arguments)
-        case "cb", "cachebuster":
+        case .cacheBuster:
             try arity(1...1)
-            options.cacheBuster = arguments[0].isEmpty ? nil : arguments[0]
-        case "fn", "filename":
+            options.cacheBuster = arguments[0].isEmpty ? nil : String(arguments[0])
+        case .filename:
             try arity(1...2)
             options.filename = try reader.filename(arguments)
-        case "att", "return_attachment":
+        case .returnAttachment:
             try arity(1...1)
             options.returnsAttachment = try reader.bool(arguments[0])
-        case "skp", "skip_processing":
+        case .skipProcessing:
             try arity(1...Int.max)
             options.skipsProcessing = try reader.sourceFormats(arguments)
-        case "raw":
+        case .raw:
             try arity(1...1)
             options.raw = try reader.bool(arguments[0])
-        case "kcr", "keep_copyright":
+        case .keepCopyright:
             try arity(1...1)
             guard try !reader.bool(arguments[0]) else { throw reader.bad("no metadata is kept: the proxy's encoders write none") }
-        case "eth", "enforce_thumbnail":
+        case .enforceThumbnail:
             try arity(1...1)
             guard try !reader.bool(arguments[0]) else { throw reader.bad("embedded thumbnails are not read; the image itself is used") }
-        case "ar", "auto_rotate":
+        case .autoRotate:
             try arity(1...1)
             options.autoRotate = try reader.bool(arguments[0])
-        case "rot", "rotate":
+        case .rotate:
             try arity(1...1)
             guard let degrees = Int(arguments[0]), degrees % 90 == 0 else { throw reader.bad("the angle is a multiple of 90") }
             options.rotation = (degrees % 360 + 360) % 360
-        case "fl", "flip":
+        case .flip:
             try arity(1...2)
             if !arguments[0].isEmpty { options.flipHorizontal = try reader.bool(arguments[0]) }
             if arguments.count > 1, !arguments[1].isEmpty { options.flipVertical = try reader.bool(arguments[1]) }
-        case "msr", "max_src_resolution":
+        case .maxSourceResolution:
             try arity(1...1)
             guard let megapixels = Double(arguments[0]), megapixels > 0, megapixels <= 10_000 else {
                 throw reader.bad("the resolution is megapixels above 0")
             }
             options.limits.maxSourceResolution = Int(megapixels * 1_000_000)
-        case "msfs", "max_src_file_size":
+        case .maxSourceFileSize:
             try arity(1...1)
             options.limits.maxSourceBytes = try reader.positive(arguments[0])
-        case "maf", "max_animation_frames":
+        case .maxAnimationFrames:
             try arity(1...1)
             options.limits.maxAnimationFrames = try reader.positive(arguments[0])
-        case "mrd", "max_result_dimension":
+        case .maxResultDimension:
             try arity(1...1)
             options.limits.maxResultDimension = try reader.positive(arguments[0])
-        case "fq", "format_quality":
+        case .formatQuality:
             guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw reader.bad("takes pairs of a format and a quality") }
             for pair in stride(from: 0, to: arguments.count, by: 2) {
-                guard let format = OutputFormat(name: arguments[pair]) else { throw reader.bad("the format is jpeg, png, webp or avif") }
+                guard let format = OutputFormat(name: String(arguments[pair])) else {
+                    throw reader.bad("the format is jpeg, png, webp or avif")
+                }
                 guard let quality = Int(arguments[pair + 1]), (0...100).contains(quality) else {
                     throw reader.bad("the quality is 0 (the default) to 100")
                 }
                 options.formatQuality[format] = quality == 0 ? nil : quality
             }
-        case "f", "format", "ext":
+        case .format:
             try arity(1...1)
-            guard let format = OutputFormat(name: arguments[0]) else { throw reader.bad("the format is jpeg, png, webp or avif") }
+            guard let format = OutputFormat(name: String(arguments[0])) else { throw reader.bad("the format is jpeg, png, webp or avif") }
             options.format = format
-        case "exp", "expires":
+        case .expires:
             try arity(1...1)
             guard let seconds = Int(arguments[0]), seconds > 0 else { throw reader.bad("the expiry is seconds since 1970") }
             options.expires = Date(timeIntervalSince1970: TimeInterval(seconds))
-        case "sm", "strip_metadata":
+        case .stripMetadata:
             try arity(1...1)
             guard ["1", "t", "true"].contains(arguments[0]) else {
                 throw reader.bad("metadata is always stripped: the proxy's encoders write none")
             }
-        case "scp", "strip_color_profile":
+        case .stripColorProfile:
             try arity(1...1)
             options.keepsColorProfile = try !reader.bool(arguments[0])
-        case "pr", "preset":
+        case .preset:
             try arity(1...Int.max)
-            for presetName in arguments { try expand(presetName, into: &options, presets: presets, depth: depth) }
-        default:
-            throw reader.bad("unknown option \"\(name)\"")
+            for presetName in arguments { try expand(String(presetName), into: &options, presets: presets, depth: depth) }
         }
     }
 

@@ -17,7 +17,10 @@ public struct ProxyPath: Sendable, Hashable {
     /// Everything after the signature, from its `/`, exactly as sent: what is signed.
     public let signedPath: String
     /// The option segments, in order (`rs:fit:300:300`, `q:80`, ...).
-    public let optionSegments: [String]
+    public var optionSegments: [String] { optionPieces.map(String.init) }
+    /// The option segments as read, slices of the path: the parser reads them without a
+    /// copy.
+    let optionPieces: [Substring]
     /// The image to process.
     public let source: URL
     /// The format an `@jpeg` (`.jpeg` after a base64 source), `@png` or `@webp` suffix
@@ -36,11 +39,12 @@ public struct ProxyPath: Sendable, Hashable {
         let segments = signedPath.dropFirst().pieces(separatedBy: UInt8(ascii: "/"))
         let decoded: (url: String, format: String?)
         if let plain = segments.firstIndex(of: "plain"), plain < segments.count - 1 {
-            optionSegments = segments[..<plain].filter { !$0.isEmpty }.map(String.init)
-            decoded = try Self.plainSource(segments[(plain + 1)...].joined(separator: "/"))
+            optionPieces = segments[..<plain].filter { !$0.isEmpty }
+            // The rest of the path as sent, its slashes included.
+            decoded = try Self.plainSource(signedPath[segments[plain + 1].startIndex...])
         } else {
             let sourceStart = segments.firstIndex { !$0.contains(":") && !$0.isEmpty } ?? segments.endIndex
-            optionSegments = segments[..<sourceStart].filter { !$0.isEmpty }.map(String.init)
+            optionPieces = segments[..<sourceStart].filter { !$0.isEmpty }
             guard sourceStart < segments.endIndex else {
                 throw ProxyError(.badOptions, "no source URL after the options (plain/{URL} or its base64)")
             }
@@ -62,8 +66,8 @@ public struct ProxyPath: Sendable, Hashable {
     }
 
     /// A percent-encoded source and the extension after its last `@`.
-    private static func plainSource(_ encoded: String) throws(ProxyError) -> (url: String, format: String?) {
-        var source = Substring(encoded)
+    private static func plainSource(_ encoded: Substring) throws(ProxyError) -> (url: String, format: String?) {
+        var source = encoded
         var format: String?
         if let at = source.lastIndex(of: "@") {
             format = String(source[source.index(after: at)...])

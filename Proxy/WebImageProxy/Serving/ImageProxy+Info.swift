@@ -31,7 +31,7 @@ extension ImageProxy {
         if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPath) {
             throw ProxyError(.badSignature, "the signature does not match the path")
         }
-        let options = try Self.infoOptions(path.optionSegments)
+        let options = try Self.infoOptions(path.optionPieces)
         if let expires = options.expires, expires < Date() {
             throw ProxyError(.expired, "the URL expired at \(Int(expires.timeIntervalSince1970))")
         }
@@ -81,11 +81,11 @@ extension ImageProxy {
             entityTag: Self.entityTag(of: body), variesByAccept: false)
     }
 
-    static func infoOptions(_ segments: [String]) throws(ProxyError) -> InfoOptions {
+    static func infoOptions(_ segments: [Substring]) throws(ProxyError) -> InfoOptions {
         var options = InfoOptions()
         var limits = ProcessingOptions()
         for segment in segments {
-            let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let parts = segment.pieces(separatedBy: UInt8(ascii: ":"))
             let reader = ArgumentReader(segment: segment)
             switch parts[0] {
             case "bh", "blurhash":

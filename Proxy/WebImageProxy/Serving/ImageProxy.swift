@@ -147,9 +147,9 @@ public final class ImageProxy: Sendable {
         var options = ProcessingOptions()
         hints.apply(to: &options)
         if presets["default"] != nil { try OptionParser.expand("default", into: &options, presets: presets, depth: 0) }
-        for segment in path.optionSegments {
+        for segment in path.optionPieces {
             if configuration.presetsOnly {
-                let name = segment.split(separator: ":", maxSplits: 1).first.map(String.init) ?? segment
+                let name = segment.split(separator: ":", maxSplits: 1).first ?? segment
                 // An expiry narrows who may use a URL, it shapes no image: allowed too.
                 guard ["pr", "preset", "exp", "expires"].contains(name) || !segment.contains(":") else {
                     throw ProxyError(.badOptions, "only presets are accepted, not \"\(segment)\"")
@@ -157,7 +157,7 @@ public final class ImageProxy: Sendable {
                 if segment.contains(":") {
                     try OptionParser.apply(segment, to: &options, presets: presets, depth: 0)
                 } else {
-                    try OptionParser.expand(segment, into: &options, presets: presets, depth: 0)
+                    try OptionParser.expand(String(segment), into: &options, presets: presets, depth: 0)
                 }
             } else {
                 try OptionParser.apply(segment, to: &options, presets: presets, depth: 0)

@@ -1,0 +1,34 @@
+/// The processing options by what they do, each with every spelling imgproxy accepts for
+/// it. A request's options are looked up by name in one table, not compared against
+/// every spelling in turn.
+enum OptionName: Sendable {
+    case resize, size, width, height, minWidth, minHeight, resizingType, zoom, dpr, enlarge, extend, extendAspectRatio
+    case gravity, crop, quality, maxBytes, blur, sharpen, pixelate, trim, background, padding, cacheBuster, filename
+    case returnAttachment, skipProcessing, raw, keepCopyright, enforceThumbnail, autoRotate, rotate, flip
+    case maxSourceResolution, maxSourceFileSize, maxAnimationFrames, maxResultDimension, formatQuality, format, expires
+    case stripMetadata, stripColorProfile, preset
+
+    /// Every spelling, short and long, to the option it names.
+    static let byName: [String: OptionName] = {
+        let spellings: [(OptionName, [String])] = [
+            (.resize, ["rs", "resize"]), (.size, ["s", "size"]), (.width, ["w", "width"]), (.height, ["h", "height"]),
+            (.minWidth, ["mw", "min-width"]), (.minHeight, ["mh", "min-height"]), (.resizingType, ["rt", "resizing_type"]),
+            (.zoom, ["z", "zoom"]), (.dpr, ["dpr"]), (.enlarge, ["el", "enlarge"]), (.extend, ["ex", "extend"]),
+            (.extendAspectRatio, ["exar", "extend_ar", "extend_aspect_ratio"]), (.gravity, ["g", "gravity"]),
+            (.crop, ["c", "crop"]), (.quality, ["q", "quality"]), (.maxBytes, ["mb", "max_bytes"]), (.blur, ["bl", "blur"]),
+            (.sharpen, ["sh", "sharpen"]), (.pixelate, ["pix", "pixelate"]), (.trim, ["t", "trim"]),
+            (.background, ["bg", "background"]), (.padding, ["pd", "padding"]), (.cacheBuster, ["cb", "cachebuster"]),
+            (.filename, ["fn", "filename"]), (.returnAttachment, ["att", "return_attachment"]),
+            (.skipProcessing, ["skp", "skip_processing"]), (.raw, ["raw"]), (.keepCopyright, ["kcr", "keep_copyright"]),
+            (.enforceThumbnail, ["eth", "enforce_thumbnail"]), (.autoRotate, ["ar", "auto_rotate"]), (.rotate, ["rot", "rotate"]),
+            (.flip, ["fl", "flip"]), (.maxSourceResolution, ["msr", "max_src_resolution"]),
+            (.maxSourceFileSize, ["msfs", "max_src_file_size"]), (.maxAnimationFrames, ["maf", "max_animation_frames"]),
+            (.maxResultDimension, ["mrd", "max_result_dimension"]), (.formatQuality, ["fq", "format_quality"]),
+            (.format, ["f", "format", "ext"]), (.expires, ["exp", "expires"]), (.stripMetadata, ["sm", "strip_metadata"]),
+            (.stripColorProfile, ["scp", "strip_color_profile"]), (.preset, ["pr", "preset"]),
+        ]
+        var table: [String: OptionName] = [:]
+        for (option, names) in spellings { for name in names { table[name] = option } }
+        return table
+    }()
+}
