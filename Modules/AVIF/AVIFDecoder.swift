@@ -123,10 +123,12 @@ public struct AVIFDecoder: AnimatedImageDecoding {
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
         let unlimited = DecodeOptions(maxPixelCount: .max, maxFrameCount: .max)
         return try data.withBytes { (bytes) throws(ImageDecodingError) -> ImageHeader in
-            let session = try AVIFSession(bytes: bytes, options: unlimited)
+            let session = try AVIFSession(bytes: bytes, options: unlimited, readsExif: true)
+            // The orientation is the `irot` and `imir` boxes', which AVIF's viewers apply;
+            // the Exif item is read for its other fields.
             return ImageHeader(
                 info: ImageInfo(format: .avif, size: session.displaySize, orientation: session.transform.orientation),
-                frameCount: max(1, session.frameCount))
+                frameCount: max(1, session.frameCount), exif: session.exif)
         }
     }
 

@@ -70,12 +70,19 @@ public struct AVIFEncoder: AnimatedImageEncoding {
     }
 
     /// `encode(_:orientation:)` with a clean aperture (a crop for viewers) around
-    /// `cleanAperture`, a rectangle of coded pixels; for the tests of the decoder.
-    func encode(_ bitmap: ImageBitmap, orientation: ImageOrientation, cleanAperture: avifCropRect?) throws(ImageDecodingError) -> Data {
+    /// `cleanAperture`, a rectangle of coded pixels, and an Exif item; for the tests of
+    /// the decoder.
+    func encode(
+        _ bitmap: ImageBitmap, orientation: ImageOrientation, cleanAperture: avifCropRect?, exif: Data? = nil
+    ) throws(ImageDecodingError) -> Data {
         let image = try AVIFEncoderImage(bitmap, settings: self, orientation: orientation, cleanAperture: cleanAperture)
         if let colorProfile {
             let icc = [UInt8](colorProfile.data)
             avifImageSetProfileICC(image.pointer, icc, icc.count)
+        }
+        if let exif {
+            let bytes = [UInt8](exif)
+            avifImageSetMetadataExif(image.pointer, bytes, bytes.count)
         }
         let encoder = try makeEncoder()
         defer { avifEncoderDestroy(encoder) }

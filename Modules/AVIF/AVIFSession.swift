@@ -29,8 +29,10 @@ final class AVIFSession {
     /// - Throws: `empty`, `invalidHeader` for a file that is not AVIF or whose boxes are
     ///   broken, `truncated` for one cut short, `invalidDimensions`, `tooLarge`, or
     ///   `unsupported` when no AV1 decoder is available.
+    /// `readsExif`: the Exif item is read too (for the header; decodes leave it).
     init(
-        bytes: UnsafeRawBufferPointer, options: DecodeOptions, complete: Bool = true, keepingAlive bytesOwner: AnyObject? = nil
+        bytes: UnsafeRawBufferPointer, options: DecodeOptions, complete: Bool = true, keepingAlive bytesOwner: AnyObject? = nil,
+        readsExif: Bool = false
     ) throws(ImageDecodingError) {
         HeaderParseLog.record(.avif)
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
@@ -44,7 +46,7 @@ final class AVIFSession {
         // encoders) still open.
         decoder.pointee.maxThreads = 1
         decoder.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
-        decoder.pointee.ignoreExif = 1
+        decoder.pointee.ignoreExif = readsExif ? 0 : 1
         decoder.pointee.ignoreXMP = 1
         let reader = AVIFByteReader(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, complete: complete)
         avifDecoderSetIO(decoder, reader.io)
@@ -70,6 +72,7 @@ final class AVIFSession {
         transform = AVIFTransform(image)
         // The `colr` box's ICC profile; one over the limit is cut one byte past it, for
         // the profile's header read to refuse by size.
+        exif = readsExif ? Self.tiffBlock(image.pointee.exif) : nil
         let icc = image.pointee.icc
         iccProfile = icc.size > 0 && icc.data != nil ? Data(bytes: icc.data, count: min(icc.size, ColorProfile.maximumByteCount + 1)) : nil
         cicp = CICP(
@@ -92,6 +95,21 @@ final class AVIFSession {
 
     /// The ICC profile of the `colr` box, `nil` when the file states none.
     let iccProfile: Data?
+    /// The Exif item's TIFF block (from its TIFF header on), when read and present.
+    let exif: Data?
+
+    /// The TIFF block of an Exif payload: libavif hands over the item past its header
+    /// offset field, which may still start with `Exif\0\0`; cut at the header limit.
+    private static func tiffBlock(_ payload: avifRWData) -> Data? {
+        guard let start = payload.data, payload.size >= 8 else { return nil }
+        let bytes = UnsafeBufferPointer(start: start, count: payload.size)
+        let headers: [[UInt8]] = [[0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A]]
+        // The header sits at the start or after a short prefix, never deep in the item.
+        for offset in 0...min(16, bytes.count - 8) where headers.contains(where: { bytes[offset..<(offset + 4)].elementsEqual($0) }) {
+            return Data(bytes[offset..<min(bytes.count, offset + ImageHeader.maximumExifByteCount)])
+        }
+        return nil
+    }
     /// The code points of the `nclx` box (libavif's unspecified values, 2, without one).
     let cicp: CICP
 

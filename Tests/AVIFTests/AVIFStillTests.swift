@@ -115,6 +115,22 @@ struct AVIFStillTests {
         #expect(AVIFTransform.orientation(quarterTurnsAnticlockwise: 0, mirrorMode: nil) == .up)
     }
 
+    @Test("the header carries the Exif item's TIFF block, which ExifFields reads")
+    func exifItem() throws {
+        // A big-endian TIFF header, IFD0 with one entry (Make, ASCII, 8 bytes at offset 26).
+        var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x0F, 0, 2, 0, 0, 0, 8, 0, 0, 0, 26, 0, 0, 0, 0]
+        tiff += Array("TestCam".utf8) + [0]
+        let photo = try AVIFTestImages.photo(width: 32, height: 24)
+        let data = try AVIFEncoder(quality: 60).encode(photo, orientation: .up, cleanAperture: nil, exif: Data(tiff))
+        let header = try AVIFDecoder().readHeader(data)
+        #expect(header.exif.map([UInt8].init) == tiff)
+        #expect(header.exif.flatMap(ExifFields.init(tiff:))?.make == "TestCam")
+        let plain = try AVIFEncoder(quality: 60).encode(photo)
+        #expect(try AVIFDecoder().readHeader(plain).exif == nil)
+        // A decode leaves the item unread and decodes as before.
+        #expect(try AVIFDecoder().decode(data).size == PixelSize(width: 32, height: 24))
+    }
+
     @Test("the clean aperture crops the picture")
     func cleanAperture() throws {
         let source = try AVIFTestImages.photo(width: 64, height: 48)

@@ -14,9 +14,10 @@ public struct ImageHeader: Sendable, Hashable {
     /// A JPEG-to-JPEG path that keeps the source's samples takes only files without one.
     public var hasNonSRGBColor: Bool
     /// The file's EXIF block: the TIFF bytes of a JPEG's first Exif APP1 segment, a PNG's
-    /// eXIf chunk or a WebP's EXIF chunk, at most ``maximumExifByteCount``; `nil` when it
-    /// has none or the decoder's header read does not look (GIF, AVIF). WebImageDecoding's
-    /// `ExifFields` reads the common camera fields from it.
+    /// eXIf chunk, a WebP's EXIF chunk or an AVIF's Exif item, at most
+    /// ``maximumExifByteCount``; `nil` when it has none or the decoder's header read does
+    /// not look (GIF). WebImageDecoding's `ExifFields` reads the common camera fields
+    /// from it.
     public var exif: Data?
 
     /// The most EXIF bytes a header carries: a larger block (a thumbnail, a maker note) is
