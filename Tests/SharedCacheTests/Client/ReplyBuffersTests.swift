@@ -3,9 +3,9 @@ import Testing
 
 @testable import WebImageSharedCache
 
-/// The buffers string replies are read into. The stash is the process's: these tests use
-/// size classes of 5 MiB and up, which no other test's values reach, and run one at a time.
-@Suite("Reply buffers", .serialized)
+/// The buffers string replies are read into. Each test stashes in a pool of its own, so
+/// the replies of tests running beside it never take or fill its stash.
+@Suite("Reply buffers")
 struct ReplyBuffersTests {
     @Test("a buffer is at most a quarter larger than asked, from 16 KiB to 8 MiB; exact outside")
     func sizeClasses() {
@@ -24,40 +24,43 @@ struct ReplyBuffersTests {
 
     @Test("a buffer given back is the next one handed out for its size class, its bytes writable")
     func reuse() throws {
-        ReplyBuffers.drain()
+        let pool = try #require(ReplyBuffers())
         let size = 7 << 20
-        let first = try #require(ReplyBuffers.allocate(size))
+        let first = try #require(pool.allocate(size))
         first.initializeMemory(as: UInt8.self, repeating: 0xAB, count: size)
         ReplyBuffers.release(first)
-        #expect(ReplyBuffers.stashedCount(for: size) == 1)
-        let second = try #require(ReplyBuffers.allocate(size - 1000))
+        #expect(pool.stashedCount(for: size) == 1)
+        let second = try #require(pool.allocate(size - 1000))
         #expect(second == first)
-        #expect(ReplyBuffers.stashedCount(for: size) == 0)
+        #expect(pool.stashedCount(for: size) == 0)
         second.storeBytes(of: 7, toByteOffset: size - 1, as: UInt8.self)
         ReplyBuffers.release(second)
-        ReplyBuffers.drain()
-        #expect(ReplyBuffers.stashedCount(for: size) == 0)
+        pool.drain()
+        #expect(pool.stashedCount(for: size) == 0)
     }
 
     @Test("at most 16 MiB wait for reuse: the rest is freed")
     func boundedStash() throws {
-        ReplyBuffers.drain()
-        let buffers = try (0..<6).map { _ in try #require(ReplyBuffers.allocate(6 << 20)) }
+        let pool = try #require(ReplyBuffers())
+        let buffers = try (0..<6).map { _ in try #require(pool.allocate(6 << 20)) }
         for buffer in buffers { ReplyBuffers.release(buffer) }
-        #expect(ReplyBuffers.stashedCount(for: 6 << 20) <= 2, "36 MiB given back, at most 16 MiB kept")
-        #expect(ReplyBuffers.stashedBytes <= 16 << 20)
-        ReplyBuffers.drain()
+        #expect(pool.stashedCount(for: 6 << 20) == 2, "36 MiB given back, 16 MiB kept: two of 6 MiB")
+        #expect(pool.stashedBytes == 12 << 20)
+        pool.drain()
+        #expect(pool.stashedBytes == 0)
     }
 
     @Test("buffers outside the classes are exact, whole, and never stashed")
     func unpooled() throws {
+        let pool = try #require(ReplyBuffers())
         let count = (8 << 20) + 1
-        let large = try #require(ReplyBuffers.allocate(count))
+        let large = try #require(pool.allocate(count))
         large.initializeMemory(as: UInt8.self, repeating: 1, count: count)
         ReplyBuffers.release(large)
-        let small = try #require(ReplyBuffers.allocate(10))
+        let small = try #require(pool.allocate(10))
         small.initializeMemory(as: UInt8.self, repeating: 1, count: 10)
         ReplyBuffers.release(small)
         ReplyBuffers.release(nil)
+        #expect(pool.stashedBytes == 0)
     }
 }

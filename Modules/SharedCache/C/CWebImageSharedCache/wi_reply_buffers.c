@@ -23,10 +23,36 @@ enum {
 };
 static const size_t KEPT_BYTES = (size_t)16 << 20;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static void *stash[CLASS_COUNT][KEPT_PER_CLASS];
-static int stashed[CLASS_COUNT];
-static size_t stashed_bytes;
+struct wi_reply_pool {
+    pthread_mutex_t lock;
+    void *stash[CLASS_COUNT][KEPT_PER_CLASS];
+    int stashed[CLASS_COUNT];
+    size_t stashed_bytes;
+};
+
+// A buffer's header: its class, then the pool it goes back to.
+typedef struct {
+    int32_t index;
+    wi_reply_pool *pool;
+} buffer_header;
+_Static_assert(sizeof(buffer_header) <= HEADER, "the header fits in front of the caller's bytes");
+
+static wi_reply_pool shared_pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+wi_reply_pool *wi_reply_pool_shared(void) { return &shared_pool; }
+
+wi_reply_pool *wi_reply_pool_create(void) {
+    wi_reply_pool *pool = calloc(1, sizeof *pool);
+    if (pool != NULL) pthread_mutex_init(&pool->lock, NULL);
+    return pool;
+}
+
+void wi_reply_pool_destroy(wi_reply_pool *pool) {
+    if (pool == NULL || pool == &shared_pool) return;
+    wi_reply_pool_drain(pool);
+    pthread_mutex_destroy(&pool->lock);
+    free(pool);
+}
 
 static size_t class_capacity(int index) {
     size_t octave = (size_t)1 << (SMALLEST_CLASS_SHIFT + index / STEPS_PER_OCTAVE);
@@ -47,16 +73,16 @@ size_t wi_reply_buffer_capacity(size_t length) {
     return index == UNPOOLED ? length : class_capacity(index);
 }
 
-void *wi_reply_buffer_allocate(size_t length) {
+void *wi_reply_pool_allocate(wi_reply_pool *pool, size_t length) {
     int index = class_of(length);
     unsigned char *block = NULL;
     if (index != UNPOOLED) {
-        pthread_mutex_lock(&lock);
-        if (stashed[index] > 0) {
-            block = stash[index][--stashed[index]];
-            stashed_bytes -= class_capacity(index);
+        pthread_mutex_lock(&pool->lock);
+        if (pool->stashed[index] > 0) {
+            block = pool->stash[index][--pool->stashed[index]];
+            pool->stashed_bytes -= class_capacity(index);
         }
-        pthread_mutex_unlock(&lock);
+        pthread_mutex_unlock(&pool->lock);
     }
     if (block == NULL) {
         size_t room = index == UNPOOLED ? length : class_capacity(index);
@@ -64,53 +90,54 @@ void *wi_reply_buffer_allocate(size_t length) {
         block = malloc(HEADER + room);
         if (block == NULL) return NULL;
     }
-    int32_t mark = index;
-    memcpy(block, &mark, sizeof mark);
+    buffer_header header = {.index = index, .pool = pool};
+    memcpy(block, &header, sizeof header);
     return block + HEADER;
 }
 
 void wi_reply_buffer_release(void *buffer) {
     if (buffer == NULL) return;
     unsigned char *block = (unsigned char *)buffer - HEADER;
-    int32_t index;
-    memcpy(&index, block, sizeof index);
-    if (index >= 0 && index < CLASS_COUNT) {
-        size_t room = class_capacity(index);
-        pthread_mutex_lock(&lock);
-        int kept = stashed[index] < KEPT_PER_CLASS && stashed_bytes + room <= KEPT_BYTES;
+    buffer_header header;
+    memcpy(&header, block, sizeof header);
+    if (header.index >= 0 && header.index < CLASS_COUNT) {
+        wi_reply_pool *pool = header.pool;
+        size_t room = class_capacity(header.index);
+        pthread_mutex_lock(&pool->lock);
+        int kept = pool->stashed[header.index] < KEPT_PER_CLASS && pool->stashed_bytes + room <= KEPT_BYTES;
         if (kept) {
-            stash[index][stashed[index]++] = block;
-            stashed_bytes += room;
+            pool->stash[header.index][pool->stashed[header.index]++] = block;
+            pool->stashed_bytes += room;
         }
-        pthread_mutex_unlock(&lock);
+        pthread_mutex_unlock(&pool->lock);
         if (kept) return;
     }
     free(block);
 }
 
-size_t wi_reply_buffer_stashed_bytes(void) {
-    pthread_mutex_lock(&lock);
-    size_t bytes = stashed_bytes;
-    pthread_mutex_unlock(&lock);
+size_t wi_reply_pool_stashed_bytes(wi_reply_pool *pool) {
+    pthread_mutex_lock(&pool->lock);
+    size_t bytes = pool->stashed_bytes;
+    pthread_mutex_unlock(&pool->lock);
     return bytes;
 }
 
-int wi_reply_buffer_stashed_count(size_t length) {
+int wi_reply_pool_stashed_count(wi_reply_pool *pool, size_t length) {
     int index = class_of(length);
     if (index == UNPOOLED) return 0;
-    pthread_mutex_lock(&lock);
-    int count = stashed[index];
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_lock(&pool->lock);
+    int count = pool->stashed[index];
+    pthread_mutex_unlock(&pool->lock);
     return count;
 }
 
-void wi_reply_buffer_drain(void) {
+void wi_reply_pool_drain(wi_reply_pool *pool) {
     for (int index = 0; index < CLASS_COUNT; index++) {
         for (;;) {
-            pthread_mutex_lock(&lock);
-            void *block = stashed[index] > 0 ? stash[index][--stashed[index]] : NULL;
-            if (block != NULL) stashed_bytes -= class_capacity(index);
-            pthread_mutex_unlock(&lock);
+            pthread_mutex_lock(&pool->lock);
+            void *block = pool->stashed[index] > 0 ? pool->stash[index][--pool->stashed[index]] : NULL;
+            if (block != NULL) pool->stashed_bytes -= class_capacity(index);
+            pthread_mutex_unlock(&pool->lock);
             if (block == NULL) break;
             free(block);
         }
@@ -131,7 +158,7 @@ static redisReply *make_reply(const redisReadTask *task, int type) {
 }
 
 static void *create_string(const redisReadTask *task, char *bytes, size_t length) {
-    char *copy = wi_reply_buffer_allocate(length + 1);  // NUL-ended, as hiredis's are
+    char *copy = wi_reply_pool_allocate(&shared_pool, length + 1);  // NUL-ended, as hiredis's are
     if (copy == NULL) return NULL;
     redisReply *reply = make_reply(task, task->type);
     if (reply == NULL) {

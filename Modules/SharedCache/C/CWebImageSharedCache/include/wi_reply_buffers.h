@@ -11,22 +11,34 @@
 
 #include <stddef.h>
 
-/// Room for `length` bytes, from the stash when one of its size class waits there; NULL
-/// when out of memory. Every buffer goes back through `wi_reply_buffer_release`.
-void *wi_reply_buffer_allocate(size_t length);
+/// A stash of buffers by size class. Replies use the shared one; a test makes its own,
+/// so that what it stashes and counts is its alone.
+typedef struct wi_reply_pool wi_reply_pool;
 
-/// Gives `buffer` back: to the stash while it has room for it, else to `free`. NULL is
-/// ignored. Any thread.
+/// The pool the replies' strings come from.
+wi_reply_pool *wi_reply_pool_shared(void);
+
+/// A pool of its own; NULL when out of memory. Destroy it once every buffer it handed
+/// out has been given back.
+wi_reply_pool *wi_reply_pool_create(void);
+void wi_reply_pool_destroy(wi_reply_pool *pool);
+
+/// Room for `length` bytes, from the pool when a buffer of its size class waits there;
+/// NULL when out of memory. Every buffer goes back through `wi_reply_buffer_release`.
+void *wi_reply_pool_allocate(wi_reply_pool *pool, size_t length);
+
+/// Gives `buffer` back to the pool it came from while that has room for it, else to
+/// `free`. NULL is ignored. Any thread.
 void wi_reply_buffer_release(void *buffer);
 
-/// The bytes of the buffers waiting in the stash (for tests).
-size_t wi_reply_buffer_stashed_bytes(void);
+/// The bytes of the buffers waiting in `pool` (for tests).
+size_t wi_reply_pool_stashed_bytes(wi_reply_pool *pool);
 
-/// The buffers waiting in the stash in the size class of `length` (for tests).
-int wi_reply_buffer_stashed_count(size_t length);
+/// The buffers waiting in `pool` in the size class of `length` (for tests).
+int wi_reply_pool_stashed_count(wi_reply_pool *pool, size_t length);
 
-/// Frees every buffer waiting in the stash.
-void wi_reply_buffer_drain(void);
+/// Frees every buffer waiting in `pool`.
+void wi_reply_pool_drain(wi_reply_pool *pool);
 
 /// The room of the buffer returned for `length` bytes (for tests): its size class, or
 /// `length` itself outside the classes.
