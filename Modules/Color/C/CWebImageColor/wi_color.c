@@ -12,9 +12,14 @@
 // input LittleCMS optimises through a resampled grid, whose interpolation across the
 // gamut's edge is up to twenty levels off, and runs five times slower unoptimised; for
 // 8-bit RGBA its general path with a copied alpha costs several times this loop.
+// The target's curve is tabulated on the square root of light, where a byte's steps are
+// nearly even: 4,096 entries put each within a twentieth of a level of the exact value,
+// and build in a fraction of the time 65,536 would.
+enum { ENCODE_STEPS = 4096 };
+
 typedef struct {
-    float matrix[3][3];       // source linear RGB to target linear RGB, through XYZ D50
-    uint8_t encode[3][65536]; // target linear light, indexed by sqrt(light) * 65535, to bytes
+    float matrix[3][3];              // source linear RGB to target linear RGB, through XYZ D50
+    uint8_t encode[3][ENCODE_STEPS]; // target linear light, indexed by sqrt(light) * (steps - 1), to bytes
 } wi_shaper_output;
 
 typedef struct {
@@ -141,7 +146,7 @@ static inline void shape(const wi_shaper_output *o, float r, float g, float b, u
     for (int c = 0; c < 3; c++) {
         float light = o->matrix[c][0] * r + o->matrix[c][1] * g + o->matrix[c][2] * b;
         light = light < 0 ? 0 : light > 1 ? 1 : light;
-        destination[c] = o->encode[c][(int)(sqrtf(light) * 65535.0f + 0.5f)];
+        destination[c] = o->encode[c][(int)(sqrtf(light) * (float)(ENCODE_STEPS - 1) + 0.5f)];
     }
 }
 
@@ -222,9 +227,9 @@ static int fill_matrix_shaper(cmsHPROFILE input, cmsHPROFILE output, float *line
         }
         for (int i = 0; i < levels; i++)
             linear[c * levels + i] = cmsEvalToneCurveFloat(in_curve, (cmsFloat32Number)((double)i / (levels - 1)));
-        for (int i = 0; i < 65536; i++) {
-            double light = (i / 65535.0) * (i / 65535.0);
-            double encoded = cmsEvalToneCurveFloat(inverse, (cmsFloat32Number)light);
+        for (int i = 0; i < ENCODE_STEPS; i++) {
+            double root = (double)i / (ENCODE_STEPS - 1);
+            double encoded = cmsEvalToneCurveFloat(inverse, (cmsFloat32Number)(root * root));
             encoded = encoded < 0 ? 0 : encoded > 1 ? 1 : encoded;
             out->encode[c][i] = (uint8_t)lround(encoded * 255);
         }
