@@ -135,8 +135,10 @@ struct DownloaderOnTheWireTests {
             let url = server.url("/gate/listed?bytes=5000&first=1000")
             let progress = ProgressWaiter()
             let other = DownloadLog()
-            downloader.download(DownloadRequest(url: url), handler: progress.handler)
-            downloader.download(DownloadRequest(url: url, priority: .high), handler: other.handler)
+            // Held at the gate until the listing is read: the timeout is set past any wait
+            // of a loaded test run, so that the download is still running when it is.
+            downloader.download(DownloadRequest(url: url, timeout: .seconds(600)), handler: progress.handler)
+            downloader.download(DownloadRequest(url: url, priority: .high, timeout: .seconds(600)), handler: other.handler)
             #expect(await progress.reached(1000))
             let listed = downloader.runningDownloads
             try #require(listed.count == 1)
