@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImage
+import WebImageTestServer
 
 @Suite("Manager against the loopback server: prefetching", .timeLimit(.minutes(1)))
 struct LoopbackPrefetchTests {
@@ -19,6 +20,28 @@ struct LoopbackPrefetchTests {
             for name in ["photo.jpg", "badge.png", "animation.gif", "missing.jpg"] {
                 #expect(fixture.hits(name) == 1, "\(name)")
             }
+        }
+    }
+
+    @Test("cancelling a prefetch ends the running load and the waiting URLs as cancelled; the waiting ones never reach the server")
+    func cancel() async throws {
+        try await withFixture { fixture in
+            let manager = fixture.manager()
+            let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentLoads: 1)
+            let held = fixture.server.url("/gate/prefetch?bytes=5000&first=1000")
+            let urls = [held] + ["photo.jpg", "badge.png", "animation.gif", "progressive.jpg"].map { fixture.url($0) }
+            let done = AsyncStream<PrefetchProgress>.makeStream()
+            let token = prefetcher.prefetch(urls, completion: { done.continuation.yield($0) })
+            await fixture.server.requestsArrived(1)
+            token.cancel()
+            var summary: PrefetchProgress?
+            for await progress in done.stream {
+                summary = progress
+                break
+            }
+            #expect(summary?.cancelled == 5)
+            #expect(summary?.isDone == true)
+            #expect(fixture.server.requests.map(\.path) == ["/gate/prefetch"], "the waiting four never started")
         }
     }
 }
