@@ -26,7 +26,9 @@ struct LoopbackPrefetchTests {
     @Test("cancelling a prefetch ends the running load and the waiting URLs as cancelled; the waiting ones never reach the server")
     func cancel() async throws {
         try await withFixture { fixture in
-            let manager = fixture.manager()
+            // The held load ends only when cancelled: its timeout is set past any wait of a
+            // loaded test run.
+            let manager = fixture.manager { $0.downloader.timeout = .seconds(600) }
             let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentLoads: 1)
             let held = fixture.server.url("/gate/prefetch?bytes=5000&first=1000")
             let urls = [held] + ["photo.jpg", "badge.png", "animation.gif", "progressive.jpg"].map { fixture.url($0) }

@@ -90,7 +90,10 @@ struct DownloaderOnTheWireTests {
             let downloader = ImageDownloader(
                 transport: CurlTransport(), registry: DownloadRegistry(), configuration: .init(maximumConcurrentDownloads: 1))
             let running = DownloadLog()
-            downloader.download(DownloadRequest(url: server.url("/gate/all?bytes=5000&first=1000")), handler: running.handler)
+            // Held at the gate until cancelled: its own timeout is set past any wait of a
+            // loaded test run, so that only cancelAll can end it.
+            downloader.download(
+                DownloadRequest(url: server.url("/gate/all?bytes=5000&first=1000"), timeout: .seconds(600)), handler: running.handler)
             let queued = (1...3).map { size in
                 let log = DownloadLog()
                 downloader.download(DownloadRequest(url: server.url("/bytes/\(size)")), handler: log.handler)
