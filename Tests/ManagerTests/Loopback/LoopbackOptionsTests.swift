@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import Testing
 import WebImage
 import WebImageFixtures
@@ -121,6 +123,32 @@ struct LoopbackOptionsTests {
             #expect(original.size == PixelSize(width: 320, height: 240))
             #expect(manager.cachedImage(for: square)?.size == PixelSize(width: 100, height: 100))
             #expect(fixture.hits("photo.jpg") == 1)
+        }
+    }
+
+    @Test("the callback API delivers a network load on the queue asked for, and a memory hit completes before loadImage returns")
+    func callbackDelivery() async throws {
+        try await withFixture { fixture in
+            let manager = fixture.manager()
+            let queue = DispatchQueue(label: "test.delivery")
+            let key = DispatchSpecificKey<Bool>()
+            queue.setSpecific(key: key, value: true)
+            let offQueue = Mutex(0)
+            let onQueue = LoadLog()
+            let request = ImageRequest(url: fixture.url("badge.png"))
+            manager.loadImage(with: request, delivery: .queue(queue)) { event in
+                if DispatchQueue.getSpecific(key: key) != true { offQueue.withLock { $0 += 1 } }
+                onQueue.handler(event)
+            }
+            let first = try await onQueue.result().get()
+            #expect(first.source == .network)
+            #expect(offQueue.withLock { $0 } == 0, "every event on the asked queue")
+
+            let hit = LoadLog()
+            let token = manager.loadImage(with: request, handler: hit.handler)
+            #expect(hit.completions == 1, "completed before loadImage returned")
+            #expect(token.key == nil)
+            #expect(fixture.hits("badge.png") == 1)
         }
     }
 }
