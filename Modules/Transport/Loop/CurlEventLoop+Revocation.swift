@@ -23,6 +23,12 @@ extension CurlEventLoop {
             revocationAnswers.waiting[first.key]?.append(state)
             return
         }
+        // A fetch of the same answer can end between this handshake's miss and now (both
+        // in one pass of the loop): the answer is cached, so connect again without asking.
+        if revocationAnswers.cache.answer(for: first.key, now: Date()) != nil {
+            startHop(state)
+            return
+        }
         revocationAnswers.waiting[first.key] = [state]
         fetch(plan, step: 0, as: RevocationFetchSettings(urlPolicy: state.policy, proxy: state.request.proxy), waitingOn: first.key)
     }

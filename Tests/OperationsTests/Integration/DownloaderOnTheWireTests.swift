@@ -66,6 +66,79 @@ struct DownloaderOnTheWireTests {
         }
     }
 
+    @Test("a request modifier that throws or returns nil rejects the download, and nothing reaches the server")
+    func modifierRejects() async throws {
+        struct Expired: Error {}
+        try await withServer { server in
+            for modifier: RequestModifier in [{ _ in throw Expired() }, { _ in nil }] {
+                let downloader = ImageDownloader(
+                    transport: CurlTransport(), registry: DownloadRegistry(), configuration: .init(requestModifier: modifier))
+                let log = DownloadLog()
+                downloader.download(DownloadRequest(url: server.url("/bytes/10")), handler: log.handler)
+                guard case .requestRejected = await log.result().error else {
+                    Issue.record("expected requestRejected, got \(await log.result())")
+                    continue
+                }
+            }
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test("cancelAll ends the running download and those queued behind it as cancelled; the queued ones never reach the server")
+    func cancelAll() async throws {
+        try await withServer { server in
+            let downloader = ImageDownloader(
+                transport: CurlTransport(), registry: DownloadRegistry(), configuration: .init(maximumConcurrentDownloads: 1))
+            let running = DownloadLog()
+            // Held at the gate until cancelled: its own timeout is set past any wait of a
+            // loaded test run, so that only cancelAll can end it.
+            downloader.download(
+                DownloadRequest(url: server.url("/gate/all?bytes=5000&first=1000"), timeout: .seconds(600)), handler: running.handler)
+            let queued = (1...3).map { size in
+                let log = DownloadLog()
+                downloader.download(DownloadRequest(url: server.url("/bytes/\(size)")), handler: log.handler)
+                return log
+            }
+            await server.requestsArrived(1)
+            downloader.cancelAll()
+            #expect(await running.result().error?.isCancelled == true)
+            for log in queued { #expect(await log.result().error?.isCancelled == true) }
+            #expect(server.requests.map(\.path) == ["/gate/all"])
+        }
+    }
+
+    @Test("retries stop at the policy's maximum, and a 404 is never retried, as the server counts the requests")
+    func retryLimits() async throws {
+        try await withServer { server in
+            let downloader = ImageDownloader(
+                transport: CurlTransport(), registry: DownloadRegistry(),
+                configuration: .init(
+                    retryPolicy: RetryPolicy(maximumRetries: 2, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(5), jitter: 0)))
+            let unavailable = DownloadLog()
+            downloader.download(DownloadRequest(url: server.url("/flaky/limit?failures=5")), handler: unavailable.handler)
+            #expect(await unavailable.result().error?.statusCode == 503)
+            let gone = DownloadLog()
+            downloader.download(DownloadRequest(url: server.url("/flaky/gone?failures=5&status=404")), handler: gone.handler)
+            #expect(await gone.result().error?.statusCode == 404)
+            #expect(server.requests.map(\.path) == Array(repeating: "/flaky/limit", count: 3) + ["/flaky/gone"])
+        }
+    }
+
+    @Test("allowInvalidCertificates lets a download reach a self-signed server; without it the handshake is refused and nothing is sent")
+    func allowInvalidCertificates() async throws {
+        try await withServer(.init(tls: TestCertificateAuthority.selfSigned())) { server in
+            let downloader = ImageDownloader(transport: CurlTransport(), registry: DownloadRegistry())
+            let refused = DownloadLog()
+            downloader.download(DownloadRequest(url: server.url("/bytes/10")), handler: refused.handler)
+            #expect(await refused.result().error?.transportCode == .serverTrustFailed)
+            #expect(server.requests.isEmpty)
+            let allowed = try await Self.body(
+                downloader, DownloadRequest(url: server.url("/bytes/10"), options: [.allowInvalidCertificates]))
+            #expect(allowed == rangePattern(10))
+            #expect(server.requests.count == 1)
+        }
+    }
+
     @Test("progress starts at zero of an unknown length, then zero of the expected length when the response arrives")
     func progressFromZero() async throws {
         let size = 50_000
