@@ -19,7 +19,7 @@ enum GIFBlockChain: Equatable {
 
     /// Walks the chain that starts at `start` in `source`.
     init(in source: GIFByteSource, from start: Int) {
-        self = source.withBytes { Self(in: $0, from: start) }
+        self = source.withUnsafeBytes { Self(in: $0, from: start) }
     }
 
     /// Walks the chain that starts at `start` in `bytes`.

@@ -38,8 +38,8 @@ final class GIFByteSource {
         try data.withBytes(body)
     }
 
-    /// Runs `body` on the file's bytes (offsets from the start of the file).
-    func withBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+    /// Runs `body`, which cannot throw, on the file's bytes.
+    func withUnsafeBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
         data.withUnsafeBytes(body)
     }
 
