@@ -23,6 +23,10 @@ import WebImageDecoding
 /// duration as written, in milliseconds; `ImageFrame.duration` follows the browser rule
 /// for tiny delays, as for GIF (10 ms or less plays as 100 ms). `DecodedImage.loopCount`
 /// is the file's loop count: 0 loops forever. An animated file of one frame is a still.
+/// An animation whose frames take more than `FrameBuffering.eagerByteLimit` decodes its
+/// first frame and carries a frame source (`DecodedImage.frameSource`) that composes
+/// the others when asked, with the same pixels, on a reader of the library's own
+/// (libwebp's animation decoder cannot go back).
 ///
 /// Orientation: read from the EXIF chunk of an extended (`VP8X`) file, applied when
 /// `DecodeOptions.appliesOrientation` is set. Pixels are RGBA with straight alpha (an
@@ -61,6 +65,9 @@ public struct WebPDecoder: AnimatedImageDecoding {
     ) throws(ImageDecodingError) -> DecodedImage {
         let (header, orientation) = parsed
         if header.isAnimated {
+            if let onDemand = try Self.decodeOnDemand(data, header: header, orientation: orientation, options: options) {
+                return onDemand
+            }
             let reader = try WebPFrameReader(data: data, header: header, orientation: orientation, options: options)
             var frames: [ImageFrame] = []
             frames.reserveCapacity(options.firstFrameOnly ? 1 : reader.frameCount)
@@ -79,6 +86,31 @@ public struct WebPDecoder: AnimatedImageDecoding {
         let (shown, shownOrientation) = try PostProcessing.finish(bitmap, options: options, orientation: orientation)
         var image = DecodedImage(format: .webp, frames: [ImageFrame(bitmap: shown)], orientation: shownOrientation, sourceSize: header.size)
         Self.describeColor(of: data, header: header, in: &image)
+        return image
+    }
+
+    /// An animation as its first frame and a frame source, when `options` do not keep it
+    /// whole (`FrameBuffering`) and need no frame turned upright; `nil` to decode every
+    /// frame.
+    static func decodeOnDemand(
+        _ data: Data, header: WebPHeader, orientation: ImageOrientation, options: DecodeOptions
+    ) throws(ImageDecodingError) -> DecodedImage? {
+        let size = options.targetSize(for: header.size)
+        guard !options.firstFrameOnly, !options.appliesOrientation || orientation == .up,
+            let frameCount = WebPHeader.frameCount(data), frameCount > 1,
+            !options.frameBuffering.decodesWhole(frameCount: frameCount, of: size)
+        else { return nil }
+        let composer = try WebPFrameComposer(data: data, header: header, orientation: orientation, options: options)
+        guard composer.frameCount > 1 else { return nil }
+        let first = try composer.composeNext()
+        let source = AnimationFrameSource(
+            info: composer.info, size: size, loopCount: composer.loopCount, storedDelays: composer.storedDelays,
+            policy: options.frameBuffering
+        ) { () throws(ImageDecodingError) -> WebPFrameComposer in
+            try WebPFrameComposer(data: data, header: header, orientation: orientation, options: options)
+        }
+        var image = DecodedImage(format: .webp, firstFrame: first, frameSource: source, orientation: orientation, sourceSize: header.size)
+        describeColor(of: data, header: header, in: &image)
         return image
     }
 
@@ -136,7 +168,13 @@ public struct WebPDecoder: AnimatedImageDecoding {
     static func estimatedMemory(decoding data: Data, header: WebPHeader, options: DecodeOptions) -> Int {
         let output = options.targetSize(for: header.size).pixelCount * 4
         guard header.isAnimated else { return output }
-        let frames = options.firstFrameOnly ? 1 : (WebPHeader.frameCount(data) ?? 1)
+        var frames = options.firstFrameOnly ? 1 : (WebPHeader.frameCount(data) ?? 1)
+        // Composed on demand: the decode makes the first frame only.
+        if !options.appliesOrientation || !header.hasEXIF || data.withUnsafeBytes({ WebPMetadata.orientation($0) }) == .up,
+            !options.frameBuffering.decodesWhole(frameCount: frames, of: options.targetSize(for: header.size))
+        {
+            frames = 1
+        }
         return output * frames + header.size.pixelCount * 4 * 2
     }
 

@@ -14,7 +14,6 @@ final class WebPFrameReader: ImageFrameReading {
     /// Frames the file has; `nextFrame` stops after one when only the first is asked.
     let frameCount: Int
     private let options: DecodeOptions
-    private let target: PixelSize
     private let file: UnsafeMutableRawBufferPointer
     private let decoder: OpaquePointer
     private var previousTimestamp: Int32 = 0
@@ -61,7 +60,6 @@ final class WebPFrameReader: ImageFrameReading {
         frameCount = Int(animation.frame_count)
         loopCount = Int(animation.loop_count)
         self.options = options
-        target = options.targetSize(for: header.size)
         info = ImageInfo(format: .webp, size: header.size, orientation: orientation)
         let frames = options.firstFrameOnly ? 1 : frameCount
         // Set before the checks below: once every property is set, a throw still runs
@@ -85,31 +83,15 @@ final class WebPFrameReader: ImageFrameReading {
             throw ImageDecodingError(.corrupt, "frame \(returned + 1) of the WebP animation is damaged", format: .webp)
         }
         returned += 1
-        let size = info.size
-        let whole: ImageBitmap
-        if target == size {
-            let storage = try PixelStorage.packed(
-                width: size.width, height: size.height, pixelFormat: .rgba8,
-                allocation: options.allocation(ofDecoded: size, frames: frameAllocation))
-            storage.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: canvas, byteCount: size.pixelCount * 4) }
-            whole = ImageBitmap(width: size.width, height: size.height, pixelFormat: .rgba8, bytesPerRow: size.width * 4, storage: storage)
-        } else {
-            // Scaled straight from libwebp's canvas: no full-size copy.
-            let downsampler = try RowDownsampler(
-                source: size, target: target, pixelFormat: .rgba8,
-                allocation: options.allocation(ofDecoded: target, frames: frameAllocation))
-            for y in 0..<size.height { downsampler.consume(row: canvas + y * size.width * 4) }
-            whole = downsampler.finish()
-        }
-        let bitmap = try PostProcessing.finish(whole, options: options, orientation: .up, allocation: frameAllocation).0
         let stored = Duration.milliseconds(Int(timestamp - previousTimestamp))
         previousTimestamp = timestamp
-        let duration = frameCount > 1 ? ImageFrame.playbackDuration(forStoredDelay: stored) : .zero
-        return ImageFrame(bitmap: bitmap, duration: duration, storedDelay: frameCount > 1 ? stored : .zero)
+        return try WebPCanvasFrame.make(
+            from: canvas, size: info.size, options: options, allocation: frameAllocation, storedDelay: stored,
+            animated: frameCount > 1)
     }
 
     /// Why libwebp's demuxer refused the whole file: it stops early on a file cut short.
-    private static func whyNotParsed(_ bytes: UnsafeRawBufferPointer) -> ImageDecodingError {
+    static func whyNotParsed(_ bytes: UnsafeRawBufferPointer) -> ImageDecodingError {
         var data = WebPData(bytes: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count)
         var state = WEBP_DEMUX_PARSE_ERROR
         if let demuxer = WebPDemuxPartial(&data, &state) { WebPDemuxDelete(demuxer) }

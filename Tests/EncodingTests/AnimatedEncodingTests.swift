@@ -109,7 +109,7 @@ enum AnyAnimatedEncoder: String, Sendable, CaseIterable, CustomTestStringConvert
 
     var encoder: any AnimatedImageEncoding {
         switch self {
-        case .webp: WebPEncoder(quality: 60, method: 0)
+        case .webp: WebPEncoder(quality: 60, method: 0, animationMethod: 0)
         case .gif: GIFEncoder()
         }
     }

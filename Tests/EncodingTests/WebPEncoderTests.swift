@@ -55,6 +55,29 @@ struct WebPEncoderTests {
         #expect(decoded.frames[0].bitmap.packedBytes == frames[0].bitmap.packedBytes)
     }
 
+    @Test("a lossy animation's frames take the animation method, a still the method; quality stays within 0.5 dB")
+    func animationMethod() throws {
+        let photos = try (0..<3).map { try SyntheticImage.photo(width: 96, height: 64, seed: UInt64(7 + $0)) }
+        let source = DecodedImage(
+            format: .gif, frames: photos.map { ImageFrame(bitmap: $0, duration: .milliseconds(40), storedDelay: .milliseconds(40)) },
+            loopCount: 0, orientation: .up, sourceSize: PixelSize(width: 96, height: 64))
+        let byDefault = try WebPEncoder(quality: 75).encodeAnimation(source)
+        #expect(WebPEncoder().animationMethod == 2)
+        #expect(try WebPEncoder(quality: 75, method: 6, animationMethod: 2).encodeAnimation(source) == byDefault)
+        let atFour = try WebPEncoder(quality: 75, animationMethod: 4).encodeAnimation(source)
+        #expect(atFour != byDefault)
+        #expect(try WebPEncoder(quality: 75, method: 0).encode(photos[0]) != WebPEncoder(quality: 75).encode(photos[0]))
+        let fast = try WebPDecoder().decode(byDefault, options: DecodeOptions(frameBuffering: .allFrames))
+        let slow = try WebPDecoder().decode(atFour, options: DecodeOptions(frameBuffering: .allFrames))
+        try #require(fast.frames.count == 3 && slow.frames.count == 3)
+        for index in 0..<3 {
+            let truth = AnimatedEncodingTests.rgb(photos[index])
+            let fastPSNR = PixelComparison.psnr(AnimatedEncodingTests.rgb(fast.frames[index].bitmap), truth)
+            let slowPSNR = PixelComparison.psnr(AnimatedEncodingTests.rgb(slow.frames[index].bitmap), truth)
+            #expect(fastPSNR > slowPSNR - 0.5, "frame \(index): \(fastPSNR) dB at method 2, \(slowPSNR) dB at 4")
+        }
+    }
+
     @Test("sizes WebP cannot hold, and frames of another size, are encoding errors")
     func errors() throws {
         let wide = try ImageBitmap(width: 16_384, height: 1, pixelFormat: .gray8) { _, _ in }

@@ -20,7 +20,7 @@ struct WebPAnimationTests {
         try WebPFixtureEncoder(lossless: true).encodeAnimation(try frames(), durations: durations, loopCount: loopCount)
     }
 
-    @Test("an animation of more than 32 MiB of frames has every frame mapped on its own; a short one's come from malloc")
+    @Test("decoded whole, an animation of more than 32 MiB of frames has every frame mapped on its own; a short one's come from malloc")
     func frameStorage() throws {
         let short = try WebPDecoder().decode(try Self.animation())
         #expect(short.frames.allSatisfy { !$0.bitmap.storage.isMappedOnItsOwn })
@@ -28,14 +28,14 @@ struct WebPAnimationTests {
         let colours: [(UInt8, UInt8, UInt8, UInt8)] = [(255, 0, 0, 255), (0, 255, 0, 255)]
         let frames = try (0..<9).map { try WebPTestImages.solid(colours[$0 % 2], width: 1000, height: 1000) }
         let data = try WebPFixtureEncoder(lossless: true).encodeAnimation(frames, durations: Array(repeating: 40, count: 9), loopCount: 0)
-        let long = try WebPDecoder().decode(data)
+        let long = try WebPDecoder().decode(data, options: DecodeOptions(frameBuffering: .allFrames))
         try #require(long.frames.count == 9)
         #if os(Linux)
             #expect(long.frames.allSatisfy { $0.bitmap.storage.isMappedOnItsOwn })
         #endif
         // Scaled, the frames count at the size they are kept at: 33 MiB at 980 px, 9 MiB at 500.
-        let large = try WebPDecoder().decode(data, options: DecodeOptions(maxPixelSize: 980))
-        let small = try WebPDecoder().decode(data, options: DecodeOptions(maxPixelSize: 500))
+        let large = try WebPDecoder().decode(data, options: DecodeOptions(maxPixelSize: 980, frameBuffering: .allFrames))
+        let small = try WebPDecoder().decode(data, options: DecodeOptions(maxPixelSize: 500, frameBuffering: .allFrames))
         #expect(large.frames[0].bitmap.size == PixelSize(width: 980, height: 980))
         #if os(Linux)
             #expect(large.frames.allSatisfy { $0.bitmap.storage.isMappedOnItsOwn })

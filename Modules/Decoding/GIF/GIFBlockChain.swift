@@ -19,7 +19,11 @@ enum GIFBlockChain: Equatable {
 
     /// Walks the chain that starts at `start` in `source`.
     init(in source: GIFByteSource, from start: Int) {
-        let bytes = source.bytes
+        self = source.withUnsafeBytes { Self(in: $0, from: start) }
+    }
+
+    /// Walks the chain that starts at `start` in `bytes`.
+    init(in bytes: UnsafeRawBufferPointer, from start: Int) {
         var offset = start
         while offset < bytes.count {
             let length = Int(bytes[offset])

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 /// The in-memory bytes giflib reads through its input callback, with a movable fence.
 ///
@@ -9,12 +10,16 @@ import Foundation
 /// block and serves one synthetic block terminator there, so that giflib finishes a
 /// frame whose pixels are all present and fails cleanly on one whose pixels are not.
 ///
+/// The bytes are the caller's `Data`, not a copy: a reader, its survey and every reader
+/// a frame source makes hold the one buffer the caller already has (a copy each took as
+/// much memory as the file, twice at once while a decode surveyed it). Walks over the
+/// records run inside ``withBytes(_:)`` on plain pointers.
+///
 /// Not thread-safe: it belongs to the one ``GIFFile`` reading it.
 final class GIFByteSource {
-    /// A copy of the file: one memcpy buys plain pointer reads for the callback and for
-    /// the record walks done without giflib, where `Data`'s subscript would cost more
-    /// than the walk itself.
-    let bytes: UnsafeRawBufferPointer
+    private let data: Data
+    /// Number of bytes in the file.
+    let count: Int
     /// Offset of the next byte giflib will read, from the start of the file.
     private(set) var position = 0
     private var fence: Int
@@ -23,22 +28,19 @@ final class GIFByteSource {
     private(set) var ranPastEnd = false
 
     init(_ data: Data) {
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
-        data.copyBytes(to: copy)
-        self.bytes = UnsafeRawBufferPointer(copy)
-        self.fence = data.count
+        self.data = data
+        count = data.count
+        fence = data.count
     }
 
-    deinit {
-        bytes.deallocate()
+    /// Runs `body` on the file's bytes (offsets from the start of the file).
+    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws(ImageDecodingError) -> T) throws(ImageDecodingError) -> T {
+        try data.withBytes(body)
     }
 
-    /// Number of bytes in the file.
-    var count: Int { bytes.count }
-
-    /// The byte at `offset` (which must be within the file).
-    func byte(at offset: Int) -> UInt8 {
-        bytes[offset]
+    /// Runs `body`, which cannot throw, on the file's bytes.
+    func withUnsafeBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        data.withUnsafeBytes(body)
     }
 
     /// Moves the read position to `offset`, past bytes walked without giflib (between
@@ -52,7 +54,7 @@ final class GIFByteSource {
         let available = max(0, fence - position)
         let copied = min(count, available)
         if copied > 0 {
-            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + position, byteCount: copied)
+            data.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress! + position, byteCount: copied) }
             position += copied
         }
         if copied == count { return copied }
@@ -61,7 +63,7 @@ final class GIFByteSource {
             buffer[copied] = 0
             return copied + 1
         }
-        if fence == bytes.count { ranPastEnd = true }
+        if fence == self.count { ranPastEnd = true }
         return copied
     }
 
@@ -73,7 +75,7 @@ final class GIFByteSource {
 
     /// Lets reads run to the end of the data again.
     func removeFence() {
-        fence = bytes.count
+        fence = count
         terminatorPending = false
     }
 }

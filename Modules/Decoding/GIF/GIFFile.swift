@@ -73,7 +73,10 @@ final class GIFFile {
     ///   next record or inside a skipped extension; ``ImageDecodingError/Code/corrupt``
     ///   for an unknown record type.
     func nextRecord() throws(ImageDecodingError) -> GIFRecord {
-        let bytes = source.bytes
+        try source.withBytes { (bytes) throws(ImageDecodingError) in try nextRecord(in: bytes) }
+    }
+
+    private func nextRecord(in bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> GIFRecord {
         var offset = source.position
         while offset < bytes.count {
             switch bytes[offset] {
@@ -140,10 +143,13 @@ final class GIFFile {
     ///
     /// - Throws: ``ImageDecodingError/Code/truncated`` when the data ends inside it.
     func readExtension() throws(ImageDecodingError) -> GIFExtension {
-        let bytes = source.bytes
+        try source.withBytes { (bytes) throws(ImageDecodingError) in try readExtension(in: bytes) }
+    }
+
+    private func readExtension(in bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> GIFExtension {
         let start = source.position
         guard start < bytes.count,
-            case .complete(let end) = GIFBlockChain(in: source, from: start + 1)
+            case .complete(let end) = GIFBlockChain(in: bytes, from: start + 1)
         else {
             throw ImageDecodingError(.truncated, "the data ends while reading an extension", format: .gif)
         }

@@ -91,11 +91,12 @@ struct ThumbnailRenderer: Sendable {
         try Self.checkResolution(header, frames: frameCount, limit: limits.maxResolution)
         let trim = frameCount > 1 ? nil : options.trim
         // The decode's own pixel limit counts every frame of the file. Where frames are
-        // composed on demand (GIF, APNG and AVIF frames that need no turn), the frames
-        // after those processed are never made, and those processed were checked above;
-        // a decode that holds every frame (animated WebP) keeps the limit on all of them.
+        // composed on demand (GIF, APNG, WebP and AVIF frames that need no turn), the
+        // frames after those processed are never made, and those processed were checked
+        // above; a decode that holds every frame keeps the limit on all of them.
         let composedOnDemand =
-            [ImageFormat.gif, .png, .avif].contains(header.info.format) && (header.info.orientation == .up || !options.autoRotate)
+            [ImageFormat.gif, .png, .webp, .avif].contains(header.info.format)
+            && (header.info.orientation == .up || !options.autoRotate)
         let decodePixels =
             frameCount > 1 && composedOnDemand ? max(limits.maxResolution, header.totalPixelCount) : limits.maxResolution
         // A trim looks for the borders at the full size, and plans again from what it keeps.

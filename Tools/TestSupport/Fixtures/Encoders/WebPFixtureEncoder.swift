@@ -33,7 +33,7 @@ public struct WebPFixtureEncoder: ImageEncoding {
     }
 
     /// The library's encoder with these settings.
-    private var encoder: WebPEncoder { WebPEncoder(quality: quality, lossless: lossless, method: method) }
+    private var encoder: WebPEncoder { WebPEncoder(quality: quality, lossless: lossless, method: method, animationMethod: method) }
 
     /// The bytes of a WebP file holding `bitmap` (written by `WebPEncoder`), with the
     /// EXIF chunk when asked.
