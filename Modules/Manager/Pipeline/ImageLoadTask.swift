@@ -190,7 +190,7 @@ final class ImageLoadTask: CoalescedRun {
                 // Again: a load that finished since the caller looked may have stored it.
                 action = machine.memoryLooked(stages.memory?.value(forKey: request.imageKey))
             case .lookUpVariant:
-                let variant = await stages.storedVariant()
+                let variant = await stages.storedVariant(waits: request.options.contains(.waitForCacheStore))
                 // The source's metadata only matters when there is a variant to check.
                 let source = variant == nil ? nil : stages.diskResponse(for: request)?.metadata
                 action = Task.isCancelled ? machine.cancelled() : machine.variantLooked(variant, source: source, at: Date())

@@ -36,8 +36,9 @@ extension LoadStages {
     var looksForVariant: Bool { variant != nil && (disk != nil || variantTier != nil) }
 
     /// The load's variant on disk, else in the shared tier (a hit there is copied to
-    /// disk). A damaged value on disk is removed; every fault is a miss.
-    func storedVariant() async -> FoundVariant? {
+    /// disk, through the write-behind, or at once when `waits`). A damaged value on disk
+    /// is removed; every fault is a miss.
+    func storedVariant(waits: Bool) async -> FoundVariant? {
         guard let variant else { return nil }
         let key = variant.key.cacheKey
         if let disk, let stored = diskEntry(forKey: key, in: disk) {
@@ -47,7 +48,10 @@ extension LoadStages {
         guard let tier = variantTier, case .hit(let stored) = await tier.lookup(forKey: key, coalescing: false),
             let entry = VariantEntry(decoding: stored.data)
         else { return nil }
-        if let disk { writes.enqueue(.init(disk: disk, data: stored.data, metadata: stored.metadata, key: key)) }
+        if let disk {
+            let write = DiskWriteBehind.Write(disk: disk, data: stored.data, metadata: stored.metadata, key: key)
+            if waits { await writes.write(write) } else { writes.enqueue(write) }
+        }
         return FoundVariant(entry: entry, metadata: stored.metadata, tier: .shared)
     }
 
