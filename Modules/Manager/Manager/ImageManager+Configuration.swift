@@ -82,7 +82,7 @@ extension ImageManager {
         /// Opt-in: the images loads make (thumbnails, first frames, transformed images) are
         /// stored encoded in the disk cache and, when the storage says so, the shared tier,
         /// so that a restarted process or another server serves them without decoding the
-        /// source (see ``VariantStorage`` and <doc:StoredVariants>). A load then looks in
+        /// source (see ``VariantStorage`` and the Manager's "Stored variants" article). A load then looks in
         /// memory, then for its variant on disk and in the tier, then for the source's
         /// bytes, then the network. `nil` (the default): only the source's bytes are
         /// stored, and every thumbnail is decoded again after a restart.

@@ -10,7 +10,7 @@ import WebImageCore
 /// (``ImageLoadOptions/firstFrameOnly``) or transformers. A load of the full,
 /// untransformed image stores none: its variant is the source's bytes, in their original
 /// format, which the disk cache already keeps. The image is written with ``encoder``, in
-/// the stored format described in <doc:StoredVariants>, in the disk cache and, with
+/// the stored format the Manager's "Stored variants" article describes, in the disk cache and, with
 /// ``storesInSharedCache``, in the shared tier, under its ``ImageVariantKey``.
 ///
 /// ```swift
