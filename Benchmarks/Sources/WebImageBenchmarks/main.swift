@@ -122,6 +122,10 @@ do {
         try SharedCacheCase.run(origin: try origin())
         fflush(nil)
     }
+    if selected(StoredVariantsCase.name) {
+        try StoredVariantsCase.run(origin: try origin(), root: URL(fileURLWithPath: ColdLoadCases.root!))
+        fflush(nil)
+    }
     if selected(StoredResultsCase.name) {
         try StoredResultsCase.run(origin: try origin(), root: URL(fileURLWithPath: ColdLoadCases.root!))
         fflush(nil)

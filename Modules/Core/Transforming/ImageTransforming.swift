@@ -8,9 +8,19 @@ public protocol ImageTransforming: Sendable {
     /// transformers with the same identifier must give the same output for the same input.
     var identifier: String { get }
 
+    /// The version of the transformation's code: raised whenever its output for the same
+    /// ``identifier`` and input changes (a better resampler, a fixed rounding), so that
+    /// results a manager stored from the older code are made again rather than served.
+    /// 1 by default.
+    var version: Int { get }
+
     /// The transformed image. Every frame of an animated image is transformed alike.
     ///
     /// - Throws: ``ImageDecodingError`` when the result cannot be made (for example
     ///   `outOfMemory`, or `invalidDimensions` for a crop outside the image).
     func transform(_ image: DecodedImage) throws(ImageDecodingError) -> DecodedImage
+}
+
+extension ImageTransforming {
+    public var version: Int { 1 }
 }

@@ -79,6 +79,14 @@ extension ImageManager {
         /// ``cacheRules`` to a shared cache's (`HTTPCacheRules(isShared: true)`), so that
         /// `private` responses stay out of both. `nil` (the default): no shared tier.
         public var sharedCache: (any SharedDataCaching)? = nil
+        /// Opt-in: the images loads make (thumbnails, first frames, transformed images) are
+        /// stored encoded in the disk cache and, when the storage says so, the shared tier,
+        /// so that a restarted process or another server serves them without decoding the
+        /// source (see ``VariantStorage`` and the Manager's "Stored variants" article). A load then looks in
+        /// memory, then for its variant on disk and in the tier, then for the source's
+        /// bytes, then the network. `nil` (the default): only the source's bytes are
+        /// stored, and every thumbnail is decoded again after a restart.
+        public var variantStorage: VariantStorage? = nil
         /// Decides what the disk cache and the shared tier keep of each response the
         /// caching rules let a load store (see ``CachedResponseHandler``); a load's
         /// context may give its own. `nil` (the default): the response as the rules say.

@@ -227,12 +227,16 @@ public final class ImageManager: Sendable {
         return memoryCache(for: request)?.value(forKey: request.imageKey)
     }
 
-    /// Removes `request`'s decoded image from memory and its bytes from disk.
+    /// Removes `request`'s decoded image from memory, and its bytes and its stored variant
+    /// (``Configuration/variantStorage``) from disk.
     public func removeCached(_ request: ImageRequest) {
         let request = request.keyed(by: configuration.cacheKeyFilter)
         memoryCache(for: request)?.removeValue(forKey: request.imageKey)
         // Whatever the options: the bytes are gone from the disk the request would use.
         (request.context.diskCache ?? diskCache)?.removeResponse(forKey: request.dataKey)
+        if let variant = LoadVariant(storage: configuration.variantStorage, request: request) {
+            (request.context.diskCache ?? diskCache)?.removeResponse(forKey: variant.key.cacheKey)
+        }
     }
 
     // MARK: Inside
@@ -362,6 +366,7 @@ public final class ImageManager: Sendable {
                 keeps: context.cachedResponseHandler ?? configuration.cachedResponseHandler),
             revalidations: revalidations,
             executor: configuration.executor,
-            memoryBudget: configuration.memoryBudget)
+            memoryBudget: configuration.memoryBudget,
+            variant: LoadVariant(storage: configuration.variantStorage, request: request))
     }
 }

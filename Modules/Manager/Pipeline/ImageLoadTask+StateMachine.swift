@@ -8,7 +8,11 @@ extension ImageLoadTask {
     /// ```
     /// start                  -> lookInMemory | readDisk | lookInShared | download | finish(notCached)
     /// memoryLooked(hit)      -> finish(memory)
-    /// memoryLooked(miss)     -> readDisk | lookInShared | the entry's use
+    /// memoryLooked(miss)     -> lookUpVariant | readDisk | lookInShared | the entry's use
+    /// variantLooked(usable)  -> answerFromVariant
+    /// variantLooked(other's) -> removeVariant -> readDisk | lookInShared | network
+    /// variantLooked(none)    -> readDisk | lookInShared | network
+    /// variantAnswerFailed    -> removeVariant -> readDisk | lookInShared | network
     /// diskRead(entry)        -> the entry's use
     /// diskRead(nothing)      -> lookInShared | network
     /// sharedLooked(hit)      -> the entry's use
@@ -34,10 +38,21 @@ extension ImageLoadTask {
             var memory: Bool
             var disk: Bool
             var shared: Bool
+            /// The load has a stored variant to look for (``VariantStorage``, and a disk
+            /// cache or a shared tier to hold it).
+            var variants = false
         }
 
         enum Action {
             case lookInMemory
+            /// Look for the load's stored variant (disk, then the shared tier) and for the
+            /// source's metadata on disk, then report ``variantLooked(_:source:at:)``.
+            case lookUpVariant
+            /// Answer with the stored variant, decoded, as its tier's source.
+            case answerFromVariant(FoundVariant)
+            /// The variant is out of date or did not decode: remove it, then report
+            /// ``variantRemoved()``.
+            case removeVariant
             case readDisk
             case lookInShared(coalescing: Bool)
             /// Answer with the stored entry (decoded, kept in memory) as `source`; start a
@@ -59,7 +74,8 @@ extension ImageLoadTask {
         }
 
         private enum Phase {
-            case starting, memory, disk, shared, stored, removing, downloading, staleAfterFailure, answering, finished
+            case starting, memory, variant, variantAnswer, removingVariant, disk, shared, stored, removing, downloading, staleAfterFailure,
+                answering, finished
         }
 
         let request: ImageRequest
@@ -113,6 +129,36 @@ extension ImageLoadTask {
                 return finish(.success(ImageResponse(image: image, data: nil, source: .memory, request: request)))
             }
             return afterMemory()
+        }
+
+        /// The variant lookup found `variant` (or nothing), and the disk cache holds the
+        /// source with `source` metadata (or not at all). A variant is used when it was
+        /// made from the source held (or no source is held: the fleet's variant of a source
+        /// this server never fetched) and the caching rules would answer with the
+        /// source's bytes as they are; one made from an older source is removed; one that
+        /// needs the server asked goes the source's way, whose answer stores it again.
+        mutating func variantLooked(_ variant: FoundVariant?, source: CachedResponseMetadata?, at now: Date) -> Action {
+            guard phase == .variant else { return finishAsIs() }
+            guard let variant else { return afterVariant() }
+            if let source, !variant.matches(source: source) {
+                phase = .removingVariant
+                return .removeVariant
+            }
+            guard case .answer = caching.use(of: variant.metadata, for: request, at: now) else { return afterVariant() }
+            phase = .variantAnswer
+            return .answerFromVariant(variant)
+        }
+
+        /// The stored variant did not decode.
+        mutating func variantAnswerFailed() -> Action {
+            guard phase == .variantAnswer else { return finishAsIs() }
+            phase = .removingVariant
+            return .removeVariant
+        }
+
+        mutating func variantRemoved() -> Action {
+            guard phase == .removingVariant else { return finishAsIs() }
+            return afterVariant()
         }
 
         mutating func diskRead(_ entry: CachedResponse?, at now: Date) -> Action {
@@ -192,7 +238,7 @@ extension ImageLoadTask {
         /// The answer was made (decoded, stored as the action asked).
         mutating func answered(_ response: ImageResponse) -> Action {
             switch phase {
-            case .stored, .staleAfterFailure, .answering: finish(.success(response))
+            case .stored, .staleAfterFailure, .answering, .variantAnswer: finish(.success(response))
             default: finishAsIs()
             }
         }
@@ -212,6 +258,14 @@ extension ImageLoadTask {
         // MARK: Steps
 
         private mutating func afterMemory() -> Action {
+            if layers.variants, readsDisk, !options.contains(.refreshCached) {
+                phase = .variant
+                return .lookUpVariant
+            }
+            return afterVariant()
+        }
+
+        private mutating func afterVariant() -> Action {
             if readsDisk, layers.disk {
                 phase = .disk
                 return .readDisk

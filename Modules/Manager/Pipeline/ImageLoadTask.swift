@@ -179,7 +179,8 @@ final class ImageLoadTask: CoalescedRun {
     /// Performs what the run's ``StateMachine`` decides, stage by stage, until it ends.
     /// The task's cancellation is checked after each stage that waited.
     private func pipeline() async -> Result<ImageResponse, ImageLoadError> {
-        let layers = StateMachine.Layers(memory: stages.memory != nil, disk: stages.disk != nil, shared: stages.shared != nil)
+        let layers = StateMachine.Layers(
+            memory: stages.memory != nil, disk: stages.disk != nil, shared: stages.shared != nil, variants: stages.looksForVariant)
         var machine = StateMachine(request: request, caching: stages.caching, layers: layers)
         var action = machine.start()
         while true {
@@ -188,6 +189,22 @@ final class ImageLoadTask: CoalescedRun {
             case .lookInMemory:
                 // Again: a load that finished since the caller looked may have stored it.
                 action = machine.memoryLooked(stages.memory?.value(forKey: request.imageKey))
+            case .lookUpVariant:
+                let variant = await stages.storedVariant(waits: request.options.contains(.waitForCacheStore))
+                // The source's metadata only matters when there is a variant to check.
+                let source = variant == nil ? nil : stages.diskResponse(for: request)?.metadata
+                action = Task.isCancelled ? machine.cancelled() : machine.variantLooked(variant, source: source, at: Date())
+            case .answerFromVariant(let variant):
+                do throws(ImageLoadError) {
+                    action = machine.answered(try await answer(from: variant))
+                } catch .decoding {
+                    action = machine.variantAnswerFailed()
+                } catch {
+                    action = machine.cancelled()
+                }
+            case .removeVariant:
+                stages.removeVariant()
+                action = machine.variantRemoved()
             case .readDisk:
                 // Read here, in the load's task, not through the disk cache's serial queue: a
                 // read is one open, fstat and preadv (a miss, the open alone), and cold loads
@@ -248,10 +265,10 @@ final class ImageLoadTask: CoalescedRun {
     private static func stage(of action: StateMachine.Action) -> ImageLoadSnapshot.Stage {
         switch action {
         case .lookInMemory: .lookingInMemory
-        case .readDisk, .removeFromDisk: .readingDisk
+        case .readDisk, .removeFromDisk, .lookUpVariant, .removeVariant: .readingDisk
         case .lookInShared: .askingSharedCache
         case .download: .downloading
-        case .answerFromStored, .answerRevalidated, .answerFromNetwork: .decoding
+        case .answerFromStored, .answerRevalidated, .answerFromNetwork, .answerFromVariant: .decoding
         case .finish: .finishing
         }
     }
@@ -268,6 +285,7 @@ final class ImageLoadTask: CoalescedRun {
         if let kept {
             await storeOnDisk(kept.data, metadata: kept.metadata)
             if storingShared { await storeShared(kept.data, metadata: kept.metadata) }
+            if let image = decoded?.image { await storeVariant(image, metadata: kept.metadata) }
         }
         return ImageResponse(
             decoded, data: stored.data, source: .revalidated, request: request, httpResponse: download.response, metrics: download.metrics)
@@ -288,6 +306,7 @@ final class ImageLoadTask: CoalescedRun {
         if let kept {
             await storeOnDisk(kept.data, metadata: kept.metadata)
             await storeShared(kept.data, metadata: kept.metadata)
+            if let image = decoded?.image { await storeVariant(image, metadata: kept.metadata) }
         }
         return ImageResponse(
             decoded, data: download.data, source: .network, request: request, httpResponse: download.response, metrics: download.metrics)
@@ -302,7 +321,28 @@ final class ImageLoadTask: CoalescedRun {
         let decoded = try await stages.decodeAndTransform(stored.data, for: request, priority: priority)
         try stopIfCancelled()
         storeInMemory(decoded.image, metadata: stored.metadata)
+        // A stale answer's metadata would store a variant no load uses.
+        if source != .stale { await storeVariant(decoded.image, metadata: stored.metadata) }
         return ImageResponse(decoded, data: stored.data, source: source, request: request)
+    }
+
+    /// The stored variant as the load's answer: decoded as stored (no scaling, no
+    /// transform) and kept in memory. A variant that does not decode fails with
+    /// ``ImageLoadError/decoding(_:response:bytes:)``, and the run removes it.
+    private func answer(from variant: FoundVariant) async throws(ImageLoadError) -> ImageResponse {
+        let decoded = try await stages.decodeVariant(variant, for: request, priority: priority)
+        try stopIfCancelled()
+        storeInMemory(decoded.image, metadata: variant.metadata)
+        var response = ImageResponse(decoded, data: nil, source: variant.tier, request: request)
+        response.isStoredVariant = true
+        return response
+    }
+
+    /// Stores the load's result as its variant, when the manager stores variants and the
+    /// load makes one: awaited with ``ImageLoadOptions/waitForCacheStore``.
+    private func storeVariant(_ image: DecodedImage, metadata: CachedResponseMetadata) async {
+        guard stages.variant != nil else { return }
+        await stages.storeVariant(image, metadata: metadata, waits: request.options.contains(.waitForCacheStore))
     }
 
     /// Downloads through the downloader. With ``NetworkRecovery``, an attempt that failed

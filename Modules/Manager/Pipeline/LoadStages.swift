@@ -29,6 +29,9 @@ struct LoadStages: Sendable {
     /// Reserved from before a decode until the image has reached the load's callers
     /// (``BudgetedImage``).
     let memoryBudget: MemoryBudget?
+    /// Where the load's variant is stored and under which key; `nil` when the manager
+    /// stores none, or the load makes none.
+    var variant: LoadVariant? = nil
 
     /// The disk cache's bytes for `request`, read on the calling thread (a synchronous
     /// function, so the synchronous read is the one called).
@@ -74,7 +77,7 @@ struct LoadStages: Sendable {
 
     /// Waits for the memory budget to hold the decode's estimated peak; `nil` without a
     /// budget or an estimate.
-    private func reserveMemory(_ prepared: PreparedImageDecode, priority: DownloadPriority) async throws(ImageLoadError)
+    func reserveMemory(_ prepared: PreparedImageDecode, priority: DownloadPriority) async throws(ImageLoadError)
         -> MemoryReservation?
     {
         guard let memoryBudget, let bytes = prepared.estimatedMemory, bytes > 0

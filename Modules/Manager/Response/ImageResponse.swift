@@ -17,6 +17,11 @@ public struct ImageResponse: Sendable {
     public var httpResponse: TransportResponse?
     /// Timings and byte counts of the transfer, like URLSessionTaskMetrics.
     public var metrics: TransferMetrics?
+    /// Whether the image was decoded from a stored variant
+    /// (``ImageManager/Configuration/variantStorage``) rather than from the source's
+    /// bytes: ``source`` then says which cache held it (``ImageSource/disk`` or
+    /// ``ImageSource/shared``), and ``data`` is `nil`.
+    public var isStoredVariant = false
     /// The memory budget's bytes for the decode, held while the response is on its way
     /// to the load's callers; never part of what a caller gets (``handedOver``).
     var budgetReservation: MemoryReservation?

@@ -6,8 +6,11 @@ import WebImageHTTP
 @testable import WebImageManager
 
 /// The machine's actions reduced to what a test compares.
-private enum Step: Equatable {
+enum Step: Equatable {
     case lookInMemory
+    case lookUpVariant
+    case answerFromVariant(ImageSource)
+    case removeVariant
     case readDisk
     case lookInShared(coalescing: Bool)
     case answerFromStored(ImageSource, revalidateBehind: Bool, copyToDisk: Bool)
@@ -20,6 +23,9 @@ private enum Step: Equatable {
     init(_ action: ImageLoadTask.StateMachine.Action) {
         switch action {
         case .lookInMemory: self = .lookInMemory
+        case .lookUpVariant: self = .lookUpVariant
+        case .answerFromVariant(let variant): self = .answerFromVariant(variant.tier)
+        case .removeVariant: self = .removeVariant
         case .readDisk: self = .readDisk
         case .lookInShared(let coalescing): self = .lookInShared(coalescing: coalescing)
         case .answerFromStored(_, let source, let behind, let copy):
@@ -45,7 +51,7 @@ private enum Step: Equatable {
 }
 
 /// Drives one machine with plain values: no cache, no downloader, no clock.
-private struct Driver {
+struct Driver {
     static let url = URL(string: "https://images.example/a.png")!
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -53,15 +59,21 @@ private struct Driver {
 
     init(
         _ options: ImageLoadOptions = [], policy: CachePolicy = .protocol,
-        layers: ImageLoadTask.StateMachine.Layers = .init(memory: true, disk: true, shared: false)
+        layers: ImageLoadTask.StateMachine.Layers = .init(memory: true, disk: true, shared: false),
+        context: ImageLoadContext = ImageLoadContext()
     ) {
         machine = ImageLoadTask.StateMachine(
-            request: ImageRequest(url: Self.url, options: options),
+            request: ImageRequest(url: Self.url, options: options, context: context),
             caching: LoadCaching(policy: policy, rules: HTTPCacheRules(), memoryFollowsFreshness: false), layers: layers)
     }
 
     mutating func start() -> Step { Step(machine.start()) }
     mutating func memory(_ hit: Bool) -> Step { Step(machine.memoryLooked(hit ? Self.image : nil)) }
+    mutating func variant(_ found: FoundVariant?, source: CachedResponseMetadata?) -> Step {
+        Step(machine.variantLooked(found, source: source, at: Self.now))
+    }
+    mutating func variantFailed() -> Step { Step(machine.variantAnswerFailed()) }
+    mutating func variantRemoved() -> Step { Step(machine.variantRemoved()) }
     mutating func disk(_ entry: CachedResponse?) -> Step { Step(machine.diskRead(entry, at: Self.now)) }
     mutating func shared(_ lookup: SharedCacheLookup) -> Step { Step(machine.sharedLooked(lookup, at: Self.now)) }
     mutating func storedFailed(_ error: ImageLoadError) -> Step { Step(machine.storedAnswerFailed(error)) }
