@@ -137,8 +137,9 @@ enum FetchThumbnailCase {
         return ImageManager(configuration: configuration)
     }
 
-    /// Every URL, `concurrency` loads in flight at a time, each checked for its size.
-    static func load(_ urls: [URL], through manager: ImageManager) throws {
+    /// Every URL, `concurrency` loads in flight at a time, each checked for its size;
+    /// `caseName` names the case in the error.
+    static func load(_ urls: [URL], through manager: ImageManager, caseName: String = name) throws {
         let context = ImageLoadContext(thumbnailPixelSize: fit)
         let loaded = try LoopbackBench.blocking {
             try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -161,7 +162,7 @@ enum FetchThumbnailCase {
             }
         }
         guard loaded == urls.count else {
-            throw Baseline.Failure(description: "\(name): \(loaded) of \(urls.count) thumbnails were 256x192")
+            throw Baseline.Failure(description: "\(caseName): \(loaded) of \(urls.count) thumbnails were 256x192")
         }
     }
 }

@@ -12,8 +12,8 @@ import WebImageTestServer
 enum StoredVariantsCase {
     static let name = "Restarted manager: 1,000 stored thumbnails beside making them cold"
     static let count = 1000
-    static let concurrency = 16
-    static let fit = 256
+    /// The loads run as the fetch-and-thumbnail case runs them, through its `load`.
+    static let concurrency = FetchThumbnailCase.concurrency
     static let rounds = 3
 
     /// A manager over `directory` storing variants, its decodes counted by `decodes`, and
@@ -45,7 +45,7 @@ enum StoredVariantsCase {
             let folder = directory.appendingPathComponent("round-\(round)")
             let coldDecodes = SourceDecodes()
             let (cold, coldParts) = manager(folder, decodes: coldDecodes)
-            coldRates.append(Double(count) / (try timed { try load(urls, through: cold) }))
+            coldRates.append(Double(count) / (try timed { try FetchThumbnailCase.load(urls, through: cold, caseName: name) }))
             // Untimed: the variants written behind the loads, then the transport stopped.
             try LoopbackBench.blocking {
                 await cold.shutdown()
@@ -54,7 +54,7 @@ enum StoredVariantsCase {
             origin.resetRecords()
             let storedDecodes = SourceDecodes()
             let (restarted, restartedParts) = manager(folder, decodes: storedDecodes)
-            storedRates.append(Double(count) / (try timed { try load(urls, through: restarted) }))
+            storedRates.append(Double(count) / (try timed { try FetchThumbnailCase.load(urls, through: restarted, caseName: name) }))
             try LoopbackBench.blocking {
                 await restarted.shutdown()
                 await restartedParts.shutdown()
@@ -86,31 +86,6 @@ enum StoredVariantsCase {
         try work()
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
-
-    /// Every URL, `concurrency` loads in flight at a time, each checked for its size.
-    static func load(_ urls: [URL], through manager: ImageManager) throws {
-        let context = ImageLoadContext(thumbnailPixelSize: fit)
-        let loaded = try LoopbackBench.blocking {
-            try await withThrowingTaskGroup(of: Bool.self) { group in
-                var next = 0
-                var right = 0
-                func add() {
-                    let request = ImageRequest(url: urls[next], context: context)
-                    next += 1
-                    group.addTask { try await manager.image(for: request).size == PixelSize(width: 256, height: 192) }
-                }
-                while next < min(concurrency, urls.count) { add() }
-                while let done = try await group.next() {
-                    if done { right += 1 }
-                    if next < urls.count { add() }
-                }
-                return right
-            }
-        }
-        guard loaded == urls.count else {
-            throw Baseline.Failure(description: "\(name): \(loaded) of \(urls.count) thumbnails were 256x192")
-        }
     }
 }
 

@@ -132,7 +132,11 @@ public final class ImageDownloader: ImageDownloading {
     /// Stops every download; their subscribers get `DownloadError.cancelled`. Nothing they
     /// received is kept for resuming.
     public func cancelAll() {
-        for operation in context.runs.all { operation.stop() }
+        let operations = context.runs.all
+        // The waiting ones first: the slot a running one gives back as it stops must find
+        // none of them left to start.
+        for operation in operations { operation.stopUnlessHoldingSlot() }
+        for operation in operations { operation.stop() }
     }
 
     /// Downloads holding a queue slot now.

@@ -154,10 +154,12 @@ public final class DownloadQueue: Sendable {
 
     /// Cancels every waiting and running operation.
     public func cancelAll() {
-        let operations = state.withLock { state in
-            Array(state.running.values) + state.heap.entries.map(\.operation)
+        let (waiting, running) = state.withLock { state in
+            (state.heap.entries.map(\.operation), Array(state.running.values))
         }
-        for operation in Set(operations) { operation.cancel() }
+        // The waiting ones first: a slot a running one gives back must find none to start.
+        for operation in waiting { operation.cancel() }
+        for operation in running { operation.cancel() }
     }
 
     /// Operations holding a slot now (running, or cancelled and winding down).
