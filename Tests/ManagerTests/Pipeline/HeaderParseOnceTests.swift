@@ -5,64 +5,6 @@ import WebImage
 @_spi(Testing) import WebImageDecoding
 import WebImageTestSupport
 
-/// The decoders of `registry`, noting every call the manager makes of them and of the
-/// decodes they prepare.
-final class CountingDecoders: ImageDecoderProviding {
-    let registry: ImageDecoderRegistry
-    private let calls = Mutex<[String]>([])
-
-    init(_ registry: ImageDecoderRegistry = .allFormats) {
-        self.registry = registry
-    }
-
-    /// How many times `call` was made.
-    func count(_ call: String) -> Int { calls.withLock { made in made.count { $0 == call } } }
-
-    fileprivate func note(_ call: String) { calls.withLock { $0.append(call) } }
-
-    func decoder(for header: Data) throws(ImageDecodingError) -> any ImageDecoding {
-        note("decoder(for:)")
-        return CountingDecoder(inner: try registry.decoder(for: header), owner: self)
-    }
-}
-
-/// One of the registry's decoders, reporting to its ``CountingDecoders``.
-private struct CountingDecoder: ImageDecoding {
-    let inner: any ImageDecoding
-    let owner: CountingDecoders
-
-    var format: ImageFormat { inner.format }
-
-    func recognizes(_ header: Data) -> Bool { inner.recognizes(header) }
-
-    func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
-        owner.note("decode")
-        return try inner.decode(data, options: options)
-    }
-
-    func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
-        owner.note("estimatedMemory")
-        return inner.estimatedMemory(decoding: data, options: options)
-    }
-
-    func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode {
-        owner.note("prepareDecode")
-        let prepared = inner.prepareDecode(data, options: options)
-        let owner = owner
-        return PreparedImageDecode(format: prepared.format) {
-            owner.note("prepared estimate")
-            return prepared.estimatedMemory
-        } decode: { () throws(ImageDecodingError) -> DecodedImage in
-            owner.note("prepared decode")
-            return try prepared.decode()
-        }
-    }
-
-    func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
-        inner.makeIncrementalDecoder(options: options)
-    }
-}
-
 /// A load sniffs its bytes once and parses their header once: the memory budget's
 /// estimate and the decode read the same parse.
 @Suite("Manager: one sniff and one header parse per decode")

@@ -11,7 +11,7 @@ import WebImageTestSupport
 @Suite("Manager: stored variants survive a restart", .timeLimit(.minutes(1)))
 struct StoredVariantLoadTests {
     /// A manager on the fixture's folder that stores variants as PNG, with `decoders`.
-    private func manager(_ fixture: Fixture, decoders: DecodeCounter) -> ImageManager {
+    private func manager(_ fixture: Fixture, decoders: CountingDecoders) -> ImageManager {
         var configuration = WebImageConfiguration(cacheDirectory: fixture.cacheDirectory)
         configuration.manager.variantStorage = VariantStorage(encoder: PNGEncoder(compression: .fast))
         let parts = DefaultComposition(configuration: configuration)
@@ -37,13 +37,13 @@ struct StoredVariantLoadTests {
     func restartServesTheVariant() async throws {
         try await withFixture { fixture in
             let request = thumbnail(url(fixture))
-            let coldDecoders = DecodeCounter()
+            let coldDecoders = CountingDecoders()
             let cold = try await manager(fixture, decoders: coldDecoders).response(for: request)
             #expect(cold.source == .network)
             #expect(!cold.isStoredVariant)
             #expect(coldDecoders.count(.jpeg) == 1)
 
-            let decoders = DecodeCounter()
+            let decoders = CountingDecoders()
             let restarted = manager(fixture, decoders: decoders)
             let warm = try await restarted.response(for: request)
             #expect(warm.isStoredVariant)
@@ -63,10 +63,10 @@ struct StoredVariantLoadTests {
     func writtenBehind() async throws {
         try await withFixture { fixture in
             let request = thumbnail(url(fixture), [])
-            let first = manager(fixture, decoders: DecodeCounter())
+            let first = manager(fixture, decoders: CountingDecoders())
             _ = try await first.response(for: request)
             await first.flushPendingWrites()
-            let decoders = DecodeCounter()
+            let decoders = CountingDecoders()
             #expect(try await manager(fixture, decoders: decoders).response(for: request).isStoredVariant)
             #expect(decoders.count(.jpeg) == 0)
         }
@@ -75,13 +75,13 @@ struct StoredVariantLoadTests {
     @Test("each thumbnail size is its own variant; a full-size load stores none (the source's bytes are its stored form)")
     func variantsPerSize() async throws {
         try await withFixture { fixture in
-            let first = manager(fixture, decoders: DecodeCounter())
+            let first = manager(fixture, decoders: CountingDecoders())
             _ = try await first.response(for: ImageRequest(url: url(fixture), options: [.waitForCacheStore]))
             #expect(first.diskCache?.count == 1)
             _ = try await first.response(for: thumbnail(url(fixture), size: 100))
             _ = try await first.response(for: thumbnail(url(fixture), size: 50))
             #expect(first.diskCache?.count == 3)
-            let decoders = DecodeCounter()
+            let decoders = CountingDecoders()
             let restarted = manager(fixture, decoders: decoders)
             let small = try await restarted.response(for: thumbnail(url(fixture), size: 50))
             #expect(small.isStoredVariant)
@@ -94,21 +94,21 @@ struct StoredVariantLoadTests {
     func newValidatorDropsVariants() async throws {
         try await withFixture { fixture in
             let request = thumbnail(url(fixture))
-            _ = try await manager(fixture, decoders: DecodeCounter()).response(for: request)
+            _ = try await manager(fixture, decoders: CountingDecoders()).response(for: request)
             // The origin's picture changes: another size, so another ETag.
             let square = try JPEGFixtureEncoder(quality: 90).encode(SyntheticImage.photo(width: 200, height: 200, seed: 3))
             try square.write(to: fixture.root.appendingPathComponent("photo.jpg"))
-            let refreshed = try await manager(fixture, decoders: DecodeCounter()).response(
+            let refreshed = try await manager(fixture, decoders: CountingDecoders()).response(
                 for: ImageRequest(url: url(fixture), options: [.refreshCached, .waitForCacheStore]))
             #expect(refreshed.source == .network, "the conditional request got the new picture")
 
-            let decoders = DecodeCounter()
+            let decoders = CountingDecoders()
             let after = try await manager(fixture, decoders: decoders).response(for: request)
             #expect(!after.isStoredVariant, "the variant of the old picture was dropped")
             #expect(after.source == .disk)
             #expect(after.image?.size == PixelSize(width: 100, height: 100))
             #expect(decoders.count(.jpeg) == 1)
-            let again = try await manager(fixture, decoders: DecodeCounter()).response(for: request)
+            let again = try await manager(fixture, decoders: CountingDecoders()).response(for: request)
             #expect(again.isStoredVariant, "stored again, from the new bytes")
             #expect(again.image?.size == PixelSize(width: 100, height: 100))
         }
@@ -118,17 +118,17 @@ struct StoredVariantLoadTests {
     func corruptVariantHeals() async throws {
         try await withFixture { fixture in
             let request = thumbnail(url(fixture))
-            let cold = try await manager(fixture, decoders: DecodeCounter()).response(for: request)
+            let cold = try await manager(fixture, decoders: CountingDecoders()).response(for: request)
             try damageVariantFile(in: fixture.cacheDirectory)
 
-            let decoders = DecodeCounter()
+            let decoders = CountingDecoders()
             let damaged = try await manager(fixture, decoders: decoders).response(for: request)
             #expect(!damaged.isStoredVariant)
             #expect(damaged.source == .disk)
             #expect(damaged.image?.bitmap == cold.image?.bitmap, "never the damaged pixels")
             #expect(decoders.count(.jpeg) == 1)
 
-            let healedDecoders = DecodeCounter()
+            let healedDecoders = CountingDecoders()
             let healed = try await manager(fixture, decoders: healedDecoders).response(for: request)
             #expect(healed.isStoredVariant)
             #expect(healedDecoders.count(.jpeg) == 0)
