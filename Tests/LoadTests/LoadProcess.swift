@@ -29,22 +29,16 @@ struct LoadProcess {
     /// Runs the program; one that is still running after `limit` is killed (and then
     /// has no summary line), so a hang fails the test instead of stalling the suite.
     static func run(_ arguments: [String], limit: DispatchTimeInterval = .seconds(180)) throws -> LoadProcess {
-        let process = Process()
-        process.executableURL = try BuiltExecutable.locate("webimage-load")
-        process.arguments = arguments
         // One pipe for both streams, read to the end before waiting, so neither can
         // fill up and block the program.
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let pid = process.processIdentifier
-        // SIGKILL: a child may inherit a mask that blocks SIGTERM from the test runner.
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit) { if process.isRunning { kill(pid, SIGKILL) } }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let process = try SpawnedProcess(try BuiltExecutable.locate("webimage-load").path, arguments, output: .pipe)
+        let watchdog = DispatchWorkItem { process.signal(SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
+        let data = process.output!.readDataToEndOfFile()
+        let status = process.waitForExit().status
+        watchdog.cancel()
         let output = String(decoding: data, as: UTF8.self)
         let line = output.split(separator: "\n").last(where: { $0.hasPrefix("load: ") }).map(String.init) ?? ""
-        return LoadProcess(status: process.terminationStatus, output: output, line: line)
+        return LoadProcess(status: status, output: output, line: line)
     }
 }

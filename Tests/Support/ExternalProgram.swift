@@ -26,29 +26,10 @@ public enum ExternalProgram {
     public static func finish(
         _ program: String, _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil
     ) throws -> Finished {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        if let folder { process.currentDirectoryURL = folder }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let errorText = ErrorText()
-        let errorsRead = DispatchSemaphore(value: 0)
-        Thread {
-            errorText.data = errors.fileHandleForReading.readDataToEndOfFile()
-            errorsRead.signal()
-        }.start()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        errorsRead.wait()
-        process.waitUntilExit()
+        let run = try SpawnedProcess.finish(program, arguments, environment: environment, in: folder)
         return Finished(
-            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-            errors: String(decoding: errorText.data, as: UTF8.self))
+            status: run.termination.status, output: String(decoding: run.output, as: UTF8.self),
+            errors: String(decoding: run.errors, as: UTF8.self))
     }
 
     /// Runs `program` to its end in `folder`; throws with its error output when it fails.
@@ -57,10 +38,5 @@ public enum ExternalProgram {
         guard finished.status == 0 else {
             throw Failed(description: "\(program) \(arguments.prefix(1)) failed (\(finished.status)): \(finished.errors)")
         }
-    }
-
-    /// The error output, written by the reading thread before it signals and read after.
-    private final class ErrorText: @unchecked Sendable {
-        var data = Data()
     }
 }

@@ -51,7 +51,7 @@ public final class OnlineRevocationPKI: @unchecked Sendable {
                     [
                         "ocsp", "-index", "\(root)/inter/index.txt", "-port", "\(responderPort)", "-rsigner", "\(root)/inter/ca.pem",
                         "-rkey", "\(root)/inter/ca.key", "-CA", "\(root)/inter/ca.pem", "-ndays", "1",
-                    ], output: folder.url.appendingPathComponent("responder.log"))
+                    ], output: .file(folder.url.appendingPathComponent("responder.log")))
                 guard Self.awaitReady(log: folder.url.appendingPathComponent("responder.log"), while: { responder.isRunning }) else {
                     responder.stop()
                     throw ExternalProgram.Failed(description: "openssl ocsp did not start")

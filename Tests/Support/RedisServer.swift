@@ -16,7 +16,7 @@ public final class RedisServer: @unchecked Sendable {
     public let port: Int
     private let folder: TemporaryDirectory
     private let arguments: [String]
-    private var process: Process?
+    private var process: SpawnedProcess?
 
     /// Starts redis-server with `arguments` added to its command line (`--maxmemory 1mb`,
     /// say).
@@ -45,9 +45,7 @@ public final class RedisServer: @unchecked Sendable {
 
     /// Stops the process at once (SIGKILL, as a crash would) and waits for it.
     public func stop() {
-        guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process?.stop(SIGKILL)
     }
 
     /// Starts it again on the same port, empty.
@@ -58,30 +56,23 @@ public final class RedisServer: @unchecked Sendable {
 
     /// Freezes the process (SIGSTOP): connections stay open, nothing is answered.
     public func pause() {
-        if let process { kill(process.processIdentifier, SIGSTOP) }
+        process?.signal(SIGSTOP)
     }
 
     /// Lets a paused process go on (SIGCONT).
     public func resume() {
-        if let process { kill(process.processIdentifier, SIGCONT) }
+        process?.signal(SIGCONT)
     }
 
-    private static func start(port: Int, folder: String, arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program ?? "redis-server")
-        process.arguments =
+    private static func start(port: Int, folder: String, arguments: [String]) throws -> SpawnedProcess {
+        let process = try SpawnedProcess(
+            program ?? "redis-server",
             [
                 "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no",
                 "--dir", folder, "--logfile", "\(folder)/redis-\(port).log",
-            ] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+            ] + arguments)
         guard LoopbackPort.awaitListening(port, while: { process.isRunning }) else {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
+            process.stop(SIGKILL)
             let log = (try? String(contentsOfFile: "\(folder)/redis-\(port).log", encoding: .utf8)) ?? ""
             throw ExternalProgram.Failed(description: "redis-server did not start on port \(port): \(log.suffix(400))")
         }

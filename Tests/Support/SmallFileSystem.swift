@@ -34,12 +34,6 @@ public final class SmallFileSystem {
     }
 
     private static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try SpawnedProcess(path, arguments).waitForExit().status
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageTestServer
+import WebImageTestSupport
 
 /// What one run of the curl program did.
 struct CurlResult {
@@ -39,32 +40,14 @@ func curl(_ arguments: [String], in directory: TemporaryDirectory) async throws 
     let name = UUID().uuidString
     let stdoutPath = directory.path("\(name).stdout")
     let stderrPath = directory.path("\(name).stderr")
-    _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-    let stdout = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-    let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["curl", "-sS", "--max-time", "20"] + arguments
-    process.standardOutput = stdout
-    process.standardError = stderr
-    process.standardInput = FileHandle.nullDevice
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        process.terminationHandler = { _ in continuation.resume() }
-        do {
-            try process.run()
-        } catch {
-            process.terminationHandler = nil
-            continuation.resume(throwing: error)
-        }
-    }
-    try stdout.close()
-    try stderr.close()
+    let process = try SpawnedProcess(
+        ExternalProgram.locate("curl") ?? "/usr/bin/curl", ["-sS", "--max-time", "20"] + arguments,
+        output: .file(URL(fileURLWithPath: stdoutPath)), errors: .file(URL(fileURLWithPath: stderrPath)))
+    let termination = await process.exited()
     let outputBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: stdoutPath)))
     let errorOutput = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     return CurlResult(
-        exitCode: process.terminationStatus,
+        exitCode: termination.status,
         output: String(decoding: outputBytes, as: UTF8.self),
         outputBytes: outputBytes,
         errorOutput: errorOutput

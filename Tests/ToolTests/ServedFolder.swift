@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -16,12 +17,12 @@ final class ServedFolder {
         let description: String
     }
 
-    let process: Process
+    let process: SpawnedProcess
     /// What `serve` printed up to and including its "stop with" line.
     let announcement: [String]
     let baseURL: URL
-    private let output: Pipe
-    private let errors: Pipe
+    private let output: FileHandle
+    private let errors: FileHandle
 
     /// Starts `webimage serve folder arguments...` and waits (at most 20 s) until it
     /// has printed its URLs.
@@ -32,33 +33,28 @@ final class ServedFolder {
     /// Starts `webimage arguments...`, a command that prints a base URL and then "stop
     /// with" (`serve`, `proxy`), and waits (at most 20 s) for those lines.
     init(running arguments: [String]) throws {
-        process = Process()
-        process.executableURL = try WebImageProgram.locate()
-        process.arguments = arguments
-        output = Pipe()
-        errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // A server that never gets ready is killed, which ends the read below with EOF.
-        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        process = try SpawnedProcess(try WebImageProgram.locate().path, arguments, output: .pipe, errors: .pipe)
+        output = process.output!
+        errors = process.errors!
+        // A server that never gets ready is stopped, which ends the read below with EOF.
+        let watchdog = DispatchWorkItem { [process] in process.signal(SIGTERM) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
         defer { watchdog.cancel() }
 
         var text = ""
         while !text.contains("stop with") {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.availableData
             if chunk.isEmpty {
-                process.waitUntilExit()
-                let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let status = process.waitForExit().status
+                let stderr = String(decoding: errors.readDataToEndOfFile(), as: UTF8.self)
                 throw NotStarted(
-                    description: "\(arguments[0]) ended (status \(process.terminationStatus)) before printing its URLs: \(text) \(stderr)")
+                    description: "\(arguments[0]) ended (status \(status)) before printing its URLs: \(text) \(stderr)")
             }
             text += String(decoding: chunk, as: UTF8.self)
         }
         announcement = text.split(separator: "\n").map(String.init)
         guard let base = Self.value(of: "base URL", in: announcement).flatMap(URL.init(string:)) else {
-            process.terminate()
+            process.stop()
             throw NotStarted(description: "no base URL in \(announcement)")
         }
         baseURL = base
@@ -79,17 +75,9 @@ final class ServedFolder {
     /// - Returns: its exit status and what it printed after the announcement.
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> (status: Int32, output: String) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: rest, as: UTF8.self))
-    }
-
-    deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.signal(signal)
+        let rest = output.readDataToEndOfFile()
+        return (process.waitForExit().status, String(decoding: rest, as: UTF8.self))
     }
 }
 

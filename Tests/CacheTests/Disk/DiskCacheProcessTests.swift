@@ -20,9 +20,8 @@ struct DiskCacheProcessTests {
             // threads are then mid-write, at a different point in each attempt.
             let lines = readLines(of: output) { $0.count(where: { $0.hasPrefix("stored ") }) > attempt }
             #expect(lines.first == "ready")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal)
+            process.signal(SIGKILL)
+            #expect(process.waitForExit() == .signalled(SIGKILL))
             let root = directory.path + "/tests"
             leftovers += ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix(".tmp-") }.count
         }
@@ -76,8 +75,7 @@ struct DiskCacheProcessTests {
         }
         for writer in writers {
             let output = String(decoding: writer.output.readDataToEndOfFile(), as: UTF8.self)
-            writer.process.waitUntilExit()
-            #expect(writer.process.terminationStatus == 0)
+            #expect(writer.process.waitForExit() == .exited(0))
             #expect(output == "done\n")
         }
         for index in 0..<count {

@@ -63,21 +63,15 @@ enum CacheWriter {
     }
 
     /// Starts the writer with its output on a pipe.
-    static func start(_ arguments: [String]) throws -> (process: Process, output: FileHandle) {
-        let process = Process()
-        process.executableURL = try locate()
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        return (process, pipe.fileHandleForReading)
+    static func start(_ arguments: [String]) throws -> (process: SpawnedProcess, output: FileHandle) {
+        let process = try SpawnedProcess(try locate().path, arguments, output: .pipe, errors: .discard)
+        return (process, process.output!)
     }
 
     /// Runs the writer to the end: its exit status and output lines.
     static func run(_ arguments: [String]) throws -> (status: Int32, lines: [String]) {
         let (process, output) = try start(arguments)
         let data = output.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
+        return (process.waitForExit().status, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageTestSupport
 
 /// A program the test runs as a child process, its output read line by line as it comes
 /// (on a thread of its own), so the test can await the next line with a deadline.
@@ -8,39 +9,28 @@ final class ChildProcess: @unchecked Sendable {
         let description: String
     }
 
-    let process: Process
+    let process: SpawnedProcess
     let standardOutput: LineStream
     let standardError: LineStream
 
-    init(_ process: Process) throws {
-        self.process = process
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        standardOutput = LineStream(output.fileHandleForReading)
-        standardError = LineStream(errors.fileHandleForReading)
-        try process.run()
+    init(_ command: NetworkNamespaces.Command) throws {
+        process = try SpawnedProcess(command.executable, command.arguments, output: .pipe, errors: .pipe)
+        standardOutput = LineStream(process.output!)
+        standardError = LineStream(process.errors!)
     }
 
-    /// Kills the program (SIGKILL) if it runs, and waits for it. Not SIGTERM: a child
-    /// inherits the signal mask of the test thread that spawned it, where SIGTERM may be
-    /// blocked, and a cleanup must not depend on the program's own handling.
+    /// Kills the program (SIGKILL) if it runs, and waits for it: a cleanup must not
+    /// depend on the program's own handling of SIGTERM.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        process.waitForExit()
     }
 
     /// Waits for the program's end, at most `limit`; terminates it on timeout.
     func exitStatus(within limit: Duration) async throws -> Int32 {
         let ended = await withTaskGroup(of: Bool.self) { group in
             group.addTask { [self] in
-                await withCheckedContinuation { continuation in
-                    DispatchQueue.global().async {
-                        self.process.waitUntilExit()
-                        continuation.resume()
-                    }
-                }
+                await self.process.exited()
                 return true
             }
             group.addTask {
@@ -54,7 +44,7 @@ final class ChildProcess: @unchecked Sendable {
             return first
         }
         guard ended else { throw Timeout(description: "the program did not end within \(limit)") }
-        return process.terminationStatus
+        return process.waitForExit().status
     }
 }
 

@@ -21,7 +21,7 @@ struct NamespaceLoadTests {
             // (after the kernel's 3 s of neighbour solicitations) while the status is unreachable.
             try namespaces.setServerLink(up: false)
             let fetch = try ChildProcess(
-                namespaces.process(
+                namespaces.command(
                     in: namespaces.client,
                     [try BuiltExecutable.locate("webimage").path, "fetch", "--json", "--no-disk-cache", "--wait-for-network", Self.url]))
             defer { fetch.stop() }
@@ -45,7 +45,7 @@ struct NamespaceLoadTests {
         let namespaces = try NetworkNamespaces()
         defer { namespaces.remove() }
         let fetch = try ChildProcess(
-            namespaces.process(
+            namespaces.command(
                 in: namespaces.client,
                 [try BuiltExecutable.locate("webimage").path, "fetch", "--json", "--no-disk-cache", "--wait-for-network", Self.url]))
         defer { fetch.stop() }
@@ -65,7 +65,7 @@ struct NamespaceLoadTests {
         let namespaces = try NetworkNamespaces()
         defer { namespaces.remove() }
         let server = try ChildProcess(
-            namespaces.process(
+            namespaces.command(
                 in: namespaces.server,
                 [
                     try #require(NetworkNamespaces.python), "-u", "-m", "http.server", "\(Self.port)", "--bind",

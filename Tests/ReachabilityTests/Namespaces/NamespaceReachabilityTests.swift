@@ -17,7 +17,7 @@ struct NamespaceReachabilityTests {
         let namespaces = try NetworkNamespaces()
         defer { namespaces.remove() }
         let watcher = try ChildProcess(
-            namespaces.process(in: namespaces.client, [try BuiltExecutable.locate("webimage").path, "reachability", "--watch", "--json"]))
+            namespaces.command(in: namespaces.client, [try BuiltExecutable.locate("webimage").path, "reachability", "--watch", "--json"]))
         defer { watcher.stop() }
 
         // The first line is the status at start: the program read the tables before printing.
@@ -58,7 +58,7 @@ struct NamespaceReachabilityTests {
         defer { namespaces.remove() }
         let host = NetworkNamespaces.serverAddress
         let watcher = try ChildProcess(
-            namespaces.process(
+            namespaces.command(
                 in: namespaces.client, [try BuiltExecutable.locate("webimage").path, "reachability", "--watch", "--json", "--host", host]))
         defer { watcher.stop() }
         let reachable = #"{"status":"reachable","interface":"virtual","host":"\#(host)"}"#
@@ -78,13 +78,13 @@ struct NamespaceReachabilityTests {
         defer { namespaces.remove() }
         let webimage = try BuiltExecutable.locate("webimage").path
 
-        let reachable = try ChildProcess(namespaces.process(in: namespaces.client, [webimage, "reachability"]))
+        let reachable = try ChildProcess(namespaces.command(in: namespaces.client, [webimage, "reachability"]))
         defer { reachable.stop() }
         #expect(try await reachable.standardOutput.next(within: .seconds(20)) == "reachable(virtual)")
         #expect(try await reachable.exitStatus(within: .seconds(20)) == 0)
 
         try namespaces.deleteDefaultRoute()
-        let unreachable = try ChildProcess(namespaces.process(in: namespaces.client, [webimage, "reachability", "--host", "192.0.2.9"]))
+        let unreachable = try ChildProcess(namespaces.command(in: namespaces.client, [webimage, "reachability", "--host", "192.0.2.9"]))
         defer { unreachable.stop() }
         #expect(try await unreachable.standardOutput.next(within: .seconds(20)) == "192.0.2.9: unreachable")
         #expect(try await unreachable.exitStatus(within: .seconds(20)) == 1)

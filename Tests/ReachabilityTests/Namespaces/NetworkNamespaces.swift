@@ -86,13 +86,16 @@ final class NetworkNamespaces {
     func inClient(_ arguments: [String]) throws { try Self.ip(["-n", client] + arguments) }
     func inServer(_ arguments: [String]) throws { try Self.ip(["-n", server] + arguments) }
 
-    /// A process that runs `arguments` inside `namespace` (`ip netns exec`, which execs
+    /// A program and its arguments.
+    struct Command {
+        let executable: String
+        let arguments: [String]
+    }
+
+    /// The command that runs `arguments` inside `namespace` (`ip netns exec`, which execs
     /// the program in place: its pid is the program's, so terminating it stops the program).
-    func process(in namespace: String, _ arguments: [String]) -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.ipPath)
-        process.arguments = ["netns", "exec", namespace] + arguments
-        return process
+    func command(in namespace: String, _ arguments: [String]) -> Command {
+        Command(executable: Self.ipPath, arguments: ["netns", "exec", namespace] + arguments)
     }
 
     /// Runs `ip arguments...` to its end.

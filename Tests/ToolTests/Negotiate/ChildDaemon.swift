@@ -24,7 +24,7 @@ final class ChildDaemon {
         name = URL(fileURLWithPath: executable).lastPathComponent
         self.log = log
         do {
-            process = try SpawnedProcess(executable, arguments, environment: environment, output: log, ownProcessGroup: true)
+            process = try SpawnedProcess(executable, arguments, environment: environment, output: .file(log), ownProcessGroup: true)
         } catch {
             throw Failed(description: "\(error)")
         }
