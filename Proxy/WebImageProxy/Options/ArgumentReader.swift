@@ -8,7 +8,9 @@ struct ArgumentReader {
     func bad(_ why: String) -> ProxyError { ProxyError(.badOptions, "option \"\(segment)\": \(why)") }
 
     func dimension(_ text: Substring) throws(ProxyError) -> Int {
-        guard let value = Int(text), value >= 0, value <= 16_384 else { throw bad("\"\(text)\" is not a size from 0 to 16384") }
+        guard let value = DecimalText.integer(text), value >= 0, value <= 16_384 else {
+            throw bad("\"\(text)\" is not a size from 0 to 16384")
+        }
         return value
     }
 
@@ -53,7 +55,7 @@ struct ArgumentReader {
     /// `{threshold}[:{hex}[:{equal_hor}[:{equal_ver}]]]`; an empty threshold is no trim.
     func trim(_ arguments: OptionArguments) throws(ProxyError) -> ProcessingOptions.Trim? {
         guard !arguments[0].isEmpty else { return nil }
-        guard let threshold = Double(arguments[0]), threshold >= 0, threshold <= 255 else {
+        guard let threshold = DecimalText.number(arguments[0]), threshold >= 0, threshold <= 255 else {
             throw bad("\"\(arguments[0])\" is not a threshold from 0 to 255")
         }
         func flag(_ index: Int) throws(ProxyError) -> Bool {
@@ -94,25 +96,29 @@ struct ArgumentReader {
     /// A filter's standard deviation: 0 (none) to 100 pixels, which bounds a filter's
     /// work per pixel (the kernel spans about 3.6 sigma).
     func sigma(_ text: Substring) throws(ProxyError) -> Double {
-        guard let value = Double(text), value >= 0, value <= 100 else { throw bad("\"\(text)\" is not a sigma from 0 to 100") }
+        guard let value = DecimalText.number(text), value >= 0, value <= 100 else { throw bad("\"\(text)\" is not a sigma from 0 to 100") }
         return value
     }
 
     /// A count or size above 0.
     func positive(_ text: Substring) throws(ProxyError) -> Int {
-        guard let value = Int(text), value > 0 else { throw bad("\"\(text)\" is not a number above 0") }
+        guard let value = DecimalText.integer(text), value > 0 else { throw bad("\"\(text)\" is not a number above 0") }
         return value
     }
 
     /// A multiplier: a number above 0.
     func factor(_ text: Substring) throws(ProxyError) -> Double {
-        guard let value = Double(text), value > 0, value.isFinite, value <= 1_000 else { throw bad("\"\(text)\" is not a number above 0") }
+        guard let value = DecimalText.number(text), value > 0, value.isFinite, value <= 1_000 else {
+            throw bad("\"\(text)\" is not a number above 0")
+        }
         return value
     }
 
     /// A crop side: 0 (none), a fraction below 1, or pixels.
     func cropSide(_ text: Substring) throws(ProxyError) -> Double {
-        guard let value = Double(text), value >= 0, value <= 16_384 else { throw bad("\"\(text)\" is not a crop size from 0 to 16384") }
+        guard let value = DecimalText.number(text), value >= 0, value <= 16_384 else {
+            throw bad("\"\(text)\" is not a crop size from 0 to 16384")
+        }
         return value
     }
 
@@ -165,7 +171,7 @@ struct ArgumentReader {
     }
 
     private func offset(_ text: Substring, of kind: ProcessingOptions.Gravity.Kind) throws(ProxyError) -> Double {
-        guard let value = Double(text), value.isFinite, kind != .focusPoint || (0...1).contains(value) else {
+        guard let value = DecimalText.number(text), value.isFinite, kind != .focusPoint || (0...1).contains(value) else {
             throw bad("\"\(text)\" is not an offset\(kind == .focusPoint ? " from 0 to 1" : "")")
         }
         return value

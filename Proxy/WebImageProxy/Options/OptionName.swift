@@ -1,6 +1,7 @@
 /// The processing options by what they do, each with every spelling imgproxy accepts for
 /// it. A request's options are looked up by name in one table, not compared against
-/// every spelling in turn.
+/// every spelling in turn; the short spellings a URL mostly uses by their bytes packed
+/// into an integer, with no string made or hashed.
 enum OptionName: Sendable {
     case resize, size, width, height, minWidth, minHeight, resizingType, zoom, dpr, enlarge, extend, extendAspectRatio
     case gravity, crop, quality, maxBytes, blur, sharpen, pixelate, trim, background, padding, cacheBuster, filename
@@ -8,8 +9,34 @@ enum OptionName: Sendable {
     case maxSourceResolution, maxSourceFileSize, maxAnimationFrames, maxResultDimension, formatQuality, format, expires
     case stripMetadata, stripColorProfile, preset
 
+    /// The option `name` spells, or `nil`.
+    static func named(_ name: Substring) -> OptionName? {
+        if let key = packed(name) { return byPackedName[key] }
+        return byName[String(name)]
+    }
+
+    /// Up to 8 bytes of a name in one integer (the first in the lowest byte), or `nil`
+    /// for a longer name; no spelling holds a zero byte, so lengths cannot collide.
+    private static func packed<Name: StringProtocol>(_ name: Name) -> UInt64? {
+        var key: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in name.utf8 {
+            guard shift < 64, byte != 0 else { return nil }
+            key |= UInt64(byte) << shift
+            shift += 8
+        }
+        return key
+    }
+
+    /// The spellings of at most 8 bytes, by ``packed(_:)``.
+    private static let byPackedName: [UInt64: OptionName] = {
+        var table: [UInt64: OptionName] = [:]
+        for (name, option) in byName { if let key = packed(name) { table[key] = option } }
+        return table
+    }()
+
     /// Every spelling, short and long, to the option it names.
-    static let byName: [String: OptionName] = {
+    private static let byName: [String: OptionName] = {
         let spellings: [(OptionName, [String])] = [
             (.resize, ["rs", "resize"]), (.size, ["s", "size"]), (.width, ["w", "width"]), (.height, ["h", "height"]),
             (.minWidth, ["mw", "min-width"]), (.minHeight, ["mh", "min-height"]), (.resizingType, ["rt", "resizing_type"]),

@@ -52,7 +52,7 @@ enum OptionParser {
         let parts = segment.pieces(separatedBy: UInt8(ascii: ":"))
         let arguments = OptionArguments(parts.dropFirst())
         let reader = ArgumentReader(segment: segment)
-        guard let option = OptionName.byName[String(parts[0])] else { throw reader.bad("unknown option \"\(parts[0])\"") }
+        guard let option = OptionName.named(parts[0]) else { throw reader.bad("unknown option \"\(parts[0])\"") }
         func arity(_ range: ClosedRange<Int>) throws(ProxyError) {
             guard range.contains(arguments.count) else { throw reader.bad("takes \(range.lowerBound) to \(range.upperBound) arguments") }
         }
@@ -106,13 +106,13 @@ enum OptionParser {
             options.crop = ProcessingOptions.Crop(width: width, height: height, gravity: gravity)
         case .quality:
             try arity(1...1)
-            guard let quality = Int(arguments[0]), (0...100).contains(quality) else {
+            guard let quality = DecimalText.integer(arguments[0]), (0...100).contains(quality) else {
                 throw reader.bad("the quality is 0 (the default) to 100")
             }
             options.quality = quality == 0 ? nil : quality
         case .maxBytes:
             try arity(1...1)
-            guard let bytes = Int(arguments[0]), bytes >= 0 else { throw reader.bad("the size is bytes, 0 for no limit") }
+            guard let bytes = DecimalText.integer(arguments[0]), bytes >= 0 else { throw reader.bad("the size is bytes, 0 for no limit") }
             options.maxBytes = bytes == 0 ? nil : bytes
         case .blur:
             try arity(1...1)
@@ -158,7 +158,9 @@ enum OptionParser {
             options.autoRotate = try reader.bool(arguments[0])
         case .rotate:
             try arity(1...1)
-            guard let degrees = Int(arguments[0]), degrees % 90 == 0 else { throw reader.bad("the angle is a multiple of 90") }
+            guard let degrees = DecimalText.integer(arguments[0]), degrees % 90 == 0 else {
+                throw reader.bad("the angle is a multiple of 90")
+            }
             options.rotation = (degrees % 360 + 360) % 360
         case .flip:
             try arity(1...2)
@@ -166,7 +168,7 @@ enum OptionParser {
             if arguments.count > 1, !arguments[1].isEmpty { options.flipVertical = try reader.bool(arguments[1]) }
         case .maxSourceResolution:
             try arity(1...1)
-            guard let megapixels = Double(arguments[0]), megapixels > 0, megapixels <= 10_000 else {
+            guard let megapixels = DecimalText.number(arguments[0]), megapixels > 0, megapixels <= 10_000 else {
                 throw reader.bad("the resolution is megapixels above 0")
             }
             options.limits.maxSourceResolution = Int(megapixels * 1_000_000)
@@ -185,7 +187,7 @@ enum OptionParser {
                 guard let format = OutputFormat(name: String(arguments[pair])) else {
                     throw reader.bad("the format is jpeg, png, webp or avif")
                 }
-                guard let quality = Int(arguments[pair + 1]), (0...100).contains(quality) else {
+                guard let quality = DecimalText.integer(arguments[pair + 1]), (0...100).contains(quality) else {
                     throw reader.bad("the quality is 0 (the default) to 100")
                 }
                 options.formatQuality[format] = quality == 0 ? nil : quality
@@ -196,7 +198,7 @@ enum OptionParser {
             options.format = format
         case .expires:
             try arity(1...1)
-            guard let seconds = Int(arguments[0]), seconds > 0 else { throw reader.bad("the expiry is seconds since 1970") }
+            guard let seconds = DecimalText.integer(arguments[0]), seconds > 0 else { throw reader.bad("the expiry is seconds since 1970") }
             options.expires = Date(timeIntervalSince1970: TimeInterval(seconds))
         case .stripMetadata:
             try arity(1...1)
