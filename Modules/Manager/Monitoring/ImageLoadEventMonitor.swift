@@ -43,7 +43,9 @@ public protocol ImageLoadEventMonitor: Sendable {
     func load(_ load: ImageLoadInfo, isWaitingForNetworkAfter error: DownloadError, status: NetworkReachabilityStatus)
     /// The load's wait for the network ended: `networkBack` (the download is tried again),
     /// `timedOut` (the load fails with the error it had) or `cancelled`. Told once after
-    /// each ``load(_:isWaitingForNetworkAfter:status:)``, before the load goes on.
+    /// each ``load(_:isWaitingForNetworkAfter:status:)``, before the download is tried
+    /// again or the load is heard failed (a cancelled load may be heard cancelled first:
+    /// its cancel reaches its subscriber before the run's wait ends).
     func load(_ load: ImageLoadInfo, didEndNetworkWait outcome: NetworkRecovery.WaitOutcome)
 }
 
