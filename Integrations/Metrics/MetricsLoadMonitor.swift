@@ -14,6 +14,7 @@ import WebImageManager
 /// | `webimage_decode_duration` | timer | |
 /// | `webimage_transform_duration` | timer | |
 /// | `webimage_decoded_pixels_total` | counter (width x height x frames) | |
+/// | `webimage_network_waits_total` | counter, per wait for the network (`NetworkRecovery`), counted when its load ends | `outcome` (network_back, timed_out, cancelled) |
 ///
 /// Dimensions take few values (never a URL), as metrics backends need. Queue depth, the
 /// memory budget and cache sizes are gauges: see ``ImageLoadGauges``.
@@ -37,6 +38,10 @@ public final class MetricsLoadMonitor: ImageLoadRecordingMonitor {
                 pixels.increment(by: decode.size.width * decode.size.height * decode.frames)
             }
             if let transform = record.transform { transformDuration.recordNanoseconds(Self.nanoseconds(transform.duration)) }
+            for wait in record.networkWaits {
+                Counter(label: "webimage_network_waits_total", dimensions: [("outcome", Self.name(wait.outcome))], factory: factory)
+                    .increment()
+            }
             switch record.outcome {
             case .answered(let source):
                 let dimensions = [("source", source.rawValue)]
@@ -49,6 +54,16 @@ public final class MetricsLoadMonitor: ImageLoadRecordingMonitor {
             case .cancelled:
                 cancelled.increment()
             }
+        }
+    }
+
+    /// A wait's outcome as a dimension value; a wait its load outlived unheard of (the
+    /// load ended while the monitor was being added) counts as cancelled.
+    static func name(_ outcome: NetworkRecovery.WaitOutcome?) -> String {
+        switch outcome {
+        case .networkBack: "network_back"
+        case .timedOut: "timed_out"
+        case .cancelled, nil: "cancelled"
         }
     }
 

@@ -10,7 +10,11 @@ import WebImageManager
 /// - `image.load` (kind `internal`): from `loadImage` to the end; attributes
 ///   `webimage.load`, `webimage.url`, `webimage.source`; a failure is recorded on it with
 ///   status `error` and ``ImageLoadError/errorClass`` as the message; stores are events
-///   (`stored.memory`, `stored.disk`, `stored.shared`).
+///   (`stored.memory`, `stored.disk`, `stored.shared`); each wait for the network
+///   (`NetworkRecovery`) is an event `network.waiting` when it began (attributes
+///   `webimage.error`, the download's failure, and `webimage.network`, the reachability
+///   status) and one `network.wait_ended` when it ended (attribute `webimage.outcome`:
+///   `network back`, `timed out` or `cancelled`).
 /// - `image.fetch`: for an answer from the network or a revalidation, from the start
 ///   until the decode began (cache lookups and the download).
 /// - `image.decode`: the decode, with `webimage.width`, `webimage.height`,
@@ -72,6 +76,16 @@ public final class TracingLoadMonitor: ImageLoadRecordingMonitor {
         if let transform = record.transform {
             let span = start(tracer, "image.transform", parent: load.context, at: wall(transform.endedAt - transform.duration))
             span.end(at: wall(transform.endedAt))
+        }
+        for wait in record.networkWaits {
+            load.addEvent(
+                SpanEvent(
+                    name: "network.waiting", at: wall(wait.startedAt),
+                    attributes: ["webimage.error": "\(wait.error.description)", "webimage.network": "\(wait.status.description)"]))
+            if let endedAt = wait.endedAt, let outcome = wait.outcome {
+                load.addEvent(
+                    SpanEvent(name: "network.wait_ended", at: wall(endedAt), attributes: ["webimage.outcome": "\(outcome.description)"]))
+            }
         }
         for cache in record.stored {
             load.addEvent(SpanEvent(name: cache == .memory ? "stored.memory" : cache == .shared ? "stored.shared" : "stored.disk"))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WebImage
 import WebImageFixtures
 import WebImageTestServer
@@ -25,5 +26,39 @@ struct ThreeLoads {
             _ = try? await manager.image(for: server.url("/files/missing.png"))
             await flush()
         }
+    }
+}
+
+/// One load that waits for the network once, through the real transport: its download
+/// is refused (a closed loopback port) while ``WatchedNetwork`` says the network is
+/// unreachable; the network is back as soon as the wait watches it, the second attempt
+/// is refused again while the network is reachable, and the load fails.
+enum OneNetworkWait {
+    static let url = URL(string: "http://127.0.0.1:1/picture.png")!
+
+    /// Runs the load through a manager with `monitor`, then `flush`.
+    static func run(with monitor: any ImageLoadEventMonitor, flush: () async -> Void) async {
+        var configuration = WebImageConfiguration(cacheDirectory: nil)
+        configuration.manager.eventMonitors = [monitor]
+        configuration.manager.networkRecovery = NetworkRecovery(observer: WatchedNetwork())
+        let manager = ImageManager(configuration: configuration)
+        _ = try? await manager.image(for: url)
+        await manager.shutdown()
+        await flush()
+    }
+}
+
+/// A network that is unreachable until something watches it (a load's wait for the
+/// network), and reachable from then on.
+final class WatchedNetwork: NetworkReachabilityObserving {
+    private let reachable = Atomic<Bool>(false)
+
+    var currentStatus: NetworkReachabilityStatus { reachable.load(ordering: .sequentiallyConsistent) ? .reachable(.wired) : .unreachable }
+
+    func observe(delivery: CallbackDelivery, _ handler: @escaping @Sendable (NetworkReachabilityStatus) -> Void) -> ReachabilityObservation
+    {
+        reachable.store(true, ordering: .sequentiallyConsistent)
+        delivery.run { handler(.reachable(.wired)) }
+        return ReachabilityObservation {}
     }
 }

@@ -58,4 +58,21 @@ struct LoggingLoadMonitorTests {
         #expect(failed.metadata["webimage.error_class"] == "download.httpStatus")
         #expect(failed.metadata["webimage.error"]?.description.contains("404") == true)
     }
+
+    @Test("a load waiting for the network logs at info as the wait begins; the load's line counts its waits")
+    func networkWait() async throws {
+        let captured = CapturedLines()
+        let monitor = LoggingLoadMonitor(logger: captured.logger)
+        await OneNetworkWait.run(with: monitor, flush: monitor.flush)
+        let lines = captured.lines.withLock { $0 }
+        try #require(lines.count == 2, "\(lines.map(\.message))")
+        let (waiting, failed) = (lines[0], lines[1])
+        #expect(waiting.level == .info && waiting.message == "image load waiting for the network")
+        #expect(waiting.metadata["webimage.url"] == "\(OneNetworkWait.url.absoluteString)")
+        #expect(waiting.metadata["webimage.network"] == "unreachable")
+        #expect(waiting.metadata["webimage.error"] != nil)
+        #expect(waiting.metadata["webimage.load"] == failed.metadata["webimage.load"])
+        #expect(failed.level == .warning && failed.message == "image load failed")
+        #expect(failed.metadata["webimage.network_waits"] == "1")
+    }
 }

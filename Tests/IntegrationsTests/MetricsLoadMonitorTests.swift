@@ -31,6 +31,17 @@ struct MetricsLoadMonitorTests {
         #expect(network.values.count == 1 && network.values[0] > 0)
     }
 
+    @Test("each wait for the network is counted by how it ended")
+    func networkWaits() async throws {
+        let metrics = TestMetrics()
+        let monitor = MetricsLoadMonitor(factory: metrics)
+        await OneNetworkWait.run(with: monitor, flush: monitor.flush)
+        #expect(metrics.counterTotal(label: "webimage_network_waits_total", dimensions: [("outcome", "network_back")]) == 1)
+        #expect(metrics.counterTotal(label: "webimage_network_waits_total", dimensions: [("outcome", "timed_out")]) == 0)
+        let refused = [("error_class", "download.connectionRefused")]
+        #expect(metrics.counterTotal(label: "webimage_load_failures_total", dimensions: refused) == 1)
+    }
+
     @Test("gauges read the memory budget, the caches and readings of your own when sampled")
     func gauges() throws {
         let metrics = TestMetrics()

@@ -32,4 +32,23 @@ struct TracingLoadMonitorTests {
         #expect(failed.errors.count == 1)
         #expect(failed.status?.message == "download.httpStatus")
     }
+
+    @Test("a wait for the network is an event on the load's span when it began, and one when it ended, within the span")
+    func networkWait() async throws {
+        let tracer = InMemoryTracer()
+        let monitor = TracingLoadMonitor(tracer: tracer)
+        await OneNetworkWait.run(with: monitor, flush: monitor.flush)
+        let load = try #require(tracer.finishedSpans.first { $0.operationName == "image.load" })
+        try #require(load.events.count == 2, "\(load.events.map(\.name))")
+        let (waiting, ended) = (load.events[0], load.events[1])
+        #expect(waiting.name == "network.waiting")
+        #expect(waiting.attributes["webimage.network"]?.toSpanAttribute() == .string("unreachable"))
+        #expect(waiting.attributes["webimage.error"] != nil)
+        #expect(ended.name == "network.wait_ended")
+        #expect(ended.attributes["webimage.outcome"]?.toSpanAttribute() == .string("network back"))
+        #expect(load.startInstant.nanosecondsSinceEpoch <= waiting.nanosecondsSinceEpoch)
+        #expect(waiting.nanosecondsSinceEpoch <= ended.nanosecondsSinceEpoch)
+        #expect(ended.nanosecondsSinceEpoch <= load.endInstant.nanosecondsSinceEpoch)
+        #expect(load.status?.code == .error)
+    }
 }

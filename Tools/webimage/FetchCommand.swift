@@ -153,8 +153,8 @@ struct FetchCommand: AsyncParsableCommand {
         defer { monitor?.stop() }
         if let monitor {
             configuration.manager.networkRecovery = NetworkRecovery(
-                observer: monitor, maximumWait: .milliseconds(Int64(networkWait * 1000)),
-                waitHandler: { url in Console.note("waiting for the network to retry \(url.absoluteString)") })
+                observer: monitor, maximumWait: .milliseconds(Int64(networkWait * 1000)))
+            configuration.manager.eventMonitors.append(NetworkWaitNotes())
         }
         configuration.manager.cachePolicy = cachePolicy.policy
         configuration.manager.sharedCache = try sharedCache.sharedCache()

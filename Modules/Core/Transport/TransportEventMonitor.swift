@@ -13,12 +13,28 @@ public protocol TransportEventMonitor: Sendable {
     /// things happen (for a monitor that only counts or timestamps): keep it quick there.
     var delivery: CallbackDelivery { get }
     func transferDidStart(_ task: TransferTask, request: TransportRequest)
-    /// The transfer's request waits for a connection: its host is at the transport's
-    /// connection limit and every connection is busy (Alamofire's waiting for
-    /// connectivity). It is sent when one comes free, or fails with
-    /// ``TransportError/Code/waitedForConnection``. Told for each hop that waits (a
-    /// redirect's may wait again).
-    func transferIsWaitingForConnection(_ task: TransferTask)
+    /// A hop of the transfer waits for a connection (Alamofire's waiting for
+    /// connectivity): its origin (scheme, host and port) already has as many transfers
+    /// under way as the transport's per-host limit lets connections carry, or transfers
+    /// waiting before it, so the transport holds it back, unsent, first started first
+    /// served. `request` is the hop's: a redirect's URL, method and headers for a later
+    /// hop. The hop is sent when a connection comes free, or the transfer ends unsent:
+    /// cancelled, shut down, or ``TransportError/Code/waitedForConnection`` once its
+    /// whole-transfer timeout has passed.
+    ///
+    /// Told once per wait, as it begins. Not told for a hop that finds a free slot, nor
+    /// for a transfer paused before its hop starts (it waits for its resume, not for a
+    /// connection). Told again for each later wait: a later hop's (a redirect, an
+    /// authentication retry, a reconnection after a revocation fetch), or a waiting
+    /// transfer's that was paused (it leaves the queue) and resumed (it queues again at
+    /// the back). Not told for waits libcurl keeps to itself, with no signal per
+    /// transfer: the total-connection limit (`maximumTotalConnections`, off by default);
+    /// and where HTTPS requests may share HTTP/2 connections, a request waiting for a
+    /// handshake under way to learn whether it can share it, or let through as a stream
+    /// to a server that turns out to speak only HTTP/1.1. Not told for the network's
+    /// state either: the transport does not watch it (the manager's network recovery
+    /// waits for the network).
+    func transferIsWaitingForConnection(_ task: TransferTask, request: TransportRequest)
     func transfer(_ task: TransferTask, didReceive response: TransportResponse)
     func transfer(_ task: TransferTask, didReceiveBytes count: Int, progress: TransferProgress)
     /// A redirect is about to be followed from `response` to `url`.
@@ -57,7 +73,7 @@ private let sharedTransportMonitorQueue = DispatchQueue(label: "webimage.transpo
 extension TransportEventMonitor {
     public var delivery: CallbackDelivery { .queue(sharedTransportMonitorQueue) }
     public func transferDidStart(_ task: TransferTask, request: TransportRequest) {}
-    public func transferIsWaitingForConnection(_ task: TransferTask) {}
+    public func transferIsWaitingForConnection(_ task: TransferTask, request: TransportRequest) {}
     public func transfer(_ task: TransferTask, didReceive response: TransportResponse) {}
     public func transfer(_ task: TransferTask, didReceiveBytes count: Int, progress: TransferProgress) {}
     public func transfer(_ task: TransferTask, willRedirectTo url: URL, from response: TransportResponse) {}

@@ -35,6 +35,18 @@ public protocol ImageLoadEventMonitor: Sendable {
     func load(_ load: ImageLoadInfo, didFail error: ImageLoadError)
     /// The load was cancelled before it completed.
     func loadDidCancel(_ load: ImageLoadInfo)
+    /// The load's download failed with `error` because the network was not there, and the
+    /// manager's `NetworkRecovery` now waits for it before trying again: told once per
+    /// wait, before the wait begins, with the observer's `status` that decided it
+    /// (`unreachable`). A failure that does not wait (another error, the network reachable,
+    /// no recovery, the retries used up) is not told.
+    func load(_ load: ImageLoadInfo, isWaitingForNetworkAfter error: DownloadError, status: NetworkReachabilityStatus)
+    /// The load's wait for the network ended: `networkBack` (the download is tried again),
+    /// `timedOut` (the load fails with the error it had) or `cancelled`. Told once after
+    /// each ``load(_:isWaitingForNetworkAfter:status:)``, before the download is tried
+    /// again or the load is heard failed (a cancelled load may be heard cancelled first:
+    /// its cancel reaches its subscriber before the run's wait ends).
+    func load(_ load: ImageLoadInfo, didEndNetworkWait outcome: NetworkRecovery.WaitOutcome)
 }
 
 /// The queue load monitors share when they do not choose one.
@@ -49,6 +61,8 @@ extension ImageLoadEventMonitor {
     public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) {}
     public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) {}
     public func loadDidCancel(_ load: ImageLoadInfo) {}
+    public func load(_ load: ImageLoadInfo, isWaitingForNetworkAfter error: DownloadError, status: NetworkReachabilityStatus) {}
+    public func load(_ load: ImageLoadInfo, didEndNetworkWait outcome: NetworkRecovery.WaitOutcome) {}
 }
 
 /// Which load an event is about.

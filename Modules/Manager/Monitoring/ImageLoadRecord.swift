@@ -26,6 +26,19 @@ public struct ImageLoadRecord: Sendable {
         public var endedAt: ContinuousClock.Instant
     }
 
+    /// One wait for the network (``NetworkRecovery``) after the load's download failed
+    /// because the network was not there.
+    public struct NetworkWait: Sendable {
+        /// The download's failure that made the load wait.
+        public var error: DownloadError
+        /// The observer's status that decided the wait.
+        public var status: NetworkReachabilityStatus
+        public var startedAt: ContinuousClock.Instant
+        /// When and how the wait ended; `nil` while it waits.
+        public var endedAt: ContinuousClock.Instant?
+        public var outcome: NetworkRecovery.WaitOutcome?
+    }
+
     public var load: ImageLoadInfo
     public var startedAt: ContinuousClock.Instant
     public var endedAt: ContinuousClock.Instant
@@ -34,6 +47,8 @@ public struct ImageLoadRecord: Sendable {
     public var transform: Transform?
     /// The caches the result was handed to, in order.
     public var stored: [ImageCacheType]
+    /// The load's waits for the network, in order.
+    public var networkWaits: [NetworkWait] = []
 
     /// From `loadImage` to the end.
     public var duration: Duration { endedAt - startedAt }

@@ -26,19 +26,26 @@ public final class ImageLoadRecorder: ImageLoadEventMonitor {
     /// Told at once when a load starts, on the thread that started it (inside
     /// `loadImage`, where the caller's task-local values are still readable).
     private let started: (@Sendable (ImageLoadInfo) -> Void)?
+    /// Told on `recordDelivery` when a load starts waiting for the network.
+    private let waiting: (@Sendable (ImageLoadInfo, ImageLoadRecord.NetworkWait) -> Void)?
 
     /// - Parameters:
     ///   - recordDelivery: where `finished` runs; by default a serial queue of its own,
     ///     so records arrive one at a time, in the order loads ended.
     ///   - started: called when a load starts, where it starts (keep it quick).
+    ///   - waiting: called on `recordDelivery` each time a load starts waiting for the
+    ///     network, with the wait as it begins (for a line as it happens; the record
+    ///     keeps every wait and how it ended).
     ///   - finished: called once per load with its record.
     public init(
         recordDelivery: CallbackDelivery = .queue(DispatchQueue(label: "webimage.load-records")),
         started: (@Sendable (ImageLoadInfo) -> Void)? = nil,
+        waiting: (@Sendable (ImageLoadInfo, ImageLoadRecord.NetworkWait) -> Void)? = nil,
         finished: @escaping @Sendable (ImageLoadRecord) -> Void
     ) {
         self.recordDelivery = recordDelivery
         self.started = started
+        self.waiting = waiting
         self.finished = finished
     }
 
@@ -64,6 +71,21 @@ public final class ImageLoadRecorder: ImageLoadEventMonitor {
 
     public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) {
         update(load) { $0.stored.append(cache) }
+    }
+
+    public func load(_ load: ImageLoadInfo, isWaitingForNetworkAfter error: DownloadError, status: NetworkReachabilityStatus) {
+        let wait = ImageLoadRecord.NetworkWait(error: error, status: status, startedAt: ContinuousClock.now)
+        update(load) { $0.networkWaits.append(wait) }
+        if let waiting { recordDelivery.run { waiting(load, wait) } }
+    }
+
+    public func load(_ load: ImageLoadInfo, didEndNetworkWait outcome: NetworkRecovery.WaitOutcome) {
+        let now = ContinuousClock.now
+        update(load) { record in
+            guard let last = record.networkWaits.indices.last, record.networkWaits[last].outcome == nil else { return }
+            record.networkWaits[last].endedAt = now
+            record.networkWaits[last].outcome = outcome
+        }
     }
 
     public func load(_ load: ImageLoadInfo, didAnswerFrom source: ImageSource) { end(load, .answered(source)) }
@@ -123,6 +145,12 @@ extension ImageLoadRecordingMonitor {
     public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) { recorder.load(load, didStoreIn: cache) }
     public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) { recorder.load(load, didFail: error) }
     public func loadDidCancel(_ load: ImageLoadInfo) { recorder.loadDidCancel(load) }
+    public func load(_ load: ImageLoadInfo, isWaitingForNetworkAfter error: DownloadError, status: NetworkReachabilityStatus) {
+        recorder.load(load, isWaitingForNetworkAfter: error, status: status)
+    }
+    public func load(_ load: ImageLoadInfo, didEndNetworkWait outcome: NetworkRecovery.WaitOutcome) {
+        recorder.load(load, didEndNetworkWait: outcome)
+    }
 
     /// Returns once every load that ended before this call has been handed over.
     public func flush() async { await recorder.flush() }

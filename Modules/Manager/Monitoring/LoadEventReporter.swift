@@ -41,4 +41,12 @@ struct LoadEventReporter: Sendable {
     func stored(in cache: ImageCacheType) {
         monitors.emit { [load] in $0.load(load, didStoreIn: cache) }
     }
+
+    func waitingForNetwork(after error: DownloadError, status: NetworkReachabilityStatus) {
+        monitors.emit { [load] in $0.load(load, isWaitingForNetworkAfter: error, status: status) }
+    }
+
+    func endedNetworkWait(_ outcome: NetworkRecovery.WaitOutcome) {
+        monitors.emit { [load] in $0.load(load, didEndNetworkWait: outcome) }
+    }
 }

@@ -358,10 +358,15 @@ final class ImageLoadTask: CoalescedRun {
             case .failure(let failure): error = failure
             }
             if error.isCancelled { throw .cancelled }
-            guard let recovery = stages.recovery, recovery.waits(after: error, waitsSoFar: waits) else { throw .download(error) }
+            guard let recovery = stages.recovery, let status = recovery.waitingStatus(after: error, waitsSoFar: waits) else {
+                throw .download(error)
+            }
             enter(.waitingForNetwork)
             defer { enter(.downloading) }
-            switch await recovery.waitForNetwork(for: request.url, clock: stages.clock) {
+            stages.events.waitingForNetwork(after: error, status: status)
+            let outcome = await recovery.waitForNetwork(for: request.url, clock: stages.clock)
+            stages.events.endedNetworkWait(outcome)
+            switch outcome {
             case .networkBack: waits += 1
             case .timedOut: throw .download(error)
             case .cancelled: throw .cancelled

@@ -4,21 +4,33 @@ import WebImageConcurrency
 import WebImageCore
 
 extension NetworkRecovery {
-    /// How a wait for the network ended.
-    enum WaitOutcome: Equatable, Sendable {
+    /// How a wait for the network ended (``ImageLoadEventMonitor`` hears it).
+    public enum WaitOutcome: Equatable, Sendable, CustomStringConvertible {
         /// The observer reported the network reachable: try again.
         case networkBack
         /// ``maximumWait`` passed first: the load fails with the error it had.
         case timedOut
         /// The load's task was cancelled.
         case cancelled
+
+        /// `network back`, `timed out` or `cancelled`.
+        public var description: String {
+            switch self {
+            case .networkBack: "network back"
+            case .timedOut: "timed out"
+            case .cancelled: "cancelled"
+            }
+        }
     }
 
-    /// Whether a load's failed attempt waits for the network: its failure means the
-    /// network was not there, the observer says it is unreachable, and the load has
-    /// waited fewer than ``maximumRetries`` times.
-    func waits(after error: DownloadError, waitsSoFar: Int) -> Bool {
-        waitsSoFar < maximumRetries && Self.isNetworkDown(error) && observer.currentStatus == .unreachable
+    /// The observer's status that makes a load's failed attempt wait for the network, or
+    /// `nil` when it does not wait: it waits when its failure means the network was not
+    /// there, the observer says it is unreachable, and the load has waited fewer than
+    /// ``maximumRetries`` times.
+    func waitingStatus(after error: DownloadError, waitsSoFar: Int) -> NetworkReachabilityStatus? {
+        guard waitsSoFar < maximumRetries, Self.isNetworkDown(error) else { return nil }
+        let status = observer.currentStatus
+        return status == .unreachable ? status : nil
     }
 
     /// Waits for the network after a load's attempt failed because it was down, on

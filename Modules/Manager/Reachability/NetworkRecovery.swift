@@ -39,7 +39,10 @@ public struct NetworkRecovery: Sendable {
     /// is undone when the network comes back. Off by default.
     public var suspendsQueueWhileUnreachable: Bool
     /// Called, on the thread that reported the failure, each time a load starts waiting
-    /// for the network, with its URL: for logs and progress displays.
+    /// for the network, with its URL: for logs and progress displays. The manager's load
+    /// monitors hear the same moment with the failure and the status
+    /// (``ImageLoadEventMonitor/load(_:isWaitingForNetworkAfter:status:)``), and the wait's
+    /// end.
     public var waitHandler: (@Sendable (URL) -> Void)?
 
     public init(

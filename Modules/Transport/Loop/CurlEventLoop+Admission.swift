@@ -21,9 +21,11 @@ extension CurlEventLoop {
         case .held:
             break
         case .queued:
+            // Once per wait: a hop joins a queue only here; a waiter paused leaves it, and
+            // joins again through here (a new wait) when resumed.
             if !environment.monitors.isEmpty {
-                let task = state.task
-                environment.monitors.emit { $0.transferIsWaitingForConnection(task) }
+                let (task, request) = (state.task, state.hopRequest)
+                environment.monitors.emit { $0.transferIsWaitingForConnection(task, request: request) }
             }
         case .admitted(let admission, _):
             enter(state, admission, origin: origin)

@@ -119,6 +119,16 @@ final class TransferState: @unchecked Sendable {
 
     var isFileURL: Bool { scheme == "file" }
 
+    /// The current hop's request: the transfer's, with the URL, method and headers a
+    /// redirect gave this hop.
+    var hopRequest: TransportRequest {
+        var hop = request
+        hop.url = url
+        hop.method = method
+        hop.headers = headers
+        return hop
+    }
+
     /// The transfer refused by its URL policy: `violation` says which rule.
     func refusal(_ violation: URLPolicyViolation) -> TransportError {
         var error = TransportError(.refusedByPolicy, violation.description, url: violation.url ?? url)

@@ -25,10 +25,15 @@ struct NamespaceLoadTests {
                     in: namespaces.client,
                     [try BuiltExecutable.locate("webimage").path, "fetch", "--json", "--no-disk-cache", "--wait-for-network", Self.url]))
             defer { fetch.stop() }
-            // The first attempt failed and the load now waits for the network.
-            let waiting = try await fetch.standardError.line(containing: "waiting for the network", within: .seconds(30))
+            // The first attempt failed and the load now waits for the network: the manager's
+            // load event, with the load's URL and the reachability status behind the wait.
+            let waiting = try await fetch.standardError.line(containing: "waiting for the network to retry", within: .seconds(30))
             #expect(waiting.contains(Self.url))
+            #expect(waiting.contains("network unreachable"), "\(waiting)")
             try namespaces.setServerLink(up: true)
+            // The wait's end is its own event, once, when the link is back.
+            let ended = try await fetch.standardError.line(containing: "stopped waiting for the network", within: .seconds(30))
+            #expect(ended.hasSuffix("\(Self.url): network back"), "\(ended)")
 
             #expect(try await fetch.exitStatus(within: .seconds(30)) == 0, "\(fetch.standardError.seen)")
             let line = try #require(try await fetch.standardOutput.next(within: .seconds(5)))
@@ -37,6 +42,7 @@ struct NamespaceLoadTests {
             #expect(report["httpStatus"] as? Int == 200)
             #expect(report["width"] as? Int == 64)
             #expect(report["error"] is NSNull)
+            #expect(fetch.standardError.seen.filter { $0.contains("waiting for the network to retry") }.count == 1)
         }
     }
 
