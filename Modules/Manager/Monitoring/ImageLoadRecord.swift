@@ -34,6 +34,9 @@ public struct ImageLoadRecord: Sendable {
     public var transform: Transform?
     /// The caches the result was handed to, in order.
     public var stored: [ImageCacheType]
+    /// The caches the result was stored in as a variant
+    /// (``ImageManager/Configuration/variantStorage``), in order.
+    public var storedVariants: [ImageCacheType] = []
 
     /// From `loadImage` to the end.
     public var duration: Duration { endedAt - startedAt }

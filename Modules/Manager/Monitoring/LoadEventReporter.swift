@@ -41,4 +41,8 @@ struct LoadEventReporter: Sendable {
     func stored(in cache: ImageCacheType) {
         monitors.emit { [load] in $0.load(load, didStoreIn: cache) }
     }
+
+    func storedVariant(_ variant: ImageVariantKey, bytes: Int, in cache: ImageCacheType) {
+        monitors.emit { [load] in $0.load(load, didStoreVariant: variant, bytes: bytes, in: cache) }
+    }
 }
