@@ -118,7 +118,7 @@ struct SharedCacheFlagsTests {
                 "--shared-cache", node.url,
             ])
             #expect(purged.status == 0, "\(purged.errors)")
-            #expect(purged.output.contains("3 results on disk, 3 in the shared tier"), "\(purged.output)")
+            #expect(purged.output.contains("3 proxy results and 0 stored variants on disk, 3 in the shared tier"), "\(purged.output)")
         }
     }
 

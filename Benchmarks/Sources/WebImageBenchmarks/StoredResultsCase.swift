@@ -78,7 +78,7 @@ enum StoredResultsCase {
         let output = try SharedCacheCase.finish(
             program.path, ["cache", "purge", "--source", sources[0].absoluteString] + purgeArguments)
         print("  \(output.trimmingCharacters(in: .whitespacesAndNewlines))")
-        guard output.contains("1000 results on disk, 1000 in the shared tier"),
+        guard output.contains("1000 proxy results and 0 stored variants on disk, 1000 in the shared tier"),
             let seconds = output.split(separator: " ").dropLast().last.flatMap({ Double($0) })
         else {
             Findings.skip(.proxy, purgeName, reason: "the purge did not report 1,000 variants: \(output)")

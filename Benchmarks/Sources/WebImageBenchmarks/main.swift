@@ -126,6 +126,10 @@ do {
         try StoredVariantsCase.run(origin: try origin(), root: URL(fileURLWithPath: ColdLoadCases.root!))
         fflush(nil)
     }
+    if selected(ManagerPurgeCase.name) {
+        try ManagerPurgeCase.run(origin: try origin())
+        fflush(nil)
+    }
     if selected(StoredResultsCase.name) {
         try StoredResultsCase.run(origin: try origin(), root: URL(fileURLWithPath: ColdLoadCases.root!))
         fflush(nil)

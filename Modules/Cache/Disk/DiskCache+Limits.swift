@@ -29,6 +29,8 @@ extension DiskCache {
             state.index.removeAll()
             state.isLoaded = true
         }
+        // The index of variants per source lists nothing any more.
+        try? FileManager.default.removeItem(at: variantIndexURL)
     }
 
     /// ``trim()``'s work, on the calling thread.

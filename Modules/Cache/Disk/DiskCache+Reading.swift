@@ -83,7 +83,8 @@ extension DiskCache {
         }
     }
 
-    private func discard(_ name: String, path: String, status: DiskFileIO.Status) {
+    /// Removes an entry found expired or damaged, unless another writer replaced it since.
+    func discard(_ name: String, path: String, status: DiskFileIO.Status) {
         state.withLock { state in
             DiskFileIO.removeIfSame(path, as: status)
             state.index.remove(name)

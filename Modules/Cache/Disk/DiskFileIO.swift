@@ -184,6 +184,22 @@ enum DiskFileIO {
         return true
     }
 
+    /// Reads exactly `buffer.count` bytes of `fd` from `offset` (one `pread` in the usual
+    /// case); false on a short file or an error.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let result = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if result < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            if result == 0 { return false }
+            done += result
+        }
+        return true
+    }
+
     /// Sets the access date of an open file, leaving the modification date alone.
     static func setAccessDate(_ fd: Int32, _ date: Date) {
         var times = [timespec(date: date), timespec(tv_sec: 0, tv_nsec: utimeOmit)]

@@ -14,6 +14,11 @@ public protocol DataCaching: Sendable {
     /// - Throws: ``CacheError`` when the entry cannot be written (a full disk, an
     ///   unwritable directory); the cache keeps serving what it has.
     func store(_ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey) throws(CacheError)
+    /// The metadata of the entry for `key`, under the same rules as
+    /// ``response(forKey:)``, reading no more of the bytes than the cache must: a
+    /// freshness or validator check of a large entry costs a few hundred bytes of I/O. The
+    /// default reads the whole entry.
+    func metadata(forKey key: CacheKey) -> CachedResponseMetadata?
     /// Removes the entry for `key`, if any.
     func removeResponse(forKey key: CacheKey)
     /// Removes every entry.
@@ -29,4 +34,11 @@ public protocol DataCaching: Sendable {
     func response(forKey key: CacheKey) async -> CachedResponse?
     /// ``store(_:metadata:forKey:)`` off the caller's thread.
     func store(_ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey) async throws(CacheError)
+}
+
+extension DataCaching {
+    /// The whole entry's metadata: for a cache that cannot read the metadata alone.
+    public func metadata(forKey key: CacheKey) -> CachedResponseMetadata? {
+        response(forKey: key)?.metadata
+    }
 }

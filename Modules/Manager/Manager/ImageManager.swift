@@ -48,7 +48,7 @@ public final class ImageManager: Sendable {
     public let loads = ImageLoadGroup()
     private let registry: Registry
     private let individualLoads = Atomic<UInt64>(1)
-    private let writes: DiskWriteBehind
+    let writes: DiskWriteBehind
     /// The configuration's load monitors, then those added while running.
     private let monitors = MonitorList<any ImageLoadEventMonitor>()
     private let loadIDs = Atomic<UInt64>(1)

@@ -31,6 +31,12 @@ public protocol ImageLoadEventMonitor: Sendable {
     /// to the disk cache (a write that later fails goes to the manager's
     /// `cacheStoreFailureHandler`).
     func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType)
+    /// The image the load made was stored as a variant
+    /// (``ImageManager/Configuration/variantStorage``) under `variant`, `bytes` long as
+    /// stored: `.disk` once handed to the disk cache, `.shared` once the shared tier took
+    /// it. A variant copied from the tier to the disk, or not stored (an encode that
+    /// failed, a response that may not be kept), reports nothing.
+    func load(_ load: ImageLoadInfo, didStoreVariant variant: ImageVariantKey, bytes: Int, in cache: ImageCacheType)
     /// The load failed with `error` (never `.cancelled`: that is ``loadDidCancel(_:)``).
     func load(_ load: ImageLoadInfo, didFail error: ImageLoadError)
     /// The load was cancelled before it completed.
@@ -59,6 +65,7 @@ extension ImageLoadEventMonitor {
     public func load(_ load: ImageLoadInfo, didDecode size: PixelSize, frames: Int, duration: Duration) {}
     public func load(_ load: ImageLoadInfo, didTransformTo size: PixelSize, duration: Duration) {}
     public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) {}
+    public func load(_ load: ImageLoadInfo, didStoreVariant variant: ImageVariantKey, bytes: Int, in cache: ImageCacheType) {}
     public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) {}
     public func loadDidCancel(_ load: ImageLoadInfo) {}
     public func load(_ load: ImageLoadInfo, isWaitingForNetworkAfter error: DownloadError, status: NetworkReachabilityStatus) {}

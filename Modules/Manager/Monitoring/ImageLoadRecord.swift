@@ -49,6 +49,9 @@ public struct ImageLoadRecord: Sendable {
     public var stored: [ImageCacheType]
     /// The load's waits for the network, in order.
     public var networkWaits: [NetworkWait] = []
+    /// The caches the result was stored in as a variant
+    /// (``ImageManager/Configuration/variantStorage``), in order.
+    public var storedVariants: [ImageCacheType] = []
 
     /// From `loadImage` to the end.
     public var duration: Duration { endedAt - startedAt }

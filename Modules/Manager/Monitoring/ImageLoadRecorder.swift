@@ -88,6 +88,10 @@ public final class ImageLoadRecorder: ImageLoadEventMonitor {
         }
     }
 
+    public func load(_ load: ImageLoadInfo, didStoreVariant variant: ImageVariantKey, bytes: Int, in cache: ImageCacheType) {
+        update(load) { $0.storedVariants.append(cache) }
+    }
+
     public func load(_ load: ImageLoadInfo, didAnswerFrom source: ImageSource) { end(load, .answered(source)) }
     public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) { end(load, .failed(error)) }
     public func loadDidCancel(_ load: ImageLoadInfo) { end(load, .cancelled) }
@@ -143,6 +147,9 @@ extension ImageLoadRecordingMonitor {
         recorder.load(load, didTransformTo: size, duration: duration)
     }
     public func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) { recorder.load(load, didStoreIn: cache) }
+    public func load(_ load: ImageLoadInfo, didStoreVariant variant: ImageVariantKey, bytes: Int, in cache: ImageCacheType) {
+        recorder.load(load, didStoreVariant: variant, bytes: bytes, in: cache)
+    }
     public func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) { recorder.load(load, didFail: error) }
     public func loadDidCancel(_ load: ImageLoadInfo) { recorder.loadDidCancel(load) }
     public func load(_ load: ImageLoadInfo, isWaitingForNetworkAfter error: DownloadError, status: NetworkReachabilityStatus) {

@@ -49,4 +49,8 @@ struct LoadEventReporter: Sendable {
     func endedNetworkWait(_ outcome: NetworkRecovery.WaitOutcome) {
         monitors.emit { [load] in $0.load(load, didEndNetworkWait: outcome) }
     }
+
+    func storedVariant(_ variant: ImageVariantKey, bytes: Int, in cache: ImageCacheType) {
+        monitors.emit { [load] in $0.load(load, didStoreVariant: variant, bytes: bytes, in: cache) }
+    }
 }

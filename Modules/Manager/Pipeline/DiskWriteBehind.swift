@@ -16,6 +16,9 @@ final class DiskWriteBehind: Sendable {
         let data: Data
         let metadata: CachedResponseMetadata
         let key: CacheKey
+        /// For a stored variant: its source's key, under which the disk's index of
+        /// variants per source (`VariantIndexing`) lists it before it is written.
+        var variantOf: CacheKey? = nil
     }
 
     private struct State {
@@ -80,8 +83,12 @@ final class DiskWriteBehind: Sendable {
     }
 
     /// Writes now, on the calling task (``ImageLoadOptions/waitForCacheStore``, and the
-    /// writer). A failure is reported, never thrown: it costs the entry, not the load.
+    /// writer), a variant listed in its disk's index first. A failure is reported, never
+    /// thrown: it costs the entry, not the load.
     func write(_ write: Write) async {
+        if let source = write.variantOf, let index = write.disk as? any VariantIndexing {
+            await index.recordVariant(write.key, ofSource: source)
+        }
         do throws(CacheError) {
             try await write.disk.store(write.data, metadata: write.metadata, forKey: write.key)
         } catch {

@@ -191,8 +191,9 @@ final class ImageLoadTask: CoalescedRun {
                 action = machine.memoryLooked(stages.memory?.value(forKey: request.imageKey))
             case .lookUpVariant:
                 let variant = await stages.storedVariant(waits: request.options.contains(.waitForCacheStore))
-                // The source's metadata only matters when there is a variant to check.
-                let source = variant == nil ? nil : stages.diskResponse(for: request)?.metadata
+                // The source's metadata only matters when there is a variant to check;
+                // its bytes are not read.
+                let source = variant == nil ? nil : stages.diskMetadata(for: request)
                 action = Task.isCancelled ? machine.cancelled() : machine.variantLooked(variant, source: source, at: Date())
             case .answerFromVariant(let variant):
                 do throws(ImageLoadError) {

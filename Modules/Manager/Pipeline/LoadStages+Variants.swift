@@ -36,7 +36,7 @@ extension LoadStages {
     var looksForVariant: Bool { variant != nil && (disk != nil || variantTier != nil) }
 
     /// The load's variant on disk, else in the shared tier (a hit there is copied to
-    /// disk, through the write-behind, or at once when `waits`). A damaged value on disk
+    /// disk and listed in its index, through the write-behind, or at once when `waits`). A damaged value on disk
     /// is removed; every fault is a miss.
     func storedVariant(waits: Bool) async -> FoundVariant? {
         guard let variant else { return nil }
@@ -49,7 +49,8 @@ extension LoadStages {
             let entry = VariantEntry(decoding: stored.data)
         else { return nil }
         if let disk {
-            let write = DiskWriteBehind.Write(disk: disk, data: stored.data, metadata: stored.metadata, key: key)
+            let write = DiskWriteBehind.Write(
+                disk: disk, data: stored.data, metadata: stored.metadata, key: key, variantOf: variant.key.source)
             if waits { await writes.write(write) } else { writes.enqueue(write) }
         }
         return FoundVariant(entry: entry, metadata: stored.metadata, tier: .shared)
@@ -98,7 +99,8 @@ extension LoadStages {
     }
 
     /// Stores `image`, the load's result, as its variant with the source's `metadata`: on
-    /// disk (through the write-behind, or at once when `waits`) and in the shared tier.
+    /// disk (through the write-behind, or at once when `waits`) and in the shared tier,
+    /// each listed in its cache's index of variants per source (`VariantIndexing`).
     /// An image the encoder cannot write (an animation, for a still-only encoder) is not
     /// stored; a failed encode or write costs the variant, never the load.
     func storeVariant(_ image: DecodedImage, metadata: CachedResponseMetadata, waits: Bool) async {
@@ -109,10 +111,17 @@ extension LoadStages {
         let value = VariantEntry(kind: animated ? .animation : .still, format: image.format, body: body).encoded()
         let key = variant.key.cacheKey
         if let disk {
-            let write = DiskWriteBehind.Write(disk: disk, data: value, metadata: metadata, key: key)
+            let write = DiskWriteBehind.Write(disk: disk, data: value, metadata: metadata, key: key, variantOf: variant.key.source)
             if waits { await writes.write(write) } else { writes.enqueue(write) }
+            events.storedVariant(variant.key, bytes: value.count, in: .disk)
         }
-        if let tier = variantTier { try? await tier.store(value, metadata: metadata, forKey: key) }
+        if let tier = variantTier {
+            // Listed first, so a purge by source finds every variant the tier holds.
+            if let index = tier as? any VariantIndexing { await index.recordVariant(key, ofSource: variant.key.source) }
+            if (try? await tier.store(value, metadata: metadata, forKey: key)) != nil {
+                events.storedVariant(variant.key, bytes: value.count, in: .shared)
+            }
+        }
     }
 }
 

@@ -40,6 +40,13 @@ struct LoadStages: Sendable {
         return writes.waitingResponse(for: request.dataKey, in: disk) ?? disk.response(forKey: request.dataKey)
     }
 
+    /// The metadata of `request`'s source bytes waiting to be written or on disk, without
+    /// reading the bytes from disk (a variant's validator check).
+    func diskMetadata(for request: ImageRequest) -> CachedResponseMetadata? {
+        guard let disk else { return nil }
+        return writes.waitingResponse(for: request.dataKey, in: disk)?.metadata ?? disk.metadata(forKey: request.dataKey)
+    }
+
     /// The image for `request`, decoded from `data` and transformed, with the memory
     /// budget's reservation for its decode, asked at `priority` (the run's now: a load
     /// that joined may have raised it). `response` is the response the bytes came with,

@@ -3,7 +3,8 @@ import WebImage
 
 /// Where the proxy keeps processed results between restarts and across a fleet: a disk
 /// cache (`proxy-results` below the cache directory) and, when configured, the shared
-/// tier; with an index of variants per source on each, for purges.
+/// tier; with an index of variants per source on each (`proxy-results-index` beside the
+/// disk's folder, a Redis set per source in the tier), for purges.
 ///
 /// A lookup reads the disk, then the tier (a tier hit is copied to the disk). A miss in
 /// the tier takes the variant's lease there, so the fleet renders each variant once: the
@@ -12,7 +13,6 @@ import WebImage
 /// one is removed, and the render that follows stores a good one over it).
 struct ResultStore: Sendable {
     let disk: DiskCache?
-    let diskIndex: VariantIndexFiles?
     let shared: (any SharedDataCaching & VariantIndexing)?
 
     /// Where a stored result was found.
@@ -31,7 +31,6 @@ struct ResultStore: Sendable {
             configuration.maximumSize = diskBytes
             return DiskCache(configuration)
         }
-        diskIndex = directory.map { VariantIndexFiles(directory: $0.appendingPathComponent("proxy-results-index")) }
         self.shared = shared
     }
 
@@ -75,19 +74,14 @@ struct ResultStore: Sendable {
 
     private func storeOnDisk(_ variant: StoredVariant, key: VariantKey) async {
         guard let disk else { return }
-        diskIndex?.record(key.cacheKey.string, ofSource: key.source)
+        await disk.recordVariant(key.cacheKey, ofSource: CacheKey(key.source))
         try? await disk.store(variant.encoded(), metadata: CachedResponseMetadata(contentType: variant.contentType), forKey: key.cacheKey)
     }
 
     /// Removes every variant of `source` from the disk and the tier, with the indexes, and
     /// the source's own entry from the tier. Returns the variants the indexes listed.
     func purge(source: String) async -> (disk: Int, shared: Int?) {
-        var removedOnDisk = 0
-        if let disk, let diskIndex {
-            let variants = diskIndex.take(source)
-            for variant in variants { await disk.removeResponse(forKey: CacheKey(variant)) }
-            removedOnDisk = variants.count
-        }
+        let removedOnDisk = await disk?.purgeSource(CacheKey(source)) ?? 0
         let removedShared = await shared?.purgeSource(CacheKey(source))
         return (removedOnDisk, removedShared)
     }

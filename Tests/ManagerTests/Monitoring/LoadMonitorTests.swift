@@ -33,6 +33,9 @@ final class LoadEventLog: ImageLoadEventMonitor {
     func load(_ load: ImageLoadInfo, didStoreIn cache: ImageCacheType) {
         say(load, cache == .memory ? "stored in memory" : "stored on disk")
     }
+    func load(_ load: ImageLoadInfo, didStoreVariant variant: ImageVariantKey, bytes: Int, in cache: ImageCacheType) {
+        say(load, "stored a \(bytes > 0 ? "non-empty" : "empty") variant " + (cache == .disk ? "on disk" : "in the tier"))
+    }
     func load(_ load: ImageLoadInfo, didFail error: ImageLoadError) { say(load, "failed") }
     func loadDidCancel(_ load: ImageLoadInfo) { say(load, "cancelled") }
 }

@@ -67,4 +67,29 @@ struct SharedTierVariantTests {
             #expect(response.image?.size == PixelSize(width: 100, height: 75))
         }
     }
+
+    @Test("a purge from any member removes the source and its variants from the tier: the next server fetches and renders again")
+    func purgeFromTheTier() async throws {
+        try await withOrigin { server, nodes in
+            let first = try member(nodes, disk: try TemporaryDirectory())
+            let small = ImageRequest(
+                url: thumbnail(server).url, options: [.waitForCacheStore], context: ImageLoadContext(thumbnailPixelSize: 50))
+            _ = try await first.response(for: thumbnail(server))
+            _ = try await first.response(for: small)
+            let tier = try nodes.cache()
+            defer { tier.shutdown() }
+            let variant = try #require(ImageVariantKey(request: thumbnail(server), encoderIdentifier: "png"))
+            #expect(await tier.response(forKey: variant.cacheKey) != nil)
+
+            let summary = try await member(nodes, disk: try TemporaryDirectory()).purge(source: thumbnail(server).url)
+            #expect(summary == SourcePurgeSummary(variantsOnDisk: 0, variantsInSharedCache: 2))
+            #expect(await tier.response(forKey: variant.cacheKey) == nil)
+            #expect(await tier.response(forKey: thumbnail(server).dataKey) == nil, "the source's bytes are gone too")
+
+            let response = try await member(nodes, disk: try TemporaryDirectory()).response(for: thumbnail(server))
+            #expect(response.source == .network)
+            #expect(!response.isStoredVariant, "made from the source again")
+            #expect(server.requests.count == 2, "one more origin request")
+        }
+    }
 }

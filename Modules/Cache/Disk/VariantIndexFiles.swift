@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import WebImageCore
 
 #if canImport(Glibc)
     import Glibc
@@ -7,7 +7,7 @@ import Foundation
     import Darwin
 #endif
 
-/// The disk's index of variants per source: one file per source, named after the SHA-256
+/// A disk's index of variants per source: one file per source, named after the SHA-256
 /// of its cache key, holding one variant key a line.
 ///
 /// A line is added with one `write` to a file opened with `O_APPEND`, so processes sharing
@@ -20,10 +20,10 @@ struct VariantIndexFiles: Sendable {
     /// Adds `variant` to `source`'s file. A failure (a full disk) leaves the variant
     /// unlisted: a purge then misses it, and the disk cache's limits remove it in time.
     func record(_ variant: String, ofSource source: String) {
-        let path = file(for: source).path
+        let path = file(for: source)
         var descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         if descriptor < 0, errno == ENOENT {
-            // The first record under this cache directory: the folders are made here.
+            // The first record under this directory: the folders are made here.
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         }
@@ -35,7 +35,7 @@ struct VariantIndexFiles: Sendable {
 
     /// Takes `source`'s file away and returns the variants it listed, each once.
     func take(_ source: String) -> [String] {
-        let path = file(for: source).path
+        let path = file(for: source)
         let claimed = path + ".purging-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         guard rename(path, claimed) == 0 else { return [] }
         defer { unlink(claimed) }
@@ -46,7 +46,7 @@ struct VariantIndexFiles: Sendable {
         }
     }
 
-    private func file(for source: String) -> URL {
-        directory.appendingPathComponent(Data(SHA256.hash(data: Data(source.utf8))).hexadecimal)
+    private func file(for source: String) -> String {
+        directory.path + "/" + SHA256Digest.hex(source.utf8)
     }
 }
