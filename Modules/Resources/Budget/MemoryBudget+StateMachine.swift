@@ -113,6 +113,22 @@ extension MemoryBudget {
             return true
         }
 
+        /// `bytes` counted in use whether or not they fit: memory that exists already (see
+        /// ``MemoryCharging``). Admits no one; waiters wait longer.
+        mutating func hold(_ bytes: Int) {
+            precondition(bytes >= 0, "a charge cannot be negative")
+            inUse += bytes
+        }
+
+        /// `bytes` counted in use only when nobody waits and they fit within the capacity
+        /// (even when nothing is in use: an optional charge never runs alone over it).
+        mutating func keepIfRoom(_ bytes: Int) -> Bool {
+            precondition(bytes >= 0, "a charge cannot be negative")
+            guard queue.count == 0, bytes <= capacity - inUse else { return false }
+            inUse += bytes
+            return true
+        }
+
         /// `bytes` given back; returns the waiters that fit now, in the order they were
         /// admitted.
         mutating func release(_ bytes: Int) -> [Grant] {

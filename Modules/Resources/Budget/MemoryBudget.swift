@@ -201,3 +201,21 @@ public final class MemoryReservation: Sendable {
 
     deinit { release() }
 }
+
+/// A budget counts what animations composed on demand hold (``FrameBuffering/memoryBudget``):
+/// held charges (a canvas being drawn on) count at once, over the capacity if need be;
+/// kept charges (frames and snapshots kept to go faster) count only when they fit with
+/// nobody waiting, so that they never hold back a decode.
+extension MemoryBudget: MemoryCharging {
+    public func chargeHeld(_ bytes: Int) {
+        changingWaiters { $0.hold(bytes) }
+    }
+
+    public func chargeKept(_ bytes: Int) -> Bool {
+        changingWaiters { $0.keepIfRoom(bytes) }
+    }
+
+    public func refund(_ bytes: Int) {
+        giveBack(bytes)
+    }
+}
