@@ -120,11 +120,13 @@ extension MemoryBudget {
             inUse += bytes
         }
 
-        /// `bytes` counted in use only when nobody waits and they fit within the capacity
-        /// (even when nothing is in use: an optional charge never runs alone over it).
+        /// `bytes` counted in use only when nobody waits and the bytes in use stay within
+        /// half the capacity with them: what is kept only to go faster never takes the
+        /// other half, which stays for decodes however long the keepers live (a memory
+        /// cache may keep them until a new image pushes them out).
         mutating func keepIfRoom(_ bytes: Int) -> Bool {
             precondition(bytes >= 0, "a charge cannot be negative")
-            guard queue.count == 0, bytes <= capacity - inUse else { return false }
+            guard queue.count == 0, bytes <= capacity / 2 - inUse else { return false }
             inUse += bytes
             return true
         }

@@ -17,16 +17,30 @@ struct MemoryBudgetChargingTests {
         #expect(budget.inUse == 0)
     }
 
-    @Test("kept bytes count only when they fit within the capacity, even with nothing else in use")
-    func keptOnlyWhenTheyFit() {
+    @Test("kept bytes count only while the bytes in use stay within half the capacity, even with nothing else in use")
+    func keptOnlyWithinHalf() {
         let budget = MemoryBudget(capacity: 100)
-        #expect(!budget.chargeKept(101))
+        #expect(!budget.chargeKept(51))
         #expect(budget.inUse == 0)
-        #expect(budget.chargeKept(60))
-        #expect(!budget.chargeKept(41))
-        #expect(budget.chargeKept(40))
+        #expect(budget.chargeKept(30))
+        #expect(!budget.chargeKept(21))
+        #expect(budget.chargeKept(20))
+        #expect(budget.inUse == 50)
+        // Held bytes count past it; then nothing more is kept.
+        budget.chargeHeld(10)
+        #expect(!budget.chargeKept(1))
+        budget.refund(60)
+        #expect(budget.inUse == 0)
+    }
+
+    @Test("the half that kept bytes leave is there for a decode: it is admitted at once")
+    func decodesKeepTheirHalf() async throws {
+        let budget = MemoryBudget(capacity: 100)
+        #expect(budget.chargeKept(50))
+        let reservation = try await budget.reserve(50)
         #expect(budget.inUse == 100)
-        budget.refund(100)
+        reservation.release()
+        budget.refund(50)
         #expect(budget.inUse == 0)
     }
 
@@ -34,16 +48,16 @@ struct MemoryBudgetChargingTests {
     func keptYieldsToWaiters() async throws {
         let (queued, announce) = AsyncStream<Void>.makeStream()
         let budget = MemoryBudget(capacity: 100, onQueued: { announce.yield() })
-        budget.chargeHeld(70)
-        let waiter = Task { try await budget.reserve(50, priority: .veryLow) }
+        budget.chargeHeld(20)
+        let waiter = Task { try await budget.reserve(90, priority: .veryLow) }
         var announcements = queued.makeAsyncIterator()
         _ = await announcements.next()
         #expect(budget.waiting == 1)
-        // 30 bytes are free, but someone waits: nothing is kept.
+        // 10 bytes would stay within half the capacity, but someone waits: nothing is kept.
         #expect(!budget.chargeKept(10))
-        budget.refund(70)
+        budget.refund(20)
         let reservation = try await waiter.value
-        #expect(budget.inUse == 50)
+        #expect(budget.inUse == 90)
         reservation.release()
         #expect(budget.inUse == 0)
     }

@@ -7,8 +7,8 @@
 ///   on). The memory exists whether or not it fits, so it is counted whether or not it
 ///   fits, and the budget's other users wait for it to be given back.
 /// - **Kept**: what a frame source keeps only to go faster (composed frames in its buffer,
-///   composition snapshots). Kept only when the bytes fit now; when they do not, the frame
-///   or snapshot is not kept, and nothing waits or fails.
+///   composition snapshots). Kept only when the budget has room for them now; when it
+///   has not, the frame or snapshot is not kept, and nothing waits or fails.
 ///
 /// Every charge is given back with ``refund(_:)``, exactly once.
 public protocol MemoryCharging: AnyObject, Sendable {
@@ -16,8 +16,9 @@ public protocol MemoryCharging: AnyObject, Sendable {
     var capacity: Int { get }
     /// Counts `bytes` as in use, whether or not they fit.
     func chargeHeld(_ bytes: Int)
-    /// Counts `bytes` as in use when they fit now (within the capacity, nobody waiting);
-    /// returns `false`, counting nothing, when they do not.
+    /// Counts `bytes` as in use when the budget has room for them now, by its own rule
+    /// (`MemoryBudget`: nobody waiting, and the bytes in use within half its capacity);
+    /// returns `false`, counting nothing, when it has not.
     func chargeKept(_ bytes: Int) -> Bool
     /// Gives back `bytes` counted by ``chargeHeld(_:)`` or ``chargeKept(_:)``.
     func refund(_ bytes: Int)
