@@ -114,8 +114,8 @@ let package = Package(
         .testTarget(
             name: "WebImageDecodingTests",
             dependencies: [
-                library("WebImageCore"), library("WebImageDecoding"), library("WebImageEncoding"), tool("WebImageFixtures"),
-                "WebImageTestSupport",
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageEncoding"), library("WebImageResources"),
+                tool("WebImageFixtures"), "WebImageTestSupport",
             ],
             path: "DecodingTests",
             swiftSettings: strictSettings

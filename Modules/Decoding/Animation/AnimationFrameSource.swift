@@ -64,7 +64,9 @@ package final class AnimationFrameSource<Composer: FrameComposing>: ImageFrameSo
     }
 
     package func makeFrameReader() throws(ImageDecodingError) -> any ImageFrameReading {
-        ComposedFrameReader(composer: try makeComposer(), info: info, loopCount: loopCount, frameCount: frameCount, finish: finish)
+        ComposedFrameReader(
+            composer: try makeComposer(), info: info, loopCount: loopCount, frameCount: frameCount, finish: finish,
+            charges: ChargedBytes(to: policy.memoryBudget))
     }
 
     /// A source of the same frames, each through `transform` after this source's own
@@ -87,6 +89,9 @@ package final class AnimationFrameSource<Composer: FrameComposing>: ImageFrameSo
             policy: policy, finish: finish, makeComposer: makeComposer)
     }
 
+    /// The bytes charged to ``FrameBuffering/memoryBudget`` by the frame buffer now.
+    package var chargedByteCount: Int { composition.withLock { $0?.chargedByteCount ?? 0 } }
+
     /// Frame decodes made since the frame buffer was last released: what seeking costs.
     package var frameDecodes: Int { composition.withLock { $0?.decodes ?? 0 } }
     /// Frames between snapshots, as the snapshot bound has spaced them.
@@ -100,12 +105,16 @@ final class ComposedFrameReader<Composer: FrameComposing>: ImageFrameReading {
     private let composer: Composer
     private let frameCount: Int
     private let finish: ((ImageFrame) throws(ImageDecodingError) -> ImageFrame)?
+    /// The canvas, held in the budget for as long as the reader lives.
+    private let charges: ChargedBytes
 
     init(
         composer: Composer, info: ImageInfo, loopCount: Int, frameCount: Int,
-        finish: ((ImageFrame) throws(ImageDecodingError) -> ImageFrame)?
+        finish: ((ImageFrame) throws(ImageDecodingError) -> ImageFrame)?, charges: ChargedBytes
     ) {
         self.composer = composer
+        self.charges = charges
+        charges.hold(info.size.pixelCount * 4)
         self.finish = finish
         self.info = info
         self.loopCount = loopCount

@@ -26,6 +26,10 @@ final class FrameComposition<Composer: FrameComposing> {
     /// a throw halfway through a frame).
     private var positionIsSound = true
     private let finish: ((ImageFrame) throws(ImageDecodingError) -> ImageFrame)?
+    /// What the composition charges its budget (``FrameBuffering/memoryBudget``): the
+    /// reader's canvas, held for the composition's life, and the frames and snapshots it
+    /// keeps; given back as they are dropped, the rest when the composition is freed.
+    private let charges: ChargedBytes
 
     /// A composition of `frameCount` frames of `frameBytes` bytes each (the size of one
     /// snapshot, about) through `composer`, as `policy` bounds it; the frame asked for
@@ -38,7 +42,9 @@ final class FrameComposition<Composer: FrameComposing> {
         self.finish = finish
         self.frameCount = frameCount
         snapshotByteLimit = policy.snapshotByteLimit
-        buffer = FrameBuffer(byteLimit: policy.bufferByteLimit)
+        charges = ChargedBytes(to: policy.memoryBudget)
+        charges.hold(frameBytes)
+        buffer = FrameBuffer(byteLimit: policy.bufferByteLimit, charges: charges)
         // Spaced from the start so that the snapshots of the whole animation fit: no
         // snapshot is taken only to be dropped.
         var interval = max(1, policy.snapshotInterval)
@@ -50,6 +56,8 @@ final class FrameComposition<Composer: FrameComposing> {
 
     /// The bytes kept: frames in the buffer and snapshots.
     var byteCount: Int { buffer.byteCount + snapshotBytes }
+    /// The bytes charged to the budget: the canvas and what is kept (0 without a budget).
+    var chargedByteCount: Int { charges.bytes }
 
     /// Frame `index`, from the buffer or composed.
     func frame(at index: Int) throws(ImageDecodingError) -> ImageFrame {
@@ -97,7 +105,7 @@ final class FrameComposition<Composer: FrameComposing> {
         while snapshotBytes + bytes > snapshotByteLimit, !snapshots.isEmpty {
             thin()
         }
-        guard snapshotBytes + bytes <= snapshotByteLimit, index % interval == 0 else { return }
+        guard snapshotBytes + bytes <= snapshotByteLimit, index % interval == 0, charges.keep(bytes) else { return }
         snapshots[index] = state
         snapshotBytes += bytes
     }
@@ -107,6 +115,7 @@ final class FrameComposition<Composer: FrameComposing> {
         interval *= 2
         for (key, state) in snapshots where key % interval != 0 {
             snapshotBytes -= composer.byteCount(of: state)
+            charges.refund(composer.byteCount(of: state))
             snapshots[key] = nil
         }
     }

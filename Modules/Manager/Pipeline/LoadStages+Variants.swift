@@ -74,7 +74,7 @@ extension LoadStages {
     func decodeVariant(_ found: FoundVariant, for request: ImageRequest, priority: DownloadPriority) async throws(ImageLoadError)
         -> BudgetedImage
     {
-        let asked = request.decodeOptions
+        let asked = decodeOptions(for: request)
         let options = DecodeOptions(
             maxPixelCount: asked.maxPixelCount, pixelFormat: asked.pixelFormat, maxFrameCount: asked.maxFrameCount,
             color: .preserve, frameBuffering: asked.frameBuffering)

@@ -62,7 +62,7 @@ struct LoadStages: Sendable {
         let preparing = events.isActive ? ContinuousClock.now : nil
         let prepared: PreparedImageDecode
         do {
-            prepared = try decoders.prepareDecode(data, options: request.decodeOptions)
+            prepared = try decoders.prepareDecode(data, options: decodeOptions(for: request))
         } catch {
             throw .decoding(error, response: response, bytes: data.count)
         }
@@ -80,6 +80,14 @@ struct LoadStages: Sendable {
         if let started { events.decoded(image, duration: parsing + (ContinuousClock.now - started)) }
         try stopIfCancelled()
         return BudgetedImage(image: try transform(image, for: request), reservation: reservation)
+    }
+
+    /// `request`'s decode options, an animation composed on demand charging the manager's
+    /// memory budget for its canvases and buffers (unless the request names a budget).
+    func decodeOptions(for request: ImageRequest) -> DecodeOptions {
+        var options = request.decodeOptions
+        options.frameBuffering = options.frameBuffering.charging(memoryBudget)
+        return options
     }
 
     /// Waits for the memory budget to hold the decode's estimated peak; `nil` without a

@@ -113,6 +113,24 @@ extension MemoryBudget {
             return true
         }
 
+        /// `bytes` counted in use whether or not they fit: memory that exists already (see
+        /// ``MemoryCharging``). Admits no one; waiters wait longer.
+        mutating func hold(_ bytes: Int) {
+            precondition(bytes >= 0, "a charge cannot be negative")
+            inUse += bytes
+        }
+
+        /// `bytes` counted in use only when nobody waits and the bytes in use stay within
+        /// half the capacity with them: what is kept only to go faster never takes the
+        /// other half, which stays for decodes however long the keepers live (a memory
+        /// cache may keep them until a new image pushes them out).
+        mutating func keepIfRoom(_ bytes: Int) -> Bool {
+            precondition(bytes >= 0, "a charge cannot be negative")
+            guard queue.count == 0, bytes <= capacity / 2 - inUse else { return false }
+            inUse += bytes
+            return true
+        }
+
         /// `bytes` given back; returns the waiters that fit now, in the order they were
         /// admitted.
         mutating func release(_ bytes: Int) -> [Grant] {

@@ -201,3 +201,22 @@ public final class MemoryReservation: Sendable {
 
     deinit { release() }
 }
+
+/// A budget counts what animations composed on demand hold (``FrameBuffering/memoryBudget``):
+/// held charges (a canvas being drawn on) count at once, over the capacity if need be;
+/// kept charges (frames and snapshots kept to go faster) count only when nobody waits and
+/// the bytes in use stay within half the capacity with them, so that they never hold back
+/// a decode, and never take the half of the budget decodes can always count on.
+extension MemoryBudget: MemoryCharging {
+    public func chargeHeld(_ bytes: Int) {
+        changingWaiters { $0.hold(bytes) }
+    }
+
+    public func chargeKept(_ bytes: Int) -> Bool {
+        changingWaiters { $0.keepIfRoom(bytes) }
+    }
+
+    public func refund(_ bytes: Int) {
+        giveBack(bytes)
+    }
+}

@@ -58,6 +58,8 @@ struct ThumbnailRenderer: Sendable {
 
     /// How an animation output's frames are decoded: always on demand. The encoder walks
     /// them once, frame by frame, so a render holds a frame or two whatever the count.
+    /// Nothing is charged to a budget as it goes: the request's reservation
+    /// (``Job/estimatedMemory``) counts the frame a walk holds and the encoder.
     static let animationBuffering = FrameBuffering(eagerByteLimit: 0)
 
     /// What one render will do, decided once from the header: the plan, the decode
@@ -75,10 +77,21 @@ struct ThumbnailRenderer: Sendable {
         /// none for an animated output (imgproxy trims no animation either).
         let trim: ProcessingOptions.Trim?
 
-        /// About how many bytes of pixels the render holds at its peak: the decode's, and
-        /// the scaled image and the output beside it; `nil` when the decode's is unknown.
+        /// About how many bytes the render holds at its peak: the decode's pixels, the
+        /// scaled image and the output beside them, and for an animated output its
+        /// encoder (``encoderMemory``); `nil` when the decode's is unknown.
         var estimatedMemory: Int? {
-            decode.estimatedMemory.map { $0 + (plan.scaledSize.pixelCount + plan.outputSize.pixelCount) * 4 }
+            decode.estimatedMemory.map { decoded in
+                let (total, overflow) = (decoded + (plan.scaledSize.pixelCount + plan.outputSize.pixelCount) * 4)
+                    .addingReportingOverflow(encoderMemory)
+                return overflow ? .max : total
+            }
+        }
+
+        /// What the encoder of an animated output holds (``AnimatedEncoderMemory``); 0
+        /// for a still.
+        var encoderMemory: Int {
+            AnimatedEncoderMemory.bytes(format: format, pixels: plan.outputSize.pixelCount, frames: frameCount)
         }
     }
 

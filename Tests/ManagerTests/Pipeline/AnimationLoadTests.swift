@@ -4,6 +4,8 @@ import WebImage
 import WebImageFixtures
 import WebImageTestSupport
 
+@testable import WebImageResources
+
 /// Long animations through the manager: composed on demand unless every frame is asked
 /// for, their frame count reported either way.
 @Suite("Manager: long animations", .timeLimit(.minutes(1)))
@@ -57,5 +59,24 @@ struct AnimationLoadTests {
         // Written as an animation, frame by frame, it keeps all 300.
         let gif = try GIFEncoder().encode(image)
         #expect(try GIFDecoder().decode(gif, options: .default).frameCount == 300)
+    }
+
+    @Test("a long GIF's frame buffer is charged to the manager's memory budget while held, and given back when released")
+    func chargedToTheManagersBudget() async throws {
+        let budget = MemoryBudget(capacity: 256 << 20)
+        let changed = EventSignal()
+        let watching = budget.observeChanges(changed.callback)
+        defer { watching.remove() }
+        let fixture = ScriptedFixture(.serving(["long.gif": Self.longGIF]))
+        let manager = fixture.manager { $0.memoryBudget = budget }
+        let image = try await manager.image(for: fixture.url("long.gif"))
+        // The decode's reservation goes once the load has handed the image over.
+        await changed.wait { budget.inUse == 0 }
+        let source = try #require(image.frameSource)
+        _ = try image.frame(at: 150)
+        #expect(source.bufferedByteCount > 0)
+        #expect(budget.inUse == 128 * 128 * 4 + source.bufferedByteCount, "the canvas, the frame and the snapshots")
+        source.releaseBuffer()
+        #expect(budget.inUse == 0)
     }
 }

@@ -15,9 +15,10 @@
 ///
 /// An animation held whole plays from ``DecodedImage/frames``. One composed on demand
 /// (``DecodedImage/frameSource``) is walked by a frame reader of the iterator's own, one
-/// frame decode per frame shown; the reader, its canvas and the frame it made are freed
-/// when the iteration ends, throws, or its task is cancelled (the next call then returns
-/// `nil`), whatever other iterations of the same image do.
+/// frame decode per frame shown; the reader, its canvas and the frame it made are freed,
+/// and the canvas's charge to ``FrameBuffering/memoryBudget`` given back, when the
+/// iteration ends, throws, or its task is cancelled (the next call then returns `nil`),
+/// whatever other iterations of the same image do.
 ///
 /// Thread contract: the sequence is `Sendable`; each iterator belongs to one task. A
 /// frame decode blocks the iterating thread for its duration.
