@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+import WebImageFixtures
 
 @testable import WebImageDecoding
 
@@ -45,7 +46,7 @@ struct APNGFrameSourceTests {
         #expect(eager.frames.count == 50)
         #expect(lazy.frameCount == 50)
         #expect(lazy.loopCount == 3)
-        var generator = SplitMix(seed: 3)
+        var generator = SeededGenerator(seed: 3)
         let order = Array(0..<50).shuffled(using: &generator) + Array((0..<50).reversed())
         for index in order {
             let frame = try lazy.frame(at: index)

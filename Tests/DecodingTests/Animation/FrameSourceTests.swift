@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImageCore
+import WebImageFixtures
 import WebImageTestSupport
 
 @testable import WebImageDecoding
@@ -62,7 +63,7 @@ struct FrameSourceTests {
         let source = try Self.frameSource(lazy)
         #expect(source.frameCount == eager.frames.count)
         var order = Array(0..<200)
-        var generator = SplitMix(seed: 54)
+        var generator = SeededGenerator(seed: 54)
         order.shuffle(using: &generator)
         for index in order + Array(0..<200) {
             let frame = try lazy.frame(at: index)
@@ -82,7 +83,7 @@ struct FrameSourceTests {
         _ = try source.frame(at: 999)
         #expect(source.frameDecodes == 1000)
         #expect(source.snapshotInterval == 4)
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for _ in 0..<300 {
             let index = Int.random(in: 0..<1000, using: &generator)
             let before = source.frameDecodes
@@ -144,7 +145,7 @@ struct FrameSourceTests {
         let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
             for caller in 0..<6 {
                 group.addTask {
-                    var generator = SplitMix(seed: UInt64(caller))
+                    var generator = SeededGenerator(seed: UInt64(caller))
                     var wrong = 0
                     for _ in 0..<40 {
                         let index = Int.random(in: 0..<120, using: &generator)
@@ -169,19 +170,6 @@ struct FrameSourceTests {
         #expect(try lazy.frame(at: 30).bitmap.size == PixelSize(width: 64, height: 64))
         #expect(throws: ImageDecodingError.self) { try lazy.frame(at: 59) }
         #expect(try lazy.frame(at: 58).bitmap.size == PixelSize(width: 64, height: 64), "a failed frame leaves the source usable")
-    }
-}
-
-/// A seeded generator, so a failing order can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -10,24 +10,6 @@ import WebImageTestSupport
 /// next load makes the image again.
 @Suite("Manager: purging a source and its stored variants", .timeLimit(.minutes(1)))
 struct PurgeSourceTests {
-    /// A manager on the fixture's folder that stores variants as PNG, with `decoders`.
-    private func manager(_ fixture: Fixture, decoders: CountingDecoders) -> ImageManager {
-        var configuration = WebImageConfiguration(cacheDirectory: fixture.cacheDirectory)
-        configuration.manager.variantStorage = VariantStorage(encoder: PNGEncoder(compression: .fast))
-        let parts = DefaultComposition(configuration: configuration)
-        return ImageManager(
-            downloader: parts.downloader, decoders: decoders, registry: parts.loadRegistry, memoryCache: parts.memoryCache,
-            diskCache: parts.diskCache, configuration: parts.managerConfiguration)
-    }
-
-    private func url(_ fixture: Fixture, _ file: String) -> URL {
-        fixture.server.url("/cache/\(file)?cc=max-age%3D600")
-    }
-
-    private func hits(_ fixture: Fixture, _ file: String) -> Int {
-        fixture.server.requests.filter { $0.path == "/cache/\(file)" }.count
-    }
-
     private func thumbnail(_ url: URL, size: Int) -> ImageRequest {
         ImageRequest(url: url, options: [.waitForCacheStore], context: ImageLoadContext(thumbnailPixelSize: size))
     }
@@ -35,9 +17,9 @@ struct PurgeSourceTests {
     @Test("after a purge the next thumbnail load requests the source once and decodes it once; another source keeps its variant")
     func purgeThenReRender() async throws {
         try await withFixture { fixture in
-            let (photo, other) = (url(fixture, "photo.jpg"), url(fixture, "badge.png"))
+            let (photo, other) = (fixture.freshURL("photo.jpg"), fixture.freshURL("badge.png"))
             let decoders = CountingDecoders()
-            let loader = manager(fixture, decoders: decoders)
+            let loader = fixture.variantStoringManager(decoders: decoders)
             for size in [40, 60, 100] { _ = try await loader.response(for: thumbnail(photo, size: size)) }
             _ = try await loader.response(for: thumbnail(other, size: 40))
             #expect(loader.diskCache?.count == 6, "two sources and four variants")
@@ -46,14 +28,14 @@ struct PurgeSourceTests {
             #expect(summary == SourcePurgeSummary(variantsOnDisk: 3, variantsInSharedCache: nil))
             #expect(loader.diskCache?.count == 2, "the other source and its variant")
 
-            let before = (jpeg: decoders.count(.jpeg), requests: hits(fixture, "photo.jpg"))
+            let before = (jpeg: decoders.count(.jpeg), requests: fixture.freshHits("photo.jpg"))
             let again = try await loader.response(for: thumbnail(photo, size: 60))
             #expect(again.source == .network)
             #expect(!again.isStoredVariant)
             #expect(decoders.count(.jpeg) == before.jpeg + 1, "one decode of the source")
-            #expect(hits(fixture, "photo.jpg") == before.requests + 1, "one request for it")
+            #expect(fixture.freshHits("photo.jpg") == before.requests + 1, "one request for it")
 
-            let restarted = manager(fixture, decoders: CountingDecoders())
+            let restarted = fixture.variantStoringManager(decoders: CountingDecoders())
             #expect(try await restarted.response(for: thumbnail(other, size: 40)).isStoredVariant, "the other source's variant stayed")
             #expect(try await restarted.response(for: thumbnail(photo, size: 60)).isStoredVariant, "the re-rendered one is stored again")
             #expect(try await restarted.response(for: thumbnail(photo, size: 100)).source == .disk, "made from the new source bytes")
@@ -63,8 +45,8 @@ struct PurgeSourceTests {
     @Test("variants still waiting in the write-behind are written before the purge, so none comes back after it")
     func waitingWritesDoNotComeBack() async throws {
         try await withFixture { fixture in
-            let photo = url(fixture, "photo.jpg")
-            let loader = manager(fixture, decoders: CountingDecoders())
+            let photo = fixture.freshURL("photo.jpg")
+            let loader = fixture.variantStoringManager(decoders: CountingDecoders())
             _ = try await loader.response(for: ImageRequest(url: photo, context: ImageLoadContext(thumbnailPixelSize: 50)))
             #expect(await loader.purge(source: photo).variantsOnDisk == 1)
             await loader.flushPendingWrites()
@@ -75,8 +57,8 @@ struct PurgeSourceTests {
     @Test("the callback form reports the same summary on the delivery asked for")
     func callbackForm() async throws {
         try await withFixture { fixture in
-            let photo = url(fixture, "photo.jpg")
-            let loader = manager(fixture, decoders: CountingDecoders())
+            let photo = fixture.freshURL("photo.jpg")
+            let loader = fixture.variantStoringManager(decoders: CountingDecoders())
             _ = try await loader.response(for: thumbnail(photo, size: 50))
             let queue = DispatchQueue(label: "purge-callback")
             let summary = await withCheckedContinuation { (continuation: CheckedContinuation<SourcePurgeSummary, Never>) in
@@ -98,7 +80,7 @@ struct PurgeSourceTests {
             // The query (a signature, say) is not part of the image's identity.
             configuration.manager.cacheKeyFilter = { url in url.absoluteString.components(separatedBy: "&sig=")[0] }
             let manager = ImageManager(configuration: configuration)
-            let photo = url(fixture, "photo.jpg")
+            let photo = fixture.freshURL("photo.jpg")
             let signed = URL(string: photo.absoluteString + "&sig=1")!
             _ = try await manager.response(for: thumbnail(signed, size: 50))
             #expect(await manager.purge(source: URL(string: photo.absoluteString + "&sig=2")!).variantsOnDisk == 1)

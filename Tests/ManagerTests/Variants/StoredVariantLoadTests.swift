@@ -10,25 +10,6 @@ import WebImageTestSupport
 /// own decoders counting what they decode.
 @Suite("Manager: stored variants survive a restart", .timeLimit(.minutes(1)))
 struct StoredVariantLoadTests {
-    /// A manager on the fixture's folder that stores variants as PNG, with `decoders`.
-    private func manager(_ fixture: Fixture, decoders: CountingDecoders) -> ImageManager {
-        var configuration = WebImageConfiguration(cacheDirectory: fixture.cacheDirectory)
-        configuration.manager.variantStorage = VariantStorage(encoder: PNGEncoder(compression: .fast))
-        let parts = DefaultComposition(configuration: configuration)
-        return ImageManager(
-            downloader: parts.downloader, decoders: decoders, registry: parts.loadRegistry, memoryCache: parts.memoryCache,
-            diskCache: parts.diskCache, configuration: parts.managerConfiguration)
-    }
-
-    /// `file` served fresh for ten minutes, with its ETag.
-    private func url(_ fixture: Fixture, _ file: String = "photo.jpg") -> URL {
-        fixture.server.url("/cache/\(file)?cc=max-age%3D600")
-    }
-
-    private func hits(_ fixture: Fixture, _ file: String = "photo.jpg") -> Int {
-        fixture.server.requests.filter { $0.path == "/cache/\(file)" }.count
-    }
-
     private func thumbnail(_ url: URL, _ options: ImageLoadOptions = [.waitForCacheStore], size: Int = 100) -> ImageRequest {
         ImageRequest(url: url, options: options, context: ImageLoadContext(thumbnailPixelSize: size))
     }
@@ -36,21 +17,21 @@ struct StoredVariantLoadTests {
     @Test("a restarted manager serves the thumbnail from its stored variant: no request, no decode of the source, the same pixels")
     func restartServesTheVariant() async throws {
         try await withFixture { fixture in
-            let request = thumbnail(url(fixture))
+            let request = thumbnail(fixture.freshURL())
             let coldDecoders = CountingDecoders()
-            let cold = try await manager(fixture, decoders: coldDecoders).response(for: request)
+            let cold = try await fixture.variantStoringManager(decoders: coldDecoders).response(for: request)
             #expect(cold.source == .network)
             #expect(!cold.isStoredVariant)
             #expect(coldDecoders.count(.jpeg) == 1)
 
             let decoders = CountingDecoders()
-            let restarted = manager(fixture, decoders: decoders)
+            let restarted = fixture.variantStoringManager(decoders: decoders)
             let warm = try await restarted.response(for: request)
             #expect(warm.isStoredVariant)
             #expect(warm.source == .disk)
             #expect(decoders.count(.jpeg) == 0, "the source was not decoded")
             #expect(decoders.count(.png) == 1, "the variant was")
-            #expect(hits(fixture) == 1, "no request after the restart")
+            #expect(fixture.freshHits() == 1, "no request after the restart")
             let (image, coldImage) = (try #require(warm.image), try #require(cold.image))
             #expect(image.size == PixelSize(width: 100, height: 75))
             #expect(image.bitmap == coldImage.bitmap, "PNG keeps the pixels exactly")
@@ -62,12 +43,12 @@ struct StoredVariantLoadTests {
     @Test("variants are written behind the loads like the source's bytes: a flush makes them a restart's")
     func writtenBehind() async throws {
         try await withFixture { fixture in
-            let request = thumbnail(url(fixture), [])
-            let first = manager(fixture, decoders: CountingDecoders())
+            let request = thumbnail(fixture.freshURL(), [])
+            let first = fixture.variantStoringManager(decoders: CountingDecoders())
             _ = try await first.response(for: request)
             await first.flushPendingWrites()
             let decoders = CountingDecoders()
-            #expect(try await manager(fixture, decoders: decoders).response(for: request).isStoredVariant)
+            #expect(try await fixture.variantStoringManager(decoders: decoders).response(for: request).isStoredVariant)
             #expect(decoders.count(.jpeg) == 0)
         }
     }
@@ -75,15 +56,15 @@ struct StoredVariantLoadTests {
     @Test("each thumbnail size is its own variant; a full-size load stores none (the source's bytes are its stored form)")
     func variantsPerSize() async throws {
         try await withFixture { fixture in
-            let first = manager(fixture, decoders: CountingDecoders())
-            _ = try await first.response(for: ImageRequest(url: url(fixture), options: [.waitForCacheStore]))
+            let first = fixture.variantStoringManager(decoders: CountingDecoders())
+            _ = try await first.response(for: ImageRequest(url: fixture.freshURL(), options: [.waitForCacheStore]))
             #expect(first.diskCache?.count == 1)
-            _ = try await first.response(for: thumbnail(url(fixture), size: 100))
-            _ = try await first.response(for: thumbnail(url(fixture), size: 50))
+            _ = try await first.response(for: thumbnail(fixture.freshURL(), size: 100))
+            _ = try await first.response(for: thumbnail(fixture.freshURL(), size: 50))
             #expect(first.diskCache?.count == 3)
             let decoders = CountingDecoders()
-            let restarted = manager(fixture, decoders: decoders)
-            let small = try await restarted.response(for: thumbnail(url(fixture), size: 50))
+            let restarted = fixture.variantStoringManager(decoders: decoders)
+            let small = try await restarted.response(for: thumbnail(fixture.freshURL(), size: 50))
             #expect(small.isStoredVariant)
             #expect(small.image?.size == PixelSize(width: 50, height: 38))
             #expect(decoders.count(.jpeg) == 0)
@@ -93,22 +74,22 @@ struct StoredVariantLoadTests {
     @Test("a source revalidated with a new ETag drops its variants: the next thumbnail is made from the new bytes")
     func newValidatorDropsVariants() async throws {
         try await withFixture { fixture in
-            let request = thumbnail(url(fixture))
-            _ = try await manager(fixture, decoders: CountingDecoders()).response(for: request)
+            let request = thumbnail(fixture.freshURL())
+            _ = try await fixture.variantStoringManager(decoders: CountingDecoders()).response(for: request)
             // The origin's picture changes: another size, so another ETag.
             let square = try JPEGFixtureEncoder(quality: 90).encode(SyntheticImage.photo(width: 200, height: 200, seed: 3))
             try square.write(to: fixture.root.appendingPathComponent("photo.jpg"))
-            let refreshed = try await manager(fixture, decoders: CountingDecoders()).response(
-                for: ImageRequest(url: url(fixture), options: [.refreshCached, .waitForCacheStore]))
+            let refreshed = try await fixture.variantStoringManager(decoders: CountingDecoders()).response(
+                for: ImageRequest(url: fixture.freshURL(), options: [.refreshCached, .waitForCacheStore]))
             #expect(refreshed.source == .network, "the conditional request got the new picture")
 
             let decoders = CountingDecoders()
-            let after = try await manager(fixture, decoders: decoders).response(for: request)
+            let after = try await fixture.variantStoringManager(decoders: decoders).response(for: request)
             #expect(!after.isStoredVariant, "the variant of the old picture was dropped")
             #expect(after.source == .disk)
             #expect(after.image?.size == PixelSize(width: 100, height: 100))
             #expect(decoders.count(.jpeg) == 1)
-            let again = try await manager(fixture, decoders: CountingDecoders()).response(for: request)
+            let again = try await fixture.variantStoringManager(decoders: CountingDecoders()).response(for: request)
             #expect(again.isStoredVariant, "stored again, from the new bytes")
             #expect(again.image?.size == PixelSize(width: 100, height: 100))
         }
@@ -117,29 +98,29 @@ struct StoredVariantLoadTests {
     @Test("a corrupt variant file is a miss: the load decodes the source, and its store heals the entry")
     func corruptVariantHeals() async throws {
         try await withFixture { fixture in
-            let request = thumbnail(url(fixture))
-            let cold = try await manager(fixture, decoders: CountingDecoders()).response(for: request)
+            let request = thumbnail(fixture.freshURL())
+            let cold = try await fixture.variantStoringManager(decoders: CountingDecoders()).response(for: request)
             try damageVariantFile(in: fixture.cacheDirectory)
 
             let decoders = CountingDecoders()
-            let damaged = try await manager(fixture, decoders: decoders).response(for: request)
+            let damaged = try await fixture.variantStoringManager(decoders: decoders).response(for: request)
             #expect(!damaged.isStoredVariant)
             #expect(damaged.source == .disk)
             #expect(damaged.image?.bitmap == cold.image?.bitmap, "never the damaged pixels")
             #expect(decoders.count(.jpeg) == 1)
 
             let healedDecoders = CountingDecoders()
-            let healed = try await manager(fixture, decoders: healedDecoders).response(for: request)
+            let healed = try await fixture.variantStoringManager(decoders: healedDecoders).response(for: request)
             #expect(healed.isStoredVariant)
             #expect(healedDecoders.count(.jpeg) == 0)
-            #expect(hits(fixture) == 1)
+            #expect(fixture.freshHits() == 1)
         }
     }
 
     @Test("with variant storage off (the default) a restarted manager decodes the source again")
     func offByDefault() async throws {
         try await withFixture { fixture in
-            let request = thumbnail(url(fixture))
+            let request = thumbnail(fixture.freshURL())
             _ = try await fixture.manager().response(for: request)
             let response = try await fixture.manager().response(for: request)
             #expect(response.source == .disk)

@@ -1,4 +1,5 @@
 import Testing
+import WebImageFixtures
 
 @testable import WebImageProxy
 
@@ -27,7 +28,7 @@ struct DecimalTextTests {
 
     @Test("decimals: 20,000 random numbers of up to 15 digits read as Double(_:) reads them")
     func randomDecimals() {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         var mismatches: [String] = []
         for _ in 0..<20_000 {
             let whole = generator.next() % 1_000_000
@@ -51,18 +52,5 @@ struct DecimalTextTests {
         #expect(DecimalText.number(parts[2]) == 0.3)
         #expect(DecimalText.number(parts[3]) == 0.6)
         #expect(DecimalText.integer(parts[2]) == nil)
-    }
-}
-
-/// A small deterministic generator, so a failure names inputs that can be tried again.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
