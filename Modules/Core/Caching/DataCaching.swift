@@ -14,8 +14,8 @@ public protocol DataCaching: Sendable {
     /// - Throws: ``CacheError`` when the entry cannot be written (a full disk, an
     ///   unwritable directory); the cache keeps serving what it has.
     func store(_ data: Data, metadata: CachedResponseMetadata, forKey key: CacheKey) throws(CacheError)
-    /// The metadata of the entry for `key`, under the same rules as
-    /// ``response(forKey:)``, reading no more of the bytes than the cache must: a
+    /// The metadata of the entry for `key`, under the same rules as the synchronous
+    /// `response(forKey:)`, reading no more of the bytes than the cache must: a
     /// freshness or validator check of a large entry costs a few hundred bytes of I/O. The
     /// default reads the whole entry.
     func metadata(forKey key: CacheKey) -> CachedResponseMetadata?
