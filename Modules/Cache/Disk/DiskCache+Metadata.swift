@@ -18,26 +18,7 @@ extension DiskCache {
     /// A metadata read is not a use of the entry: its access date, and so its place in
     /// the eviction order, stay as they are. I/O on the caller's thread.
     public func metadata(forKey key: CacheKey) -> CachedResponseMetadata? {
-        let location = names.location(for: key)
-        let fd = DiskFileIO.openForReading(location.path)
-        guard fd >= 0 else {
-            if errno == ENOENT { state.withLock { _ = $0.index.remove(location.name) } }
-            return nil
-        }
-        defer { close(fd) }
-        guard let status = DiskFileIO.status(fd: fd), status.isRegular else { return nil }
-        if let maximumAge = configuration.maximumAge {
-            let reference = configuration.expiryDate == .accessDate ? status.accessDate : status.modificationDate
-            if now.timeIntervalSince1970 - reference > maximumAge {
-                discard(location.name, path: location.path, status: status)
-                return nil
-            }
-        }
-        guard let metadata = Self.readMetadata(fd, status: status, key: key) else {
-            discard(location.name, path: location.path, status: status)
-            return nil
-        }
-        return metadata
+        readLiveEntry(forKey: key, at: now.timeIntervalSince1970, Self.readMetadata)
     }
 
     /// ``metadata(forKey:)`` on the cache's queue.

@@ -13,39 +13,50 @@ import WebImageCore
 extension DiskCache {
     /// ``response(forKey:)``'s work, on the calling thread.
     func readResponse(forKey key: CacheKey) -> CachedResponse? {
+        let date = now
+        let seconds = date.timeIntervalSince1970
+        return readLiveEntry(forKey: key, at: seconds, Self.readEntry) { fd, status, name in
+            if seconds - status.accessDate > Self.accessDateGranularity || status.accessDate > seconds {
+                DiskFileIO.setAccessDate(fd, date)
+            }
+            state.withLock { state in
+                if !state.index.touch(name, at: seconds), state.isLoaded {
+                    // Written by another process since the scan: this process learns of it now.
+                    state.index.insert(name, .init(size: status.size, accessDate: seconds, modificationDate: status.modificationDate))
+                }
+            }
+        }
+    }
+
+    /// Opens `key`'s entry and hands it to `read` unless it is past the maximum age at
+    /// `seconds`; `used` then sees the open entry when `read` gave a value. An expired
+    /// entry, or one `read` finds damaged or another key's (`nil`), is discarded; a missing
+    /// file leaves the index. The one path of every read, whole or metadata alone.
+    func readLiveEntry<Value>(
+        forKey key: CacheKey, at seconds: TimeInterval, _ read: (Int32, DiskFileIO.Status, CacheKey) -> Value?,
+        used: (Int32, DiskFileIO.Status, String) -> Void = { _, _, _ in }
+    ) -> Value? {
         let location = names.location(for: key)
-        let name = location.name
-        let path = location.path
-        let fd = DiskFileIO.openForReading(path)
+        let fd = DiskFileIO.openForReading(location.path)
         guard fd >= 0 else {
-            if errno == ENOENT { state.withLock { _ = $0.index.remove(name) } }
+            if errno == ENOENT { state.withLock { _ = $0.index.remove(location.name) } }
             return nil
         }
         defer { close(fd) }
         guard let status = DiskFileIO.status(fd: fd), status.isRegular else { return nil }
-        let date = now
-        let seconds = date.timeIntervalSince1970
         if let maximumAge = configuration.maximumAge {
             let reference = configuration.expiryDate == .accessDate ? status.accessDate : status.modificationDate
             if seconds - reference > maximumAge {
-                discard(name, path: path, status: status)
+                discard(location.name, path: location.path, status: status)
                 return nil
             }
         }
-        guard let response = Self.readEntry(fd, status: status, key: key) else {
-            discard(name, path: path, status: status)
+        guard let value = read(fd, status, key) else {
+            discard(location.name, path: location.path, status: status)
             return nil
         }
-        if seconds - status.accessDate > Self.accessDateGranularity || status.accessDate > seconds {
-            DiskFileIO.setAccessDate(fd, date)
-        }
-        state.withLock { state in
-            if !state.index.touch(name, at: seconds), state.isLoaded {
-                // Written by another process since the scan: this process learns of it now.
-                state.index.insert(name, .init(size: status.size, accessDate: seconds, modificationDate: status.modificationDate))
-            }
-        }
-        return response
+        used(fd, status, location.name)
+        return value
     }
 
     /// Reads and validates a whole entry: one `preadv` into the header and a buffer whose

@@ -152,10 +152,11 @@ enum DiskFileIO {
         return open(path, O_RDONLY | O_CLOEXEC)
     }
 
-    /// Reads exactly `first` then `second` from the start of `fd` (one `preadv` in the
-    /// usual case); false on a short file or an error.
+    /// Reads exactly `first` then `second` from `offset` in `fd` (the start by default; one
+    /// `preadv` in the usual case); false on a short file or an error.
     static func readFully(
-        _ fd: Int32, _ first: UnsafeMutableRawBufferPointer, _ second: UnsafeMutableRawBufferPointer = .init(start: nil, count: 0)
+        _ fd: Int32, _ first: UnsafeMutableRawBufferPointer, _ second: UnsafeMutableRawBufferPointer = .init(start: nil, count: 0),
+        at offset: Int = 0
     ) -> Bool {
         let total = first.count + second.count
         var done = 0
@@ -172,7 +173,7 @@ enum DiskFileIO {
                 vectors.0 = iovec(iov_base: second.baseAddress! + (done - first.count), iov_len: total - done)
             }
             let result = withUnsafePointer(to: &vectors) {
-                $0.withMemoryRebound(to: iovec.self, capacity: 2) { preadv(fd, $0, vectorCount, off_t(done)) }
+                $0.withMemoryRebound(to: iovec.self, capacity: 2) { preadv(fd, $0, vectorCount, off_t(offset + done)) }
             }
             if result < 0 {
                 if errno == EINTR { continue }
@@ -187,17 +188,7 @@ enum DiskFileIO {
     /// Reads exactly `buffer.count` bytes of `fd` from `offset` (one `pread` in the usual
     /// case); false on a short file or an error.
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
-        var done = 0
-        while done < buffer.count {
-            let result = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-            if result < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            if result == 0 { return false }
-            done += result
-        }
-        return true
+        readFully(fd, buffer, at: offset)
     }
 
     /// Sets the access date of an open file, leaving the modification date alone.
