@@ -162,6 +162,8 @@ struct NetworkRecoveryTests {
         #expect(result.error?.isCancelled == true)
         #expect(fixture.downloader.downloads.count == 1, "the network came back after the cancel: no second attempt")
         #expect(log.completions == 1)
+        // The wait closes its observation as it ends, which may come after the cancel is heard.
+        await network.allObservationsEnded()
         #expect(network.observerCount == 0)
     }
 

@@ -10,6 +10,8 @@ final class ScriptedReachability: NetworkReachabilityObserving {
         var status: NetworkReachabilityStatus
         var observers: [Int: @Sendable (NetworkReachabilityStatus) -> Void] = [:]
         var next = 0
+        /// Callers of ``allObservationsEnded()``, resumed when the last observation ends.
+        var waiters: [CheckedContinuation<Void, Never>] = []
     }
     private let state: Locked<State>
 
@@ -39,7 +41,27 @@ final class ScriptedReachability: NetworkReachabilityObserving {
             return (state.next, state.status)
         }
         delivery.run { handler(status) }
-        return ReachabilityObservation { [self] in _ = state.withLock { $0.observers.removeValue(forKey: id) } }
+        return ReachabilityObservation { [self] in
+            let resumed = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.observers.removeValue(forKey: id)
+                guard state.observers.isEmpty else { return [] }
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in resumed { waiter.resume() }
+        }
+    }
+
+    /// Returns once no observation is open: a load ending its wait closes its observation
+    /// after its subscriber may already have heard the end.
+    func allObservationsEnded() async {
+        await withCheckedContinuation { continuation in
+            let open = state.withLock { state in
+                if !state.observers.isEmpty { state.waiters.append(continuation) }
+                return !state.observers.isEmpty
+            }
+            if !open { continuation.resume() }
+        }
     }
 }
 
