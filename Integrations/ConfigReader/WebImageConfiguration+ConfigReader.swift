@@ -115,8 +115,8 @@ extension URLPolicy {
 
 extension ImageDownloader.Configuration {
     /// The default downloader settings, with those `config` holds:
-    /// `maximumConcurrentDownloads`, `timeout` (seconds), `maximumBodySize` (bytes, 0 for
-    /// no limit), `maximumRetries`.
+    /// `maximumConcurrentDownloads`, `timeout`, `connectTimeout` and `stallTimeout`
+    /// (seconds), `maximumBodySize` (bytes, 0 for no limit), `maximumRetries`.
     ///
     /// - Throws: ``WebImageConfigError`` for a key that is present but unusable.
     public init(config: ConfigReader) throws(WebImageConfigError) {
@@ -127,6 +127,8 @@ extension ImageDownloader.Configuration {
     mutating func read(_ settings: SettingsReader) throws(WebImageConfigError) {
         if let concurrent = try settings.positiveCount("maximumConcurrentDownloads") { maximumConcurrentDownloads = concurrent }
         if let timeout = try settings.duration("timeout") { self.timeout = timeout }
+        if let connect = try settings.duration("connectTimeout") { connectTimeout = connect }
+        if let stall = try settings.duration("stallTimeout") { stallTimeout = stall }
         if let bodySize = try settings.int("maximumBodySize", in: 0...Int.max, expected: "a number of bytes, 0 for no limit") {
             maximumBodySize = bodySize == 0 ? nil : Int64(bodySize)
         }

@@ -33,6 +33,8 @@ struct ConfigReaderTests {
         "webimage.transport.resolvedHosts": value(.stringArray(["img.example.com:443:203.0.113.7"])),
         "webimage.downloader.maximumConcurrentDownloads": 12,
         "webimage.downloader.timeout": value(.double(2.5)),
+        "webimage.downloader.connectTimeout": 4,
+        "webimage.downloader.stallTimeout": 30,
         "webimage.downloader.maximumBodySize": 0,
         "webimage.downloader.maximumRetries": 3,
         "webimage.manager.failedURLRetryInterval": 30,
@@ -62,6 +64,8 @@ struct ConfigReaderTests {
         #expect(configuration.transport.resolvedHosts == ["img.example.com:443:203.0.113.7"])
         #expect(configuration.downloader.maximumConcurrentDownloads == 12)
         #expect(configuration.downloader.timeout == .milliseconds(2500))
+        #expect(configuration.downloader.connectTimeout == .seconds(4))
+        #expect(configuration.downloader.stallTimeout == .seconds(30))
         #expect(configuration.downloader.maximumBodySize == nil)
         #expect(configuration.downloader.retryPolicy.maximumRetries == 3)
         #expect(configuration.manager.failedURLRetryInterval == .seconds(30))
@@ -85,6 +89,7 @@ struct ConfigReaderTests {
         #expect(read.transport.urlPolicy == defaults.transport.urlPolicy)
         #expect(read.downloader.maximumConcurrentDownloads == defaults.downloader.maximumConcurrentDownloads)
         #expect(read.downloader.timeout == defaults.downloader.timeout)
+        #expect(read.downloader.stallTimeout == defaults.downloader.stallTimeout)
         #expect(read.downloader.maximumBodySize == defaults.downloader.maximumBodySize)
         #expect(read.manager.failedURLRetryInterval == defaults.manager.failedURLRetryInterval)
         #expect(read.postsNotifications == defaults.postsNotifications)
@@ -118,6 +123,7 @@ struct ConfigReaderTests {
             "WEBIMAGE_TRANSPORT_ALLOWED_HOSTS": "img.example.com, *.cdn.example.com",
             "WEBIMAGE_DOWNLOADER_MAXIMUM_CONCURRENT_DOWNLOADS": "3",
             "WEBIMAGE_DOWNLOADER_TIMEOUT": "7.5",
+            "WEBIMAGE_DOWNLOADER_STALL_TIMEOUT": "45",
             "WEBIMAGE_MANAGER_SHARED_CACHE": "true",
             "WEBIMAGE_PROXY_PORT": "9090",
             "WEBIMAGE_PROXY_CONCURRENCY": "4",
@@ -138,6 +144,7 @@ struct ConfigReaderTests {
         #expect(manager.transport.urlPolicy.allowedHosts == ["img.example.com", "*.cdn.example.com"])
         #expect(manager.downloader.maximumConcurrentDownloads == 3)
         #expect(manager.downloader.timeout == .milliseconds(7500))
+        #expect(manager.downloader.stallTimeout == .seconds(45))
         #expect(manager.manager.cacheRules.isShared)
 
         let proxy = try ImageProxySettings(config: config.scoped(to: "webimage.proxy"))
@@ -170,7 +177,10 @@ struct ConfigReaderTests {
                   "allowedHosts": ["img.example.com", "*.cdn.example.com"], "deniedHosts": ["private.cdn.example.com"],
                   "resolvedHosts": ["img.example.com:443:203.0.113.7"]
                 },
-                "downloader": { "maximumConcurrentDownloads": 12, "timeout": 2.5, "maximumBodySize": 0, "maximumRetries": 3 },
+                "downloader": {
+                  "maximumConcurrentDownloads": 12, "timeout": 2.5, "connectTimeout": 4, "stallTimeout": 30,
+                  "maximumBodySize": 0, "maximumRetries": 3
+                },
                 "manager": { "failedURLRetryInterval": 30, "sharedCache": true, "memoryCacheFollowsFreshness": true },
                 "postsNotifications": true,
                 "proxy": {
@@ -253,6 +263,7 @@ struct ConfigReaderTests {
         #expect(manager(["downloader.maximumConcurrentDownloads": 0])?.problem == .outOfRange)
         #expect(manager(["downloader.timeout": 0])?.problem == .outOfRange)
         #expect(manager(["downloader.timeout": "-5"])?.problem == .outOfRange)
+        #expect(manager(["downloader.stallTimeout": 0])?.problem == .outOfRange)
         #expect(manager(["memoryCache.timeToLive": Self.value(.double(.infinity))])?.problem == .outOfRange)
         #expect(manager(["cache.sizeLimit": Self.value(.double(1.5))])?.problem == .wrongType)
         #expect(manager(["cache.namespace": "../elsewhere"])?.key == "cache.namespace")

@@ -20,6 +20,13 @@ extension ImageDownloader {
         /// The whole-transfer timeout of each attempt (15 s like the peers); a request's
         /// `DownloadRequest.timeout` wins.
         public var timeout: Duration
+        /// How long a connection may take to be made (10 s); `nil`: libcurl's own limit.
+        public var connectTimeout: Duration?
+        /// No byte received for this long fails an attempt with `stalled`, however long
+        /// it has run (10 s); `nil`: a quiet server is waited for until ``timeout``. A
+        /// server that streams slowly on purpose (a long poll, a held response) needs a
+        /// longer one.
+        public var stallTimeout: Duration?
         /// Downloads running at once (6 like the peers); more wait in the queue.
         public var maximumConcurrentDownloads: Int
         public var executionOrder: ExecutionOrder
@@ -48,6 +55,8 @@ extension ImageDownloader {
         public init(
             defaultHeaders: HTTPHeaderFields = [:],
             timeout: Duration = .seconds(15),
+            connectTimeout: Duration? = .seconds(10),
+            stallTimeout: Duration? = .seconds(10),
             maximumConcurrentDownloads: Int = 6,
             executionOrder: ExecutionOrder = .fifo,
             retryPolicy: RetryPolicy = .none,
@@ -60,6 +69,8 @@ extension ImageDownloader {
         ) {
             self.defaultHeaders = defaultHeaders
             self.timeout = timeout
+            self.connectTimeout = connectTimeout
+            self.stallTimeout = stallTimeout
             self.maximumConcurrentDownloads = maximumConcurrentDownloads
             self.executionOrder = executionOrder
             self.retryPolicy = retryPolicy

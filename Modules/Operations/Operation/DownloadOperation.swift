@@ -315,7 +315,10 @@ final class DownloadOperation: CoalescedRun {
 
     func makeTransportRequest() -> TransportRequest {
         var transportRequest = TransportRequest(url: request.url, headers: request.headers)
-        transportRequest.timeouts.total = request.timeout ?? context.configuration.timeout
+        transportRequest.timeouts = TransportRequest.Timeouts(
+            connect: context.configuration.connectTimeout,
+            total: request.timeout ?? context.configuration.timeout,
+            stall: context.configuration.stallTimeout)
         transportRequest.maximumBodySize = context.configuration.maximumBodySize
         transportRequest.allowsInvalidCertificates = request.options.contains(.allowInvalidCertificates)
         transportRequest.credential = request.credential

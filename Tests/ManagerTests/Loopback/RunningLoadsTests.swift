@@ -32,9 +32,13 @@ struct RunningLoadsTests {
     @Test("runningLoads lists a run in flight with its stage, progress and loads, and none once it ended")
     func runningLoads() async throws {
         try await withFixture { fixture in
-            // Held at the gate until the listing is read: the timeout is set past any wait
-            // of a loaded test run, so that the load is still running when it is.
-            let manager = fixture.manager { $0.downloader.timeout = .seconds(600) }
+            // Held at the gate until the listing is read: no stall timeout, and a
+            // whole-transfer timeout past any wait of a loaded test run, so that the load
+            // is still running when it is.
+            let manager = fixture.manager {
+                $0.downloader.timeout = .seconds(600)
+                $0.downloader.stallTimeout = nil
+            }
             let url = fixture.server.url("/gate/loading?bytes=5000&first=1000")
             let progress = Progress()
             let log = LoadLog()

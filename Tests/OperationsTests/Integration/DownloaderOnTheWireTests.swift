@@ -203,13 +203,15 @@ struct DownloaderOnTheWireTests {
     func runningDownloads() async throws {
         try await withServer { server in
             let monitor = LifecycleMonitor()
+            // Held at the gate until the listing is read: no stall timeout, and a
+            // whole-transfer timeout past any wait of a loaded test run, so that the
+            // download is still running when it is.
             let downloader = ImageDownloader(
-                transport: CurlTransport(), registry: DownloadRegistry(), configuration: .init(eventMonitor: monitor))
+                transport: CurlTransport(), registry: DownloadRegistry(),
+                configuration: .init(stallTimeout: nil, eventMonitor: monitor))
             let url = server.url("/gate/listed?bytes=5000&first=1000")
             let progress = ProgressWaiter()
             let other = DownloadLog()
-            // Held at the gate until the listing is read: the timeout is set past any wait
-            // of a loaded test run, so that the download is still running when it is.
             downloader.download(DownloadRequest(url: url, timeout: .seconds(600)), handler: progress.handler)
             downloader.download(DownloadRequest(url: url, priority: .high, timeout: .seconds(600)), handler: other.handler)
             #expect(await progress.reached(1000))
@@ -229,16 +231,37 @@ struct DownloaderOnTheWireTests {
         }
     }
 
-    @Test("the default whole-transfer timeout is 15 s, and the transfer is sent with it")
-    func defaultTimeout() async throws {
+    @Test("the default timeouts are 15 s whole, 10 s to connect and 10 s of silence, and the transfer is sent with them")
+    func defaultTimeouts() async throws {
         try await withServer { server in
-            #expect(ImageDownloader.Configuration().timeout == .seconds(15))
             let transport = CurlTransport()
             let sent = SentRequests()
             transport.addEventMonitor(sent, delivery: .immediate)
             let downloader = ImageDownloader(transport: transport, registry: DownloadRegistry())
             _ = try await Self.body(downloader, DownloadRequest(url: server.url("/headers")))
-            #expect(sent.all.map(\.timeouts.total) == [.seconds(15)])
+            let timeouts = try #require(sent.all.first?.timeouts)
+            #expect(timeouts.total == .seconds(15))
+            #expect(timeouts.connect == .seconds(10))
+            #expect(timeouts.stall == .seconds(10))
+        }
+    }
+
+    @Test("a configured stall timeout ends an attempt whose server goes quiet, with stalled")
+    func configuredStallTimeout() async throws {
+        try await withServer { server in
+            let downloader = ImageDownloader(
+                transport: CurlTransport(), registry: DownloadRegistry(),
+                configuration: .init(timeout: .seconds(600), stallTimeout: .milliseconds(300)))
+            let url = server.url("/gate/quiet?bytes=5000&first=1000")
+            let log = DownloadLog()
+            downloader.download(DownloadRequest(url: url), handler: log.handler)
+            let result = await log.result()
+            guard case .failure(.transport(let error)) = result else {
+                Issue.record("the held download ended with \(result)")
+                return
+            }
+            #expect(error.code == .stalled)
+            server.openGate("quiet")
         }
     }
 }
