@@ -79,7 +79,8 @@ extension ImageProxy {
         public var queueCapacity: Int
         /// `Retry-After` of a 429, in seconds.
         public var retryAfterSeconds: Int
-        /// How long a source may take, connection to last byte (10 s); then 504.
+        /// How long a source may take, connection to last byte (10 s); then 504. A source
+        /// may send nothing for all of it; making the connection may take at most 10 s.
         public var sourceTimeout: Duration
         /// Which sources may be fetched: by default `URLPolicy.publicOnly` (http and https
         /// to public addresses, checked at the address connected to, every redirect too).

@@ -59,7 +59,11 @@ public final class ImageProxy: Sendable {
             cacheDirectory: configuration.cacheDirectory, diskCacheNamespace: "proxy-sources",
             memoryCache: MemoryCacheConfiguration(costLimit: 1 << 20, countLimit: 16), decoders: configuration.decoders)
         web.keepsPartialDownloads = false
+        // The source's one limit, as imgproxy's download timeout: a quiet source may stay
+        // quiet for all of it, and no connection takes longer.
         web.downloader.timeout = configuration.sourceTimeout
+        web.downloader.stallTimeout = configuration.sourceTimeout
+        web.downloader.connectTimeout = min(configuration.sourceTimeout, .seconds(10))
         web.downloader.maximumBodySize = configuration.limits.maxBytes
         web.downloader.maximumConcurrentDownloads = max(6, configuration.concurrency)
         web.transport.urlPolicy = configuration.urlPolicy

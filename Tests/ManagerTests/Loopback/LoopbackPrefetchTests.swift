@@ -26,9 +26,12 @@ struct LoopbackPrefetchTests {
     @Test("cancelling a prefetch ends the running load and the waiting URLs as cancelled; the waiting ones never reach the server")
     func cancel() async throws {
         try await withFixture { fixture in
-            // The held load ends only when cancelled: its timeout is set past any wait of a
-            // loaded test run.
-            let manager = fixture.manager { $0.downloader.timeout = .seconds(600) }
+            // The held load ends only when cancelled: no stall timeout, and a whole-transfer
+            // timeout past any wait of a loaded test run.
+            let manager = fixture.manager {
+                $0.downloader.timeout = .seconds(600)
+                $0.downloader.stallTimeout = nil
+            }
             let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentLoads: 1)
             let held = fixture.server.url("/gate/prefetch?bytes=5000&first=1000")
             let urls = [held] + ["photo.jpg", "badge.png", "animation.gif", "progressive.jpg"].map { fixture.url($0) }
@@ -50,9 +53,12 @@ struct LoopbackPrefetchTests {
     @Test("a prefetch runs at most maximumConcurrentLoads loads at once; the next URL is asked for once one of them ends")
     func concurrencyLimit() async throws {
         try await withFixture { fixture in
-            // The held loads end when their gates open: their timeout is set past any wait
-            // of a loaded test run.
-            let manager = fixture.manager { $0.downloader.timeout = .seconds(600) }
+            // The held loads end when their gates open: no stall timeout, and a
+            // whole-transfer timeout past any wait of a loaded test run.
+            let manager = fixture.manager {
+                $0.downloader.timeout = .seconds(600)
+                $0.downloader.stallTimeout = nil
+            }
             let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentLoads: 2)
             let held = ["first", "second"].map { fixture.server.url("/gate/\($0)?bytes=5000&first=1000") }
             let done = AsyncStream<PrefetchProgress>.makeStream()
