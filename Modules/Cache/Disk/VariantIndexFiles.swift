@@ -8,7 +8,9 @@ import WebImageCore
 #endif
 
 /// A disk's index of variants per source: one file per source, named after the SHA-256
-/// of its cache key, holding one variant key a line.
+/// of its cache key, holding one variant key a line. A key's line breaks and backslashes
+/// are written `\n`, `\r` and `\\`, so that any key (a custom key filter or
+/// transformer identifier may hold a line break) is one line and reads back whole.
 ///
 /// A line is added with one `write` to a file opened with `O_APPEND`, so processes sharing
 /// the directory add lines without losing each other's. A purge first renames the file
@@ -29,7 +31,8 @@ struct VariantIndexFiles: Sendable {
         }
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
-        let line = Array((variant + "\n").utf8)
+        var line = Self.escaped(variant)
+        line.append(UInt8(ascii: "\n"))
         _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
@@ -41,9 +44,47 @@ struct VariantIndexFiles: Sendable {
         defer { unlink(claimed) }
         guard let contents = FileManager.default.contents(atPath: claimed) else { return [] }
         var seen = Set<String>()
-        return String(decoding: contents, as: UTF8.self).split(separator: "\n").map(String.init).filter {
-            seen.insert($0).inserted
+        return contents.split(separator: UInt8(ascii: "\n")).map(Self.unescaped).filter { seen.insert($0).inserted }
+    }
+
+    /// `key`'s bytes with each line break and backslash written as two bytes.
+    static func escaped(_ key: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(key.utf8.count + 1)
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\n"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            default: bytes.append(byte)
+            }
         }
+        return bytes
+    }
+
+    /// The key a line of ``escaped(_:)`` wrote. A backslash before anything else (a file
+    /// another writer damaged) stands for itself.
+    static func unescaped(_ line: Data.SubSequence) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(line.count)
+        var escaping = false
+        for byte in line {
+            if escaping {
+                switch byte {
+                case UInt8(ascii: "n"): bytes.append(UInt8(ascii: "\n"))
+                case UInt8(ascii: "r"): bytes.append(UInt8(ascii: "\r"))
+                case UInt8(ascii: "\\"): bytes.append(byte)
+                default: bytes += [UInt8(ascii: "\\"), byte]
+                }
+                escaping = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaping = true
+            } else {
+                bytes.append(byte)
+            }
+        }
+        if escaping { bytes.append(UInt8(ascii: "\\")) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private func file(for source: String) -> String {

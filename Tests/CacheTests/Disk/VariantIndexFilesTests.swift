@@ -29,6 +29,24 @@ struct VariantIndexFilesTests {
         #expect(index.take("https://example.com/a.jpg").isEmpty)
         #expect(index.take("https://example.com/b.jpg").count == 1000)
     }
+
+    @Test("a key with line breaks, backslashes or any other bytes is listed as it was recorded, one key per record")
+    func keysOfAnyText() throws {
+        let directory = try TemporaryDirectory()
+        let index = VariantIndexFiles(directory: directory.url)
+        let keys = [
+            "plain", "two\nlines", "carriage\rreturn", "back\\slash", "escaped\\n not a break", "ends with \\",
+            "\n", "\\", "", "üñí©ødé 🎞", "%0A stays %0A",
+        ]
+        for key in keys { index.record(key, ofSource: "https://example.com/a.jpg") }
+        #expect(index.take("https://example.com/a.jpg") == keys.filter { !$0.isEmpty })
+    }
+
+    @Test("a line whose backslash stands before no escape reads as written")
+    func damagedLines() {
+        #expect(VariantIndexFiles.unescaped(Data("a\\qb".utf8)[...]) == "a\\qb")
+        #expect(VariantIndexFiles.unescaped(Data("trailing\\".utf8)[...]) == "trailing\\")
+    }
 }
 
 @Suite("Disk cache: purging a source and its variants")
