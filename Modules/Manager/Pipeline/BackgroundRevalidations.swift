@@ -13,9 +13,37 @@ final class BackgroundRevalidations: Sendable {
 
     /// Starts revalidating `stored`, the entry for `request`, unless one is under way.
     func revalidate(_ stored: CachedResponse, for request: ImageRequest, stages: LoadStages) {
+        start(stored.metadata, for: request, stages: stages) { metadata, disk in
+            stages.writes.enqueue(.init(disk: disk, data: stored.data, metadata: metadata, key: request.dataKey))
+        }
+    }
+
+    /// Starts revalidating the source on disk (held with `metadata`) that `variant` was
+    /// made from, unless one is under way. A 304 refreshes the source's metadata and the
+    /// variant's on disk, so the next load is answered fresh by the variant; a new body
+    /// replaces the source, and the next load finds the variant out of date and makes it
+    /// again.
+    func revalidateSource(
+        _ metadata: CachedResponseMetadata, of variant: FoundVariant, for request: ImageRequest, stages: LoadStages
+    ) {
+        start(metadata, for: request, stages: stages) { refreshed, disk in
+            // The source's bytes are read now, in the background, not by the load.
+            if let stored = stages.diskResponse(for: request), variant.matches(source: stored.metadata) {
+                stages.writes.enqueue(.init(disk: disk, data: stored.data, metadata: refreshed, key: request.dataKey))
+            }
+            stages.refreshVariant(variant, metadata: refreshed)
+        }
+    }
+
+    /// Revalidates what `metadata` describes for `request` behind the loads, unless the
+    /// key's revalidation is under way; `notModified` stores what a 304 refreshed.
+    private func start(
+        _ metadata: CachedResponseMetadata, for request: ImageRequest, stages: LoadStages,
+        notModified: @escaping @Sendable (CachedResponseMetadata, any DataCaching) -> Void
+    ) {
         let key = request.dataKey
         guard let disk = stages.disk, running.withLock({ $0.insert(key).inserted }) else { return }
-        let validators = TransportRequest.Validators(stored.metadata)
+        let validators = TransportRequest.Validators(metadata)
         let conditional = validators.etag != nil || validators.lastModified != nil
         let downloadRequest = request.downloadRequest(validators: conditional ? validators : nil, extraOptions: [.lowPriority])
         // Not the load's task: the load has been answered, and its cancellation must not
@@ -27,9 +55,9 @@ final class BackgroundRevalidations: Sendable {
             let caching = stages.caching
             let receivedAt = Date()
             if download.isNotModified {
-                let metadata = caching.refreshed(
-                    stored.metadata, by: download.response, of: request, requestedAt: requestedAt, receivedAt: receivedAt)
-                stages.writes.enqueue(.init(disk: disk, data: stored.data, metadata: metadata, key: key))
+                notModified(
+                    caching.refreshed(metadata, by: download.response, of: request, requestedAt: requestedAt, receivedAt: receivedAt),
+                    disk)
             } else if caching.mayStore(download.response, for: request) {
                 let metadata = caching.metadata(for: download.response, of: request, requestedAt: requestedAt, receivedAt: receivedAt)
                 stages.writes.enqueue(.init(disk: disk, data: download.data, metadata: metadata, key: key))

@@ -9,7 +9,7 @@ extension ImageLoadTask {
     /// start                  -> lookInMemory | readDisk | lookInShared | download | finish(notCached)
     /// memoryLooked(hit)      -> finish(memory)
     /// memoryLooked(miss)     -> lookUpVariant | readDisk | lookInShared | the entry's use
-    /// variantLooked(usable)  -> answerFromVariant
+    /// variantLooked(usable)  -> answerFromVariant (answer, stale answer, answer and revalidate the source behind)
     /// variantLooked(other's) -> removeVariant -> readDisk | lookInShared | network
     /// variantLooked(none)    -> readDisk | lookInShared | network
     /// variantAnswerFailed    -> removeVariant -> readDisk | lookInShared | network
@@ -48,8 +48,10 @@ extension ImageLoadTask {
             /// Look for the load's stored variant (disk, then the shared tier) and for the
             /// source's metadata on disk, then report ``variantLooked(_:source:at:)``.
             case lookUpVariant
-            /// Answer with the stored variant, decoded, as its tier's source.
-            case answerFromVariant(FoundVariant)
+            /// Answer with the stored variant, decoded, as its tier's source (or `stale`
+            /// when its source is past its freshness); revalidate the source on disk behind
+            /// it when `revalidateBehind`, whose `metadata` says what to ask.
+            case answerFromVariant(FoundVariant, source: ImageSource, revalidateBehind: CachedResponseMetadata?)
             /// The variant is out of date or did not decode: remove it, then report
             /// ``variantRemoved()``.
             case removeVariant
@@ -137,6 +139,11 @@ extension ImageLoadTask {
         /// this server never fetched) and the caching rules would answer with the
         /// source's bytes as they are; one made from an older source is removed; one that
         /// needs the server asked goes the source's way, whose answer stores it again.
+        ///
+        /// Its freshness is the source's held on disk (a revalidation refreshes that one),
+        /// else its own. Within `stale-while-revalidate` it answers, stale, and the source
+        /// on disk is revalidated behind it; a variant with no source on disk to
+        /// revalidate goes the source's way instead.
         mutating func variantLooked(_ variant: FoundVariant?, source: CachedResponseMetadata?, at now: Date) -> Action {
             guard phase == .variant else { return finishAsIs() }
             guard let variant else { return afterVariant() }
@@ -144,9 +151,18 @@ extension ImageLoadTask {
                 phase = .removingVariant
                 return .removeVariant
             }
-            guard case .answer = caching.use(of: variant.metadata, for: request, at: now) else { return afterVariant() }
-            phase = .variantAnswer
-            return .answerFromVariant(variant)
+            let freshness = source ?? variant.metadata
+            switch caching.use(of: freshness, for: request, at: now) {
+            case .answer(let stale):
+                phase = .variantAnswer
+                return .answerFromVariant(variant, source: stale ? .stale : variant.tier, revalidateBehind: nil)
+            case .answerAndRevalidateBehind:
+                guard let source, layers.disk else { return afterVariant() }
+                phase = .variantAnswer
+                return .answerFromVariant(variant, source: .stale, revalidateBehind: source)
+            case .revalidate, .ignore:
+                return afterVariant()
+            }
         }
 
         /// The stored variant did not decode.

@@ -195,9 +195,12 @@ final class ImageLoadTask: CoalescedRun {
                 // its bytes are not read.
                 let source = variant == nil ? nil : stages.diskMetadata(for: request)
                 action = Task.isCancelled ? machine.cancelled() : machine.variantLooked(variant, source: source, at: Date())
-            case .answerFromVariant(let variant):
+            case .answerFromVariant(let variant, let source, let revalidateBehind):
+                if let revalidateBehind {
+                    stages.revalidations.revalidateSource(revalidateBehind, of: variant, for: request, stages: stages)
+                }
                 do throws(ImageLoadError) {
-                    action = machine.answered(try await answer(from: variant))
+                    action = machine.answered(try await answer(from: variant, source: source))
                 } catch .decoding {
                     action = machine.variantAnswerFailed()
                 } catch {
@@ -330,11 +333,11 @@ final class ImageLoadTask: CoalescedRun {
     /// The stored variant as the load's answer: decoded as stored (no scaling, no
     /// transform) and kept in memory. A variant that does not decode fails with
     /// ``ImageLoadError/decoding(_:response:bytes:)``, and the run removes it.
-    private func answer(from variant: FoundVariant) async throws(ImageLoadError) -> ImageResponse {
+    private func answer(from variant: FoundVariant, source: ImageSource) async throws(ImageLoadError) -> ImageResponse {
         let decoded = try await stages.decodeVariant(variant, for: request, priority: priority)
         try stopIfCancelled()
         storeInMemory(decoded.image, metadata: variant.metadata)
-        var response = ImageResponse(decoded, data: nil, source: variant.tier, request: request)
+        var response = ImageResponse(decoded, data: nil, source: source, request: request)
         response.isStoredVariant = true
         return response
     }

@@ -69,6 +69,14 @@ extension LoadStages {
         disk.removeResponse(forKey: variant.key.cacheKey)
     }
 
+    /// Writes `found` to disk again with `metadata`, its source's once a revalidation
+    /// refreshed it, so that the variant is fresh as long as its source. Already listed in
+    /// the index of variants per source. The tier's copy keeps its own.
+    func refreshVariant(_ found: FoundVariant, metadata: CachedResponseMetadata) {
+        guard let variant, let disk else { return }
+        writes.enqueue(.init(disk: disk, data: found.entry.encoded(), metadata: metadata, key: variant.key.cacheKey))
+    }
+
     /// The image in `found`, decoded as it was stored: no scaling, no transform, the
     /// pixels as they are (`ColorHandling.preserve`), with the memory budget's reservation.
     func decodeVariant(_ found: FoundVariant, for request: ImageRequest, priority: DownloadPriority) async throws(ImageLoadError)

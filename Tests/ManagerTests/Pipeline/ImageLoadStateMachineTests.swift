@@ -9,7 +9,7 @@ import WebImageHTTP
 enum Step: Equatable {
     case lookInMemory
     case lookUpVariant
-    case answerFromVariant(ImageSource)
+    case answerFromVariant(ImageSource, revalidateBehind: Bool = false)
     case removeVariant
     case readDisk
     case lookInShared(coalescing: Bool)
@@ -24,7 +24,8 @@ enum Step: Equatable {
         switch action {
         case .lookInMemory: self = .lookInMemory
         case .lookUpVariant: self = .lookUpVariant
-        case .answerFromVariant(let variant): self = .answerFromVariant(variant.tier)
+        case .answerFromVariant(_, let source, let revalidateBehind):
+            self = .answerFromVariant(source, revalidateBehind: revalidateBehind != nil)
         case .removeVariant: self = .removeVariant
         case .readDisk: self = .readDisk
         case .lookInShared(let coalescing): self = .lookInShared(coalescing: coalescing)

@@ -79,6 +79,34 @@ struct ImageLoadStateMachineVariantTests {
         #expect(load.variant(variant(.stale), source: nil) == .answerFromVariant(.disk))
     }
 
+    @Test("within stale-while-revalidate a variant answers, stale, and its source on disk is revalidated behind it")
+    func staleWhileRevalidateServesTheVariant() {
+        var load = Driver(layers: withVariants)
+        _ = load.start()
+        _ = load.memory(false)
+        let held = variant(.staleWhileRevalidate)
+        #expect(load.variant(held, source: held.metadata) == .answerFromVariant(.stale, revalidateBehind: true))
+        #expect(load.answered(.stale) == .finish("stale", releasingLease: false))
+    }
+
+    @Test("within stale-while-revalidate a variant with no source on disk to revalidate goes the source's way")
+    func staleWhileRevalidateWithoutTheSource() {
+        var load = Driver(layers: withVariants)
+        _ = load.start()
+        _ = load.memory(false)
+        #expect(load.variant(variant(.staleWhileRevalidate), source: nil) == .readDisk)
+    }
+
+    @Test("a variant stored stale answers fresh once its source on disk was refreshed (same validators)")
+    func refreshedSourceFreshensTheVariant() {
+        var load = Driver(layers: withVariants)
+        _ = load.start()
+        _ = load.memory(false)
+        var source = Driver.entry(.fresh).metadata
+        source.headers.set("ETag", "\"v1\"")
+        #expect(load.variant(variant(.stale, etag: "\"v1\""), source: source) == .answerFromVariant(.disk))
+    }
+
     @Test("a variant that does not decode is removed and the source is used")
     func undecodableVariantIsRemoved() {
         var load = Driver(layers: withVariants)

@@ -95,6 +95,29 @@ struct StoredVariantLoadTests {
         }
     }
 
+    @Test("within stale-while-revalidate a restart is answered by the variant, stale, and the source is revalidated behind it")
+    func staleWhileRevalidateServesTheVariant() async throws {
+        try await withFixture { fixture in
+            // Stale at once (Age 120 past max-age 60), usable stale for ten minutes; the
+            // revalidation waits at the server until the load has been answered.
+            let url = fixture.server.url("/cache/photo.jpg?cc=max-age%3D60,stale-while-revalidate%3D600&age=120&revalidation_gate=swr")
+            let request = thumbnail(url)
+            _ = try await fixture.variantStoringManager(decoders: CountingDecoders()).response(for: request)
+
+            let decoders = CountingDecoders()
+            let restarted = fixture.variantStoringManager(decoders: decoders)
+            let stale = try await restarted.response(for: request)
+            #expect(stale.isStoredVariant)
+            #expect(stale.source == .stale)
+            #expect(decoders.count(.jpeg) == 0, "the source was not decoded")
+            await fixture.server.requestsArrived(2)
+            fixture.server.openGate("swr")
+            let requests = fixture.server.requests.filter { $0.path == "/cache/photo.jpg" }
+            #expect(requests.count == 2, "one revalidation behind the load")
+            #expect(requests.last?.headers.contains { $0.name.lowercased() == "if-none-match" } == true)
+        }
+    }
+
     @Test("a corrupt variant file is a miss: the load decodes the source, and its store heals the entry")
     func corruptVariantHeals() async throws {
         try await withFixture { fixture in
