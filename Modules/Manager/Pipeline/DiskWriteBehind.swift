@@ -21,8 +21,22 @@ final class DiskWriteBehind: Sendable {
         var variantOf: CacheKey? = nil
     }
 
+    /// What the writer does, in the order enqueued: a write, or work that ends in writes
+    /// (a stored variant still to be encoded), which holds `bytes` until it runs.
+    private enum Job: Sendable {
+        case write(Write)
+        case deferred(bytes: Int, run: @Sendable () async -> Void)
+
+        var bytes: Int {
+            switch self {
+            case .write(let write): write.data.count
+            case .deferred(let bytes, _): bytes
+            }
+        }
+    }
+
     private struct State {
-        var pending: [(serial: UInt64, write: Write)] = []
+        var pending: [(serial: UInt64, job: Job)] = []
         /// Every write not yet finished, by key: the newest for each.
         var unwritten: [CacheKey: (serial: UInt64, write: Write)] = [:]
         var serial: UInt64 = 0
@@ -67,12 +81,24 @@ final class DiskWriteBehind: Sendable {
     }
 
     func enqueue(_ write: Write) {
+        enqueue(.write(write))
+    }
+
+    /// Runs `work` on the writer, in its turn among the writes, when they are due
+    /// (``flush()`` waits for it too); `bytes` is what it holds in memory until then,
+    /// counted toward ``pendingByteLimit``. Its own writes are made at once with
+    /// ``write(_:)``.
+    func enqueueDeferred(holding bytes: Int, _ work: @escaping @Sendable () async -> Void) {
+        enqueue(.deferred(bytes: bytes, run: work))
+    }
+
+    private func enqueue(_ job: Job) {
         let now = elapsed()
         let start = state.withLock { state -> Bool in
             state.serial += 1
-            state.unwritten[write.key] = (state.serial, write)
-            state.pending.append((state.serial, write))
-            state.pendingBytes += write.data.count
+            if case .write(let write) = job { state.unwritten[write.key] = (state.serial, write) }
+            state.pending.append((state.serial, job))
+            state.pendingBytes += job.bytes
             if state.oldest == nil { state.oldest = now }
             let due =
                 state.runningLoads == 0 || state.pendingBytes >= Self.pendingByteLimit
@@ -127,7 +153,7 @@ final class DiskWriteBehind: Sendable {
     private func startWriting() {
         Task.detached(priority: .utility) { [self] in
             while true {
-                let batch = state.withLock { state -> [(serial: UInt64, write: Write)] in
+                let batch = state.withLock { state -> [(serial: UInt64, job: Job)] in
                     defer {
                         state.pending = []
                         state.pendingBytes = 0
@@ -135,7 +161,11 @@ final class DiskWriteBehind: Sendable {
                     }
                     return state.pending
                 }
-                for (serial, write) in batch {
+                for (serial, job) in batch {
+                    guard case .write(let write) = job else {
+                        if case .deferred(_, let run) = job { await run() }
+                        continue
+                    }
                     await self.write(write)
                     // Forgotten once on disk, unless a newer write of the key came meanwhile.
                     state.withLock { state in

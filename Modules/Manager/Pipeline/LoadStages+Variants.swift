@@ -107,11 +107,22 @@ extension LoadStages {
     }
 
     /// Stores `image`, the load's result, as its variant with the source's `metadata`: on
-    /// disk (through the write-behind, or at once when `waits`) and in the shared tier,
-    /// each listed in its cache's index of variants per source (`VariantIndexing`).
-    /// An image the encoder cannot write (an animation, for a still-only encoder) is not
-    /// stored; a failed encode or write costs the variant, never the load.
+    /// disk and in the shared tier, each listed in its cache's index of variants per
+    /// source (`VariantIndexing`). The encode and the stores run behind the loads, on the
+    /// write-behind (the image held until then, counted in its byte limit), or now when
+    /// `waits`. An image the encoder cannot write (an animation, for a still-only
+    /// encoder) is not stored; a failed encode or write costs the variant, never the load.
     func storeVariant(_ image: DecodedImage, metadata: CachedResponseMetadata, waits: Bool) async {
+        guard variant != nil else { return }
+        guard waits else {
+            writes.enqueueDeferred(holding: image.byteCount) { [self] in await encodeAndStoreVariant(image, metadata: metadata) }
+            return
+        }
+        await encodeAndStoreVariant(image, metadata: metadata)
+    }
+
+    /// Encodes `image` and writes it to disk and to the tier, now.
+    private func encodeAndStoreVariant(_ image: DecodedImage, metadata: CachedResponseMetadata) async {
         guard let variant else { return }
         let encoder = variant.storage.encoder
         let animated = image.isAnimated
@@ -119,8 +130,7 @@ extension LoadStages {
         let value = VariantEntry(kind: animated ? .animation : .still, format: image.format, body: body).encoded()
         let key = variant.key.cacheKey
         if let disk {
-            let write = DiskWriteBehind.Write(disk: disk, data: value, metadata: metadata, key: key, variantOf: variant.key.source)
-            if waits { await writes.write(write) } else { writes.enqueue(write) }
+            await writes.write(DiskWriteBehind.Write(disk: disk, data: value, metadata: metadata, key: key, variantOf: variant.key.source))
             events.storedVariant(variant.key, bytes: value.count, in: .disk)
         }
         if let tier = variantTier {

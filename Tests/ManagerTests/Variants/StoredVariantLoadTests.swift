@@ -53,6 +53,25 @@ struct StoredVariantLoadTests {
         }
     }
 
+    @Test("the cold load is answered before its variant is encoded: the encode and the stores run behind the loads")
+    func encodedBehindTheLoad() async throws {
+        try await withFixture { fixture in
+            let encoder = HeldEncoder()
+            let manager = fixture.variantStoringManager(decoders: CountingDecoders(), encoder: encoder)
+            // Answered while any encode of its variant is still held.
+            let cold = try await manager.response(for: thumbnail(fixture.freshURL(), []))
+            #expect(cold.source == .network)
+            #expect(encoder.finishedCount == 0)
+            await encoder.started.wait { encoder.startedCount == 1 }
+            encoder.release()
+            await manager.flushPendingWrites()
+            #expect(encoder.finishedCount == 1)
+            let decoders = CountingDecoders()
+            #expect(try await fixture.variantStoringManager(decoders: decoders).response(for: thumbnail(fixture.freshURL())).isStoredVariant)
+            #expect(decoders.count(.jpeg) == 0)
+        }
+    }
+
     @Test("each thumbnail size is its own variant; a full-size load stores none (the source's bytes are its stored form)")
     func variantsPerSize() async throws {
         try await withFixture { fixture in
