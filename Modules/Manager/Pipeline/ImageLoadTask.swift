@@ -391,7 +391,9 @@ final class ImageLoadTask: CoalescedRun {
         downloadRequest.raisePriority(to: asked)
         let progressive =
             request.options.contains(.progressiveLoad)
-            ? ProgressiveImages(decoders: stages.decoders, options: request.decodeOptions) { [self] in publishPartial($0) } : nil
+            ? ProgressiveImages(decoders: stages.decoders, options: request.decodeOptions, budget: stages.memoryBudget) { [self] in
+                publishPartial($0)
+            } : nil
         // The run's task is cancelled when the load is abandoned: that cancels the token.
         return await withCancellableContinuationHoldingEarly({
             (resume: @escaping @Sendable (Result<DownloadResult, DownloadError>) -> Void, hold) in

@@ -14,6 +14,12 @@ import WebImageCore
 /// never holds up the transfer. A retry's body (a new attempt) starts a new decoder. A
 /// decoding error only stops the partial images: the final decode of the whole body
 /// reports it.
+///
+/// With a memory budget, the incremental decoder's memory (the estimate of a whole
+/// decode, read from the header once the body holds it) is a kept charge: partial images
+/// are made only while the budget has room for them now, and a load whose decoder does
+/// not fit shows none, without waiting and without failing. The charge is given back
+/// when the decoder is dropped: at the download's end, at a retry, or at an error.
 final class ProgressiveImages: Sendable {
     private struct Pending {
         var newest: ReceivedBody?
@@ -28,25 +34,47 @@ final class ProgressiveImages: Sendable {
         var fed = 0
         var lastRevision = 0
         var isDisabled = false
+        /// Bytes charged to the budget for `decoder`.
+        var charged = 0
+        /// The body's size at the last estimate that the header did not yet allow: the
+        /// next is tried at twice as many bytes, so estimating stays linear in the body.
+        var estimatedAt = 0
 
-        mutating func startAttempt(_ attempt: Int) {
+        /// Drops the decoder, giving its charge back to `budget`.
+        mutating func dropDecoder(_ budget: (any MemoryCharging)?) {
+            decoder = nil
+            if charged > 0 { budget?.refund(charged) }
+            charged = 0
+        }
+
+        mutating func startAttempt(_ attempt: Int, _ budget: (any MemoryCharging)?) {
+            dropDecoder(budget)
             self = Decoding(attempt: attempt)
         }
     }
 
     private let decoders: any ImageDecoderProviding
     private let options: DecodeOptions
+    private let budget: (any MemoryCharging)?
     private let publish: @Sendable (DecodedImage) -> Void
     private let pending = Locked(Pending())
     private let decoding = Locked(Decoding())
     private let queue = DispatchQueue(label: "webimage.progressive")
 
     /// Partial images decoded with `options` by the decoder the body's first bytes call
-    /// for; `publish` gets each, on this type's queue.
-    init(decoders: any ImageDecoderProviding, options: DecodeOptions, publish: @escaping @Sendable (DecodedImage) -> Void) {
+    /// for, within `budget` when given; `publish` gets each, on this type's queue.
+    init(
+        decoders: any ImageDecoderProviding, options: DecodeOptions, budget: (any MemoryCharging)? = nil,
+        publish: @escaping @Sendable (DecodedImage) -> Void
+    ) {
         self.decoders = decoders
         self.options = options
+        self.budget = budget
         self.publish = publish
+    }
+
+    deinit {
+        decoding.withLock { $0.dropDecoder(budget) }
     }
 
     /// The body received so far: it replaces any body still waiting to be fed.
@@ -61,12 +89,14 @@ final class ProgressiveImages: Sendable {
         if schedules { queue.async { self.drain() } }
     }
 
-    /// No more partial images: the download ended.
+    /// No more partial images: the download ended. The decoder is dropped on this type's
+    /// queue, after any step under way, not on the caller's thread.
     func close() {
         pending.withLock {
             $0.isClosed = true
             $0.newest = nil
         }
+        queue.async { [self] in decoding.withLock { $0.dropDecoder(budget) } }
     }
 
     /// Returns once every body received so far has been fed and its image handed on: a
@@ -88,11 +118,11 @@ final class ProgressiveImages: Sendable {
     /// Feeds the decoder what it has not seen of `body`; the partial image when more
     /// pixels became visible.
     private func decodeMore(of body: ReceivedBody, _ state: inout Decoding) -> DecodedImage? {
-        if body.attempt != state.attempt { state.startAttempt(body.attempt) }
+        if body.attempt != state.attempt { state.startAttempt(body.attempt, budget) }
         guard !state.isDisabled, body.bytes.count > state.fed else { return nil }
         do {
             if state.decoder == nil {
-                guard body.bytes.count >= ImageFormat.sniffLength else { return nil }
+                guard body.bytes.count >= ImageFormat.sniffLength, charge(for: body, &state) else { return nil }
                 state.decoder = try decoders.decoder(for: body.bytes).makeIncrementalDecoder(options: options)
             }
             guard let decoder = state.decoder else { return nil }
@@ -104,8 +134,26 @@ final class ProgressiveImages: Sendable {
             return try decoder.partialImage()
         } catch {
             state.isDisabled = true
-            state.decoder = nil
+            state.dropDecoder(budget)
             return nil
         }
+    }
+
+    /// Whether a decoder may start for `body`: always without a budget; with one, once
+    /// the header gives the estimate and the budget keeps it (a budget without room ends
+    /// the attempt's partial images).
+    private func charge(for body: ReceivedBody, _ state: inout Decoding) -> Bool {
+        guard let budget else { return true }
+        guard body.bytes.count >= 2 * state.estimatedAt else { return false }
+        guard let bytes = decoders.estimatedMemory(decoding: body.bytes, options: options), bytes > 0 else {
+            state.estimatedAt = body.bytes.count
+            return false
+        }
+        guard budget.chargeKept(bytes) else {
+            state.isDisabled = true
+            return false
+        }
+        state.charged = bytes
+        return true
     }
 }

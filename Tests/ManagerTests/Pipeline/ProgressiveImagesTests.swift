@@ -85,6 +85,55 @@ struct ProgressiveImagesTests {
         #expect(pixel[0] < 60 && pixel[1] > 200, "stored red shows green: \(pixel)")
     }
 
+    @Test("with a memory budget, the decoder's estimate is charged while partial images are made, and given back at the end")
+    func chargedToTheBudget() throws {
+        let jpeg = try Self.progressiveJPEG(width: 320, height: 240)
+        let budget = MemoryBudget(capacity: 64 << 20)
+        let published = Published()
+        let images = ProgressiveImages(
+            decoders: ImageDecoderRegistry.standard, options: .default, budget: budget, publish: published.publish)
+        let estimate = try #require(ImageDecoderRegistry.standard.estimatedMemory(decoding: jpeg, options: .default))
+        images.receive(ReceivedBody(bytes: jpeg.prefix(jpeg.count * 6 / 10), attempt: 1))
+        images.flush()
+        #expect(!published.all.isEmpty)
+        #expect(budget.inUse == estimate, "the decoder's memory, as a whole decode's estimate")
+        images.close()
+        images.flush()
+        #expect(budget.inUse == 0)
+    }
+
+    @Test("a retry's decoder takes the place of the first in the budget: one charge at a time")
+    func retryReplacesTheCharge() throws {
+        let first = try Self.progressiveJPEG(width: 200, height: 100)
+        let second = try Self.progressiveJPEG(width: 320, height: 240)
+        let budget = MemoryBudget(capacity: 64 << 20)
+        let images = ProgressiveImages(
+            decoders: ImageDecoderRegistry.standard, options: .default, budget: budget, publish: Published().publish)
+        images.receive(ReceivedBody(bytes: first.prefix(first.count * 2 / 3), attempt: 1))
+        images.flush()
+        images.receive(ReceivedBody(bytes: second.prefix(second.count * 2 / 3), attempt: 2))
+        images.flush()
+        #expect(budget.inUse == ImageDecoderRegistry.standard.estimatedMemory(decoding: second, options: .default))
+        images.close()
+        images.flush()
+        #expect(budget.inUse == 0)
+    }
+
+    @Test("a budget without room for the decoder gives no partial image and charges nothing; the load is not held")
+    func noRoomNoPartials() throws {
+        let jpeg = try Self.progressiveJPEG(width: 320, height: 240)
+        let budget = MemoryBudget(capacity: 64 << 10)
+        let published = Published()
+        let images = ProgressiveImages(
+            decoders: ImageDecoderRegistry.standard, options: .default, budget: budget, publish: published.publish)
+        for share in [3, 6, 9] {
+            images.receive(ReceivedBody(bytes: jpeg.prefix(jpeg.count * share / 10), attempt: 1))
+            images.flush()
+        }
+        #expect(published.all.isEmpty)
+        #expect(budget.inUse == 0)
+    }
+
     @Test("once closed, nothing more is handed on")
     func closed() throws {
         let jpeg = try Self.progressiveJPEG(width: 320, height: 240)
