@@ -15,11 +15,12 @@ import WebImageCore
 /// decoding error only stops the partial images: the final decode of the whole body
 /// reports it.
 ///
-/// With a memory budget, the incremental decoder's memory (the estimate of a whole
-/// decode, read from the header once the body holds it) is a kept charge: partial images
-/// are made only while the budget has room for them now, and a load whose decoder does
-/// not fit shows none, without waiting and without failing. The charge is given back
-/// when the decoder is dropped: at the download's end, at a retry, or at an error.
+/// With a memory budget, the incremental decoder's memory is a kept charge, made as its
+/// first partial image comes (the estimate of a whole decode, read from the header the
+/// decoder has by then, or the partial image's own bytes when the decoder cannot
+/// estimate): a load whose decoder does not fit shows no partial image, without waiting
+/// and without failing. The charge is given back when the decoder is dropped: at the
+/// download's end, at a retry, or at an error.
 final class ProgressiveImages: Sendable {
     private struct Pending {
         var newest: ReceivedBody?
@@ -34,11 +35,8 @@ final class ProgressiveImages: Sendable {
         var fed = 0
         var lastRevision = 0
         var isDisabled = false
-        /// Bytes charged to the budget for `decoder`.
+        /// Bytes charged to the budget for `decoder` (0 before its first partial image).
         var charged = 0
-        /// The body's size at the last estimate that the header did not yet allow: the
-        /// next is tried at twice as many bytes, so estimating stays linear in the body.
-        var estimatedAt = 0
 
         /// Drops the decoder, giving its charge back to `budget`.
         mutating func dropDecoder(_ budget: (any MemoryCharging)?) {
@@ -122,7 +120,7 @@ final class ProgressiveImages: Sendable {
         guard !state.isDisabled, body.bytes.count > state.fed else { return nil }
         do {
             if state.decoder == nil {
-                guard body.bytes.count >= ImageFormat.sniffLength, charge(for: body, &state) else { return nil }
+                guard body.bytes.count >= ImageFormat.sniffLength else { return nil }
                 state.decoder = try decoders.decoder(for: body.bytes).makeIncrementalDecoder(options: options)
             }
             guard let decoder = state.decoder else { return nil }
@@ -131,7 +129,13 @@ final class ProgressiveImages: Sendable {
             state.fed = body.bytes.count
             guard decoder.revision > state.lastRevision else { return nil }
             state.lastRevision = decoder.revision
-            return try decoder.partialImage()
+            guard let image = try decoder.partialImage() else { return nil }
+            guard charge(for: image, of: body, &state) else {
+                state.isDisabled = true
+                state.dropDecoder(budget)
+                return nil
+            }
+            return image
         } catch {
             state.isDisabled = true
             state.dropDecoder(budget)
@@ -139,20 +143,14 @@ final class ProgressiveImages: Sendable {
         }
     }
 
-    /// Whether a decoder may start for `body`: always without a budget; with one, once
-    /// the header gives the estimate and the budget keeps it (a budget without room ends
-    /// the attempt's partial images).
-    private func charge(for body: ReceivedBody, _ state: inout Decoding) -> Bool {
-        guard let budget else { return true }
-        guard body.bytes.count >= 2 * state.estimatedAt else { return false }
-        guard let bytes = decoders.estimatedMemory(decoding: body.bytes, options: options), bytes > 0 else {
-            state.estimatedAt = body.bytes.count
-            return false
-        }
-        guard budget.chargeKept(bytes) else {
-            state.isDisabled = true
-            return false
-        }
+    /// Whether the decoder that made `image` of `body` may go on: always without a
+    /// budget, or once charged; its first partial image charges the decoder's memory,
+    /// which the budget keeps only when it has room now.
+    private func charge(for image: DecodedImage, of body: ReceivedBody, _ state: inout Decoding) -> Bool {
+        guard let budget, state.charged == 0 else { return true }
+        let estimate = decoders.estimatedMemory(decoding: body.bytes, options: options) ?? 0
+        let bytes = max(estimate, image.byteCount, 1)
+        guard budget.chargeKept(bytes) else { return false }
         state.charged = bytes
         return true
     }
