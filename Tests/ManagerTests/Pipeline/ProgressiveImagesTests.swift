@@ -21,8 +21,8 @@ struct ProgressiveImagesTests {
         try JPEGFixtureEncoder(quality: 90, progressive: true).encode(SyntheticImage.photo(width: width, height: height))
     }
 
-    private static func make(_ published: Published) -> ProgressiveImages {
-        ProgressiveImages(decoders: ImageDecoderRegistry.standard, options: .default, publish: published.publish)
+    private static func make(_ published: Published, budget: MemoryBudget? = nil) -> ProgressiveImages {
+        ProgressiveImages(decoders: ImageDecoderRegistry.standard, options: .default, budget: budget, publish: published.publish)
     }
 
     @Test("a growing body gives full-size partial images, each fed only the bytes the decoder has not seen")
@@ -90,8 +90,7 @@ struct ProgressiveImagesTests {
         let jpeg = try Self.progressiveJPEG(width: 320, height: 240)
         let budget = MemoryBudget(capacity: 64 << 20)
         let published = Published()
-        let images = ProgressiveImages(
-            decoders: ImageDecoderRegistry.standard, options: .default, budget: budget, publish: published.publish)
+        let images = Self.make(published, budget: budget)
         let estimate = try #require(ImageDecoderRegistry.standard.estimatedMemory(decoding: jpeg, options: .default))
         images.receive(ReceivedBody(bytes: jpeg.prefix(jpeg.count * 6 / 10), attempt: 1))
         images.flush()
@@ -107,8 +106,7 @@ struct ProgressiveImagesTests {
         let first = try Self.progressiveJPEG(width: 200, height: 100)
         let second = try Self.progressiveJPEG(width: 320, height: 240)
         let budget = MemoryBudget(capacity: 64 << 20)
-        let images = ProgressiveImages(
-            decoders: ImageDecoderRegistry.standard, options: .default, budget: budget, publish: Published().publish)
+        let images = Self.make(Published(), budget: budget)
         images.receive(ReceivedBody(bytes: first.prefix(first.count * 2 / 3), attempt: 1))
         images.flush()
         images.receive(ReceivedBody(bytes: second.prefix(second.count * 2 / 3), attempt: 2))
@@ -124,8 +122,7 @@ struct ProgressiveImagesTests {
         let jpeg = try Self.progressiveJPEG(width: 320, height: 240)
         let budget = MemoryBudget(capacity: 64 << 10)
         let published = Published()
-        let images = ProgressiveImages(
-            decoders: ImageDecoderRegistry.standard, options: .default, budget: budget, publish: published.publish)
+        let images = Self.make(published, budget: budget)
         for share in [3, 6, 9] {
             images.receive(ReceivedBody(bytes: jpeg.prefix(jpeg.count * share / 10), attempt: 1))
             images.flush()
