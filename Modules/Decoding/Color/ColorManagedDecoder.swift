@@ -30,7 +30,13 @@ struct ColorManagedDecoder: ImageDecoding {
     }
 
     func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
-        ColorManagedIncrementalDecoder(base: base.makeIncrementalDecoder(options: options), options: options, converter: converter)
+        let decoder =
+            if let png = base as? PNGDecoder {
+                png.makeIncrementalDecoder(options: options, converter: converter)
+            } else {
+                base.makeIncrementalDecoder(options: options)
+            }
+        return ColorManagedIncrementalDecoder(base: decoder, options: options, converter: converter)
     }
 
     func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {

@@ -197,6 +197,12 @@ public struct PNGDecoder: AnimatedImageDecoding {
         PNGIncrementalDecoder(options: options)
     }
 
+    /// The incremental decoder whose 16-bit rows `converter` converts before their samples
+    /// are reduced, partial images included.
+    func makeIncrementalDecoder(options: DecodeOptions, converter: any ColorConverting) -> any IncrementalImageDecoding {
+        PNGIncrementalDecoder(options: options, converter: converter)
+    }
+
     static func finalImage(from reader: PNGReader, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         guard let bitmap = reader.bitmap() else {
             throw ImageDecodingError(.truncated, "no pixel data", format: .png)
