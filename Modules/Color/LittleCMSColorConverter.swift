@@ -67,12 +67,12 @@ public final class LittleCMSColorConverter: ColorConverting {
         }
     }
 
-    /// A transform from 16-bit RGBA in the RGB profile `source` to 8-bit RGBA in
-    /// `destination` (`nil`: sRGB), built once and kept (in a table of its own, of
-    /// ``cacheCapacity`` too).
+    /// A transform from 16-bit RGBA in the RGB profile `source`, or gray (R = G = B) in a
+    /// gray one, to 8-bit RGBA in `destination` (`nil`: sRGB), built once and kept (in a
+    /// table of its own, of ``cacheCapacity`` too).
     ///
-    /// - Throws: `ColorProfileError` `unusable` when LittleCMS refuses a profile or
-    ///   either is not an RGB profile.
+    /// - Throws: `ColorProfileError` `unusable` when LittleCMS refuses a profile, the
+    ///   source is neither RGB nor gray, or the target is not RGB.
     public func wideTransform(from source: ColorProfile, to destination: ColorProfile?) throws(ColorProfileError)
         -> any WideColorTransforming
     {

@@ -2,8 +2,8 @@ internal import CWebImageColor
 import Foundation
 import WebImageCore
 
-/// One LittleCMS transform from 16-bit big-endian RGBA to 8-bit RGBA, owned: freed when
-/// the last user lets it go.
+/// One LittleCMS transform from 16-bit big-endian RGBA (or gray as R = G = B) to 8-bit
+/// RGBA, owned: freed when the last user lets it go.
 ///
 /// Thread contract: immutable once built and run without LittleCMS's one-pixel cache,
 /// so ``apply(bigEndian16:to:pixelCount:)`` may run on any number of threads at once.

@@ -96,6 +96,50 @@ enum ColorReference {
         return (0..<count).map { i in (clip(out[3 * i]), clip(out[3 * i + 1]), clip(out[3 * i + 2])) }
     }
 
+    /// A gray profile made by LittleCMS: D50 white, a pure `gamma` curve (1: linear light).
+    static func grayProfile(gamma: Double) throws -> ColorProfile {
+        let curve = cmsBuildGamma(nil, gamma)
+        defer { cmsFreeToneCurve(curve) }
+        let profile = cmsCreateGrayProfile(cmsD50_xyY(), curve)
+        defer { cmsCloseProfile(profile) }
+        var length: UInt32 = 0
+        _ = cmsSaveProfileToMem(profile, nil, &length)
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        _ = cmsSaveProfileToMem(profile, &bytes, &length)
+        return try ColorProfile(iccData: Data(bytes))
+    }
+
+    /// What LittleCMS makes of gray `levels` of 16 bits in the gray `profile`, as sRGB in
+    /// 0...1, clipped, relative colorimetric.
+    static func toSRGB(grayLevels levels: [UInt16], from profile: ColorProfile) -> [(Double, Double, Double)] {
+        // TYPE_GRAY_16 as lcms2.h composes it.
+        levels.withUnsafeBytes { toSRGB(gray: $0, format: (3 << 16) | (1 << 3) | 2, count: levels.count, from: profile) }
+    }
+
+    /// What LittleCMS makes of gray `levels` of 8 bits in the gray `profile`.
+    static func toSRGB(grayLevels levels: [UInt8], from profile: ColorProfile) -> [(Double, Double, Double)] {
+        // TYPE_GRAY_8 as lcms2.h composes it.
+        levels.withUnsafeBytes { toSRGB(gray: $0, format: (3 << 16) | (1 << 3) | 1, count: levels.count, from: profile) }
+    }
+
+    private static func toSRGB(
+        gray levels: UnsafeRawBufferPointer, format: UInt32, count: Int, from profile: ColorProfile
+    ) -> [(Double, Double, Double)] {
+        let input = profile.data.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
+        let output = cmsCreate_sRGBProfile()
+        defer {
+            cmsCloseProfile(input)
+            cmsCloseProfile(output)
+        }
+        let rgbDouble: UInt32 = (1 << 22) | (4 << 16) | (3 << 3) | 0
+        let transform = cmsCreateTransform(
+            input, format, output, rgbDouble, UInt32(INTENT_RELATIVE_COLORIMETRIC), UInt32(cmsFLAGS_NOOPTIMIZE))
+        defer { cmsDeleteTransform(transform) }
+        var out = [Double](repeating: 0, count: count * 3)
+        out.withUnsafeMutableBytes { cmsDoTransform(transform, levels.baseAddress, $0.baseAddress, UInt32(count)) }
+        return (0..<count).map { i in (clip(out[3 * i]), clip(out[3 * i + 1]), clip(out[3 * i + 2])) }
+    }
+
     /// 8-bit sRGB RGBA as 0...1 triples.
     static func unit(_ pixels: [UInt8]) -> [(Double, Double, Double)] {
         stride(from: 0, to: pixels.count, by: 4).map { (i: Int) -> (Double, Double, Double) in

@@ -110,32 +110,3 @@ struct PNG16BitColorTests {
         #expect(PNGDecoder().estimatedMemory(decoding: interlaced, options: .default) == pixels * 12)
     }
 }
-
-/// 16-bit RGBA PNGs written by hand (the encoder writes 8 bits), plain or Adam7.
-enum PNG16Writer {
-    /// Adam7's passes: first column and row, then the steps between them.
-    private static let adam7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
-
-    static func png(width: Int, height: Int, samples: [UInt16], interlaced: Bool, profile: ColorProfile?) -> Data {
-        func bigEndian(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
-        var scanlines: [UInt8] = []
-        for (x0, y0, dx, dy) in interlaced ? adam7 : [(0, 0, 1, 1)] {
-            let columns = Array(stride(from: x0, to: width, by: dx))
-            guard !columns.isEmpty else { continue }
-            for y in stride(from: y0, to: height, by: dy) {
-                scanlines.append(0)  // filter: none
-                for x in columns {
-                    for sample in samples[((y * width + x) * 4)..<((y * width + x) * 4 + 4)] {
-                        scanlines += [UInt8(sample >> 8), UInt8(sample & 0xFF)]
-                    }
-                }
-            }
-        }
-        var file: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
-        file += PNGChunks.chunk("IHDR", bigEndian(width) + bigEndian(height) + [16, 6, 0, 0, interlaced ? 1 : 0])
-        if let profile { file += PNGColorChunkWriter.iCCP(name: "test", storing: profile.data) }
-        file += PNGChunks.chunk("IDAT", PNGColorChunkWriter.zlibStored(scanlines))
-        file += PNGChunks.chunk("IEND", [])
-        return Data(file)
-    }
-}

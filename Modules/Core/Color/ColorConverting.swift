@@ -12,9 +12,10 @@ public protocol ColorConverting: Sendable {
     ///   engine cannot build the transform from these profiles.
     func transform(from source: ColorSource, to destination: ColorProfile?) throws(ColorProfileError) -> any ColorTransforming
 
-    /// A transform from 16-bit RGBA pixels in the RGB profile `source` to 8-bit RGBA in
-    /// `destination` (`nil`: sRGB), relative colorimetric: a 16-bit source converted
-    /// before its samples are rounded to 8 bits, so the rounding happens once.
+    /// A transform from 16-bit RGBA pixels in the RGB profile `source`, or gray pixels
+    /// (R = G = B) in a gray one, to 8-bit RGBA in `destination` (`nil`: sRGB), relative
+    /// colorimetric: a 16-bit source converted before its samples are rounded to 8 bits,
+    /// so the rounding happens once.
     ///
     /// An engine without one keeps the default, which throws; a decoder then reduces
     /// the samples to 8 bits and converts those.

@@ -6,12 +6,18 @@ import WebImageCore
 /// with its blend operation after the previous frame's dispose operation.
 ///
 /// Holds the file, the canvas and one frame's pixels; each frame it returns is a copy.
+///
+/// With `wideRows`, a 16-bit file's frames are converted as libpng hands over their rows,
+/// before they are reduced to 8 bits and drawn: the canvas holds the target's colours.
 final class APNGFrameReader: ImageFrameReading {
     let info: ImageInfo
     var loopCount: Int { structure.plays }
     let structure: APNGStructure
-    /// The colour space of the file's colour chunks (see `PNGColorChunks`).
+    /// The colour space of the frames: the file's colour chunks' (see `PNGColorChunks`),
+    /// or the target of `wideRows`.
     let colorProfile: ColorProfile?
+    /// The transform of a 16-bit file's rows and the space it converts to.
+    let wideRows: PNGDecoder.WideRows?
     private let file: Data
     private let options: DecodeOptions
     private var canvas: APNGCanvas
@@ -27,7 +33,10 @@ final class APNGFrameReader: ImageFrameReading {
     /// - Throws: `tooLarge` when the canvas times the frames (one with
     ///   `DecodeOptions.firstFrameOnly`) is over `DecodeOptions.maxPixelCount`, or the
     ///   frames are more than `DecodeOptions.maxFrameCount`.
-    init(file: Data, structure: APNGStructure, orientation: ImageOrientation, options: DecodeOptions) throws(ImageDecodingError) {
+    init(
+        file: Data, structure: APNGStructure, orientation: ImageOrientation, options: DecodeOptions,
+        wideRows: PNGDecoder.WideRows? = nil
+    ) throws(ImageDecodingError) {
         let size = structure.canvas
         guard size.width > 0, size.height > 0 else {
             throw ImageDecodingError(.invalidDimensions, "the PNG image is \(size)", format: .png)
@@ -39,7 +48,8 @@ final class APNGFrameReader: ImageFrameReading {
         frameAllocation = options.frameAllocation(canvas: size, frameCount: frameLimit)
         self.file = file
         self.structure = structure
-        colorProfile = PNGColorChunks.storedPixelProfile(file)
+        self.wideRows = wideRows
+        colorProfile = wideRows.map(\.target) ?? PNGColorChunks.storedPixelProfile(file)
         self.options = options
         canvas = APNGCanvas(size: size)
         cleanStarts = Self.cleanStarts(structure)
@@ -68,7 +78,7 @@ final class APNGFrameReader: ImageFrameReading {
         guard next < frameLimit else { return nil }
         let frame = structure.frames[next]
         let frameFile = APNGFrameFile.make(frame, of: structure, in: file)
-        let reader = PNGReader(options: DecodeOptions(maxPixelCount: options.maxPixelCount))
+        let reader = PNGReader(options: DecodeOptions(maxPixelCount: options.maxPixelCount), wideRows: wideRows?.transform)
         try reader.feed(frameFile)
         try reader.requireComplete()
         guard let pixels = reader.bitmap(), pixels.width == frame.width, pixels.height == frame.height else {

@@ -7,7 +7,8 @@ import WebImageCore
 /// The wrapped decoder reads the file's profile; this converts the decoded (and already
 /// scaled-down) pixels. JPEG's CMYK files are converted inside the decode, at the
 /// DCT-scaled size, since their ink cannot wait in an RGBA bitmap; so are 16-bit PNG
-/// files, row by row at full size, since their low bits cannot either.
+/// files (their frames, and partial images, included), row by row at full size, since
+/// their low bits cannot either.
 struct ColorManagedDecoder: ImageDecoding {
     let base: any ImageDecoding
     let converter: any ColorConverting
@@ -29,7 +30,13 @@ struct ColorManagedDecoder: ImageDecoding {
     }
 
     func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
-        ColorManagedIncrementalDecoder(base: base.makeIncrementalDecoder(options: options), options: options, converter: converter)
+        let decoder =
+            if let png = base as? PNGDecoder {
+                png.makeIncrementalDecoder(options: options, converter: converter)
+            } else {
+                base.makeIncrementalDecoder(options: options)
+            }
+        return ColorManagedIncrementalDecoder(base: decoder, options: options, converter: converter)
     }
 
     func estimatedMemory(decoding data: Data, options: DecodeOptions) -> Int? {
@@ -129,8 +136,13 @@ struct ColorManagedAnimatedDecoder: AnimatedImageDecoding {
     }
 
     func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {
-        ColorManagedFrameReader(
-            base: try base.makeFrameReader(for: data, options: options), options: options, converter: managed.converter)
+        let reader =
+            if let png = base as? PNGDecoder {
+                try png.makeFrameReader(for: data, options: options, converter: managed.converter)
+            } else {
+                try base.makeFrameReader(for: data, options: options)
+            }
+        return ColorManagedFrameReader(base: reader, options: options, converter: managed.converter)
     }
 }
 

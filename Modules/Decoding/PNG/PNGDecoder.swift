@@ -6,8 +6,8 @@ import WebImageCore
 ///
 /// Output is 8-bit RGBA with straight alpha: palettes and bit depths under 8 are
 /// expanded (low-bit gray by bit replication), tRNS becomes alpha, 16-bit samples keep
-/// their high byte (through a registry with a colour engine, a 16-bit still image is
-/// converted before that reduction). The decoder applies no gamma correction itself:
+/// their high byte (through a registry with a colour engine, a 16-bit image is
+/// converted before that reduction: still, animated, whole or partial). The decoder applies no gamma correction itself:
 /// pixels are as stored; the ICC profile of an `iCCP` chunk (inflated to 4 MiB at most) is attached
 /// as `DecodedImage.colorProfile` for the decoder registry to convert, an `sRGB` chunk
 /// means sRGB, and without either, `gAMA` and `cHRM` become a profile made from their
@@ -62,7 +62,7 @@ public struct PNGDecoder: AnimatedImageDecoding {
 
     /// Decodes with the chunk list already read (`nil`: no animation chunks), as a
     /// prepared decode hands it over (see `prepareDecode(_:options:)`). With `converter`,
-    /// a 16-bit still image is converted as `DecodeOptions.color` asks while its rows
+    /// a 16-bit image (still or animated) is converted as `DecodeOptions.color` asks while its rows
     /// still have 16 bits (see ``wideRows(for:color:options:converter:)``).
     func decode(
         _ data: Data, options: DecodeOptions, structure: APNGStructure?, converter: (any ColorConverting)? = nil
@@ -72,13 +72,15 @@ public struct PNGDecoder: AnimatedImageDecoding {
         let color = PNGColorChunks.read(data)
         var image: DecodedImage
         var convertedTo: ColorProfile??
-        if let animation = try animationReader(data, structure: structure, options: options),
+        let wide = converter.flatMap { Self.wideRows(for: data, color: color, options: options, converter: $0) }
+        if let animation = try animationReader(data, structure: structure, options: options, wideRows: wide),
             let frames = try? Self.decodeOnDemand(data, reader: animation, options: options) ?? Self.decodeAll(animation, options: options)
         {
             image = frames
+            // Every frame shares the file's IHDR: all of them are 16-bit and converted.
+            if let wide { convertedTo = .some(wide.target) }
         } else {
             // Not animated, or a frame that does not decode: the still image, as browsers show it.
-            let wide = converter.flatMap { Self.wideRows(for: data, color: color, options: options, converter: $0) }
             let reader = PNGReader(options: options, wideRows: wide?.transform)
             image = try decodeStill(data, options: options, reader: reader)
             if reader.convertedWide, let wide { convertedTo = .some(wide.target) }
@@ -89,14 +91,17 @@ public struct PNGDecoder: AnimatedImageDecoding {
         return image
     }
 
+    /// A transform of a 16-bit file's rows and the space it converts to (`nil`: sRGB).
+    typealias WideRows = (transform: any WideColorTransforming, target: ColorProfile?)
+
     /// The transform that takes a 16-bit file's rows to the space `options.color` asks
     /// for, and that space (`nil`: sRGB); `nil` when nothing is to convert (sRGB,
     /// ``ColorHandling/preserve``, 8 bits or fewer) or the engine builds no such
-    /// transform (a gray profile), in which case the samples are reduced to 8 bits and
-    /// the registry converts those.
+    /// transform, in which case the samples are reduced to 8 bits and the registry
+    /// converts those.
     static func wideRows(
         for data: Data, color: PNGColorChunks.Statement, options: DecodeOptions, converter: any ColorConverting
-    ) -> (transform: any WideColorTransforming, target: ColorProfile?)? {
+    ) -> WideRows? {
         // The signature, IHDR's length and type, width, height, then the bit depth.
         guard data.count > 24, data[data.startIndex + 24] == 16 else { return nil }
         let target: ColorProfile?
@@ -123,12 +128,26 @@ public struct PNGDecoder: AnimatedImageDecoding {
         return StillImageFrameReader(image: still)
     }
 
+    /// The frame reader whose 16-bit frames `converter` converts before their samples are
+    /// reduced (see ``wideRows(for:color:options:converter:)``); its `colorProfile` is
+    /// then the space they are in.
+    func makeFrameReader(
+        for data: Data, options: DecodeOptions, converter: any ColorConverting
+    ) throws(ImageDecodingError) -> any ImageFrameReading {
+        let wide = Self.wideRows(for: data, color: PNGColorChunks.read(data), options: options, converter: converter)
+        if let animation = try animationReader(data, structure: APNGStructure(data), options: options, wideRows: wide) {
+            return animation
+        }
+        return StillImageFrameReader(image: try decode(data, options: options, structure: nil, converter: converter))
+    }
+
     /// The animation's frame reader, or `nil` when `data` does not animate.
     private func animationReader(
-        _ data: Data, structure: APNGStructure?, options: DecodeOptions
+        _ data: Data, structure: APNGStructure?, options: DecodeOptions, wideRows: WideRows? = nil
     ) throws(ImageDecodingError) -> APNGFrameReader? {
         guard let structure, structure.isAnimated else { return nil }
-        return try APNGFrameReader(file: data, structure: structure, orientation: structure.orientation(in: data), options: options)
+        return try APNGFrameReader(
+            file: data, structure: structure, orientation: structure.orientation(in: data), options: options, wideRows: wideRows)
     }
 
     /// The animation as its first frame and a frame source, when `options` do not keep
@@ -145,11 +164,12 @@ public struct PNGDecoder: AnimatedImageDecoding {
             let first = try reader.nextFrame()
         else { return nil }
         let info = reader.info
+        let wideRows = reader.wideRows
         let source = AnimationFrameSource(
             info: info, size: size, loopCount: reader.loopCount, storedDelays: structure.frames.map(\.delay),
             policy: options.frameBuffering
         ) { () throws(ImageDecodingError) -> APNGFrameReader in
-            try APNGFrameReader(file: data, structure: structure, orientation: info.orientation, options: options)
+            try APNGFrameReader(file: data, structure: structure, orientation: info.orientation, options: options, wideRows: wideRows)
         }
         return DecodedImage(
             format: .png, firstFrame: first, frameSource: source, orientation: info.orientation, sourceSize: info.size)
@@ -175,6 +195,12 @@ public struct PNGDecoder: AnimatedImageDecoding {
 
     public func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
         PNGIncrementalDecoder(options: options)
+    }
+
+    /// The incremental decoder whose 16-bit rows `converter` converts before their samples
+    /// are reduced, partial images included.
+    func makeIncrementalDecoder(options: DecodeOptions, converter: any ColorConverting) -> any IncrementalImageDecoding {
+        PNGIncrementalDecoder(options: options, converter: converter)
     }
 
     static func finalImage(from reader: PNGReader, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {

@@ -11,10 +11,15 @@ import WebImageCore
 /// without `acTL` by then is not animated and is no longer kept; an animated one is
 /// kept whole, to be decoded again as an animation at the end. The colour chunks before
 /// the first IDAT are read once, there, and describe the partial and final images as a
-/// whole decode's.
+/// whole decode's. With a colour engine, a 16-bit file's rows are converted there as a
+/// whole decode converts them (see `PNGDecoder.wideRows(for:color:options:converter:)`),
+/// and the partial images of an interlaced one from its passes still at 16 bits.
 final class PNGIncrementalDecoder: IncrementalImageDecoding {
     private let options: DecodeOptions
+    private let converter: (any ColorConverting)?
     private let reader: PNGReader
+    /// The space the rows are converted to (`nil`: sRGB), once a 16-bit file's transform is built.
+    private var wideTarget: ColorProfile??
     private var finished = false
     /// Every byte so far, while the file may be animated; `nil` once it cannot be.
     private var kept: Data? = Data()
@@ -25,8 +30,9 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
     /// What the colour chunks say, read once from the bytes before the first IDAT.
     private var colorStatement: PNGColorChunks.Statement?
 
-    init(options: DecodeOptions) {
+    init(options: DecodeOptions, converter: (any ColorConverting)? = nil) {
         self.options = options
+        self.converter = converter
         self.reader = PNGReader(options: options)
     }
 
@@ -63,7 +69,16 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
             if type.elementsEqual("IDAT".utf8) {
                 scanDone = true
                 // Colour chunks come before the image data: all of them are in by now.
-                colorStatement = PNGColorChunks.read(bytes.prefix(scanPosition))
+                let statement = PNGColorChunks.read(bytes.prefix(scanPosition))
+                colorStatement = statement
+                // libpng reads the header with this IDAT, in the feed that follows.
+                if let converter,
+                    let wide = PNGDecoder.wideRows(
+                        for: bytes.prefix(scanPosition), color: statement, options: options, converter: converter)
+                {
+                    reader.convertWideRows(through: wide.transform)
+                    wideTarget = .some(wide.target)
+                }
                 if !hasAnimationControl { kept = nil }
                 return
             }
@@ -79,6 +94,8 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
         } else if progress.interlaced != 0 {
             let passes = completedPasses(progress)
             guard passes > 0 else { return nil }
+            // The rows the preview reads, from the passes waiting at 16 bits.
+            reader.convertMergedRows(every: Adam7Preview.blockSize(afterPasses: passes).height)
             partial = try Adam7Preview.fill(bitmap, completedPasses: passes)
         } else {
             guard progress.rows_received > 0 else { return nil }
@@ -89,19 +106,25 @@ final class PNGIncrementalDecoder: IncrementalImageDecoding {
             format: .png, frames: [ImageFrame(bitmap: result)], orientation: orientation,
             sourceSize: bitmap.size, isPartial: !reader.hasAllRows
         )
-        if let colorStatement { image.describeColor(colorStatement) }
+        describeColor(of: &image)
         return image
+    }
+
+    /// The colour the chunks describe, and the space the rows were converted to if they were.
+    private func describeColor(of image: inout DecodedImage) {
+        if let colorStatement { image.describeColor(colorStatement) }
+        if reader.convertedWide, let wideTarget { image.colorProfile = wideTarget }
     }
 
     func finish() throws(ImageDecodingError) -> DecodedImage {
         guard !finished else { throw ImageDecodingError(.invalidState, "finish called twice", format: .png) }
         finished = true
         if let kept, hasAnimationControl, let structure = APNGStructure(kept), structure.isAnimated {
-            return try PNGDecoder().decode(kept, options: options)
+            return try PNGDecoder().decode(kept, options: options, structure: structure, converter: converter)
         }
         try reader.requireComplete()
         var image = try PNGDecoder.finalImage(from: reader, options: options)
-        if let colorStatement { image.describeColor(colorStatement) }
+        describeColor(of: &image)
         return image
     }
 

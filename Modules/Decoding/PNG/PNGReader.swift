@@ -11,7 +11,7 @@ final class PNGReader {
     private(set) var storage: PixelStorage?
     private let maxPixelCount: Int
     /// Converts a 16-bit file's rows into the 8-bit buffer, all their bits used.
-    private let wideRows: (any WideColorTransforming)?
+    private var wideRows: (any WideColorTransforming)?
     /// Sticky failure: once set, every call throws it again.
     private var failure: ImageDecodingError?
 
@@ -24,6 +24,15 @@ final class PNGReader {
 
     deinit {
         wi_png_reader_destroy(reader)
+    }
+
+    /// Sends a 16-bit file's rows through `transform`, as `init(options:wideRows:)` does,
+    /// for a reader that learns the transform from the chunks before the first IDAT. No
+    /// effect once the header has been read (libpng reads it with the first IDAT).
+    func convertWideRows(through transform: any WideColorTransforming) {
+        guard size == nil else { return }
+        wideRows = transform
+        if let reader { wi_png_reader_set_wide_rows(reader, pngConvertWide) }
     }
 
     var progress: wi_png_progress? {
@@ -76,6 +85,20 @@ final class PNGReader {
 
     /// Whether the rows went through the wide transform (the file is 16-bit).
     var convertedWide: Bool { progress.map { $0.wide != 0 } ?? false }
+
+    /// For a partial image of an interlaced 16-bit file whose passes wait at 16 bits:
+    /// converts every `rowStep`-th row merged so far, from the first, into the 8-bit
+    /// buffer (which the last row's conversion overwrites whole). No effect on other files.
+    func convertMergedRows(every rowStep: Int) {
+        guard let progress, let merged = progress.wide_pixels, let storage, rowStep > 0 else { return }
+        let width = Int(progress.width)
+        storage.withUnsafeMutableBytes { bytes in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            for row in stride(from: 0, to: Int(progress.height), by: rowStep) {
+                convertWide(merged + row * width * 8, base + row * width * 4, width)
+            }
+        }
+    }
 
     fileprivate func convertWide(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ pixels: Int) {
         wideRows?.apply(bigEndian16: source, to: destination, pixelCount: pixels)

@@ -63,17 +63,18 @@ extension PNGDecoder {
         guard size.width > 0, size.height > 0, size.pixelCount <= options.maxPixelCount else { return 0 }
         let bytesPerPixel = options.pixelFormat.bytesPerPixel
         let target = options.targetSize(for: size)
-        var still = size.pixelCount * bytesPerPixel + (target == size ? 0 : target.pixelCount * bytesPerPixel)
         // A 16-bit interlaced file converted before its samples are reduced merges its
-        // passes in a 16-bit copy (bit depth at byte 24, interlace method at byte 28).
-        if data.count > 28, data[data.startIndex + 24] == 16, data[data.startIndex + 28] == 1 { still += size.pixelCount * 8 }
+        // passes in a 16-bit copy (bit depth at byte 24, interlace method at byte 28); an
+        // animation, one frame's at a time, none larger than the canvas.
+        let wideCopy = data.count > 28 && data[data.startIndex + 24] == 16 && data[data.startIndex + 28] == 1 ? size.pixelCount * 8 : 0
+        let still = size.pixelCount * bytesPerPixel + (target == size ? 0 : target.pixelCount * bytesPerPixel) + wideCopy
         // An animation (a plain PNG's chunk list is read up to its first IDAT): every frame kept
         // at the output size, beside the canvas and one frame's pixels at full size.
         guard let animation = structure(), animation.isAnimated else { return still }
         var frames = options.firstFrameOnly ? 1 : animation.frames.count
         // Composed on demand: the decode makes the first frame only.
         if !options.appliesOrientation, !options.frameBuffering.decodesWhole(frameCount: frames, of: target) { frames = 1 }
-        return frames * target.pixelCount * bytesPerPixel + 2 * size.pixelCount * 4
+        return frames * target.pixelCount * bytesPerPixel + 2 * size.pixelCount * 4 + wideCopy
     }
 }
 

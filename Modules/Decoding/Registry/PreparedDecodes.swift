@@ -13,7 +13,7 @@ extension PNGDecoder {
         prepareDecode(data, options: options, converter: nil)
     }
 
-    /// The prepared decode whose 16-bit still images are converted by `converter` before
+    /// The prepared decode whose 16-bit images (still or animated) are converted by `converter` before
     /// their samples are reduced (see `decode(_:options:structure:converter:)`).
     func prepareDecode(_ data: Data, options: DecodeOptions, converter: (any ColorConverting)?) -> PreparedImageDecode {
         let structure = data.isEmpty ? nil : APNGStructure(data)

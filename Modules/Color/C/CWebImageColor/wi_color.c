@@ -33,11 +33,12 @@ typedef struct {
 } wi_matrix_shaper;
 
 struct wi_color_transform {
-    cmsHTRANSFORM transform;  // NULL for a gray source (`gray`) or a matrix-shaper pair (`shaper`, `wide`)
+    cmsHTRANSFORM transform;  // NULL for a gray source (`gray`, `wide_gray`) or a matrix-shaper pair (`shaper`, `wide`)
     int cmyk;                 // the output's fourth byte is K: set it to opaque
     uint8_t gray[256][3];     // a gray profile's 256 levels in the target's RGB
     wi_matrix_shaper *shaper;
     wi_wide_matrix_shaper *wide;
+    uint8_t (*wide_gray)[3];  // a gray profile's 65,536 levels in the target's RGB
 };
 
 static int fill_matrix_shaper(cmsHPROFILE input, cmsHPROFILE output, float *linear, int levels, wi_shaper_output *out);
@@ -138,6 +139,7 @@ void wi_color_transform_destroy(wi_color_transform *t) {
     if (t->transform) cmsDeleteTransform(t->transform);
     free(t->shaper);
     free(t->wide);
+    free(t->wide_gray);
     free(t);
 }
 
@@ -247,15 +249,51 @@ static wi_wide_matrix_shaper *make_wide_matrix_shaper(cmsHPROFILE input, cmsHPRO
     return NULL;
 }
 
+// A gray profile's 65,536 levels in the target's RGB: each level through LittleCMS
+// unoptimised at double precision, rounded once. NULL when LittleCMS builds no transform.
+static uint8_t (*make_wide_gray(cmsHPROFILE input, cmsHPROFILE output))[3] {
+    enum { LEVELS = 65536, CHUNK = 4096 };
+    cmsHTRANSFORM levels = cmsCreateTransform(input, TYPE_GRAY_DBL, output, TYPE_RGB_DBL, INTENT_RELATIVE_COLORIMETRIC,
+                                              kFlags | cmsFLAGS_NOOPTIMIZE);
+    uint8_t (*table)[3] = levels ? malloc(sizeof(uint8_t[LEVELS][3])) : NULL;
+    double *in = table ? malloc(sizeof(double) * CHUNK) : NULL;
+    double *out = in ? malloc(sizeof(double) * 3 * CHUNK) : NULL;
+    if (!out) {
+        free(in);
+        free(table);
+        if (levels) cmsDeleteTransform(levels);
+        return NULL;
+    }
+    for (int first = 0; first < LEVELS; first += CHUNK) {
+        for (int i = 0; i < CHUNK; i++) in[i] = (double)(first + i) / (LEVELS - 1);
+        cmsDoTransform(levels, in, out, CHUNK);
+        for (int i = 0; i < 3 * CHUNK; i++) {
+            double value = out[i] < 0 ? 0 : out[i] > 1 ? 1 : out[i];
+            table[first + i / 3][i % 3] = (uint8_t)lround(value * 255);
+        }
+    }
+    free(out);
+    free(in);
+    cmsDeleteTransform(levels);
+    return table;
+}
+
 wi_color_transform *wi_color_wide_transform_create(const void *source_profile, size_t source_length, const void *target_profile,
                                                    size_t target_length, char *message) {
     cmsHPROFILE input, output;
     if (!open_profiles(0, source_profile, source_length, target_profile, target_length, &input, &output, message)) return NULL;
     wi_color_transform *t = NULL;
-    if (cmsGetColorSpace(input) != cmsSigRgbData || cmsGetColorSpace(output) != cmsSigRgbData) {
-        snprintf(message, 128, "a 16-bit transform needs RGB profiles on both sides");
+    cmsColorSpaceSignature space = cmsGetColorSpace(input);
+    if ((space != cmsSigRgbData && space != cmsSigGrayData) || cmsGetColorSpace(output) != cmsSigRgbData) {
+        snprintf(message, 128, "a 16-bit transform needs an RGB or gray source and an RGB target");
     } else if ((t = calloc(1, sizeof *t)) == NULL) {
         snprintf(message, 128, "out of memory");
+    } else if (space == cmsSigGrayData) {
+        if ((t->wide_gray = make_wide_gray(input, output)) == NULL) {
+            snprintf(message, 128, "LittleCMS cannot build a 16-bit transform from the gray profile");
+            free(t);
+            t = NULL;
+        }
     } else if ((t->wide = make_wide_matrix_shaper(input, output)) == NULL) {
         // Profiles of tables, not a matrix and curves: LittleCMS unoptimised, exact and slower.
         // _SE: PNG's samples are big-endian; LittleCMS swaps them as it reads.
@@ -272,14 +310,29 @@ wi_color_transform *wi_color_wide_transform_create(const void *source_profile, s
     return t;
 }
 
+static inline uint8_t wide_alpha(const uint8_t *sample) {
+    unsigned alpha = (unsigned)sample[0] << 8 | sample[1];
+    return (uint8_t)((alpha * 255 + 32767) / 65535);
+}
+
 void wi_color_wide_transform_apply(const wi_color_transform *t, const uint8_t *source, uint8_t *destination, size_t count) {
+    if (t->wide_gray) {
+        // Gray expanded to RGB: R = G = B, so the red sample is the level.
+        for (size_t i = 0; i < count; i++, source += 8, destination += 4) {
+            const uint8_t *rgb = t->wide_gray[source[0] << 8 | source[1]];
+            destination[0] = rgb[0];
+            destination[1] = rgb[1];
+            destination[2] = rgb[2];
+            destination[3] = wide_alpha(source + 6);
+        }
+        return;
+    }
     if (t->wide) {
         const wi_wide_matrix_shaper *w = t->wide;
         for (size_t i = 0; i < count; i++, source += 8, destination += 4) {
             shape(&w->out, w->linear[0][source[0] << 8 | source[1]], w->linear[1][source[2] << 8 | source[3]],
                   w->linear[2][source[4] << 8 | source[5]], destination);
-            unsigned alpha = (unsigned)source[6] << 8 | source[7];
-            destination[3] = (uint8_t)((alpha * 255 + 32767) / 65535);
+            destination[3] = wide_alpha(source + 6);
         }
         return;
     }

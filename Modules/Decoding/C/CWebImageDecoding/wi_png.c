@@ -91,8 +91,10 @@ static void on_info(png_structp png, png_infop info) {
     if (!reader->pixels) fail(reader, WI_PNG_ERROR_NO_MEMORY, "out of memory for the pixels");
     if (wide && interlace != PNG_INTERLACE_NONE) {
         // Adam7 merges each pass into the rows of the ones before: they wait at 16 bits.
-        reader->wide_pixels = malloc(reader->row_bytes * 2 * height);
+        // Zeroed: a partial image converts whole rows, of which a pass fills some pixels.
+        reader->wide_pixels = calloc(height, reader->row_bytes * 2);
         if (!reader->wide_pixels) fail(reader, WI_PNG_ERROR_NO_MEMORY, "out of memory for the 16-bit pixels");
+        reader->progress.wide_pixels = reader->wide_pixels;
     }
 
     wi_png_progress *p = &reader->progress;
@@ -134,6 +136,7 @@ static void on_row(png_structp png, png_bytep new_row, png_uint_32 row, int pass
             reader->wide_rows(reader->context, reader->wide_pixels, reader->pixels, (size_t)p->width * p->height);
             free(reader->wide_pixels);
             reader->wide_pixels = NULL;
+            p->wide_pixels = NULL;
         }
         p->complete = 1;
     }

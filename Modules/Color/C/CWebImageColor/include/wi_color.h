@@ -33,11 +33,12 @@ void wi_color_transform_destroy(wi_color_transform *transform);
 /// Converts `count` pixels of 4 bytes in place.
 void wi_color_transform_apply(const wi_color_transform *transform, uint8_t *pixels, size_t count);
 
-/// A transform from 16-bit RGBA in the RGB profile `source_profile`, each sample
-/// big-endian as PNG stores it, to 8-bit RGBA in `target_profile` (NULL: sRGB), alpha
-/// kept: the precision of the source's samples reaches the rounding to 8 bits. Returns
-/// NULL when LittleCMS refuses a profile or the source profile is not RGB, with the
-/// reason in `message` (at least 128 bytes). Destroyed with wi_color_transform_destroy.
+/// A transform from 16-bit RGBA in the RGB profile `source_profile`, or gray (R = G = B)
+/// in a gray one, each sample big-endian as PNG stores it, to 8-bit RGBA in
+/// `target_profile` (NULL: sRGB), alpha kept: the precision of the source's samples
+/// reaches the rounding to 8 bits. Returns NULL when LittleCMS refuses a profile or the
+/// source profile is neither RGB nor gray, with the reason in `message` (at least 128
+/// bytes). Destroyed with wi_color_transform_destroy.
 wi_color_transform *wi_color_wide_transform_create(const void *source_profile, size_t source_length, const void *target_profile,
                                                    size_t target_length, char *message);
 

@@ -37,6 +37,8 @@ typedef struct wi_png_progress {
     uint32_t last_row;         // image row index of the last row with new pixels
     int complete;              // every pixel has arrived and its IDAT chunk passed its CRC
     int wide;                  // 16-bit rows went through the wide-rows function
+    const uint8_t *wide_pixels; // an interlaced wide file's passes merged so far (8 bytes a
+                               // pixel, big-endian), until its last row; else NULL
     int finished;              // IEND read
     int image_data_over;       // IEND, or another chunk after the IDATs, has begun
     const uint8_t *exif;       // eXIf chunk payload when seen, else NULL
@@ -51,7 +53,7 @@ void wi_png_reader_destroy(wi_png_reader *reader);
 /// the RGBA buffer instead of keeping the high byte of each sample. An interlaced file's
 /// passes are merged in a 16-bit copy of the image first (8 bytes a pixel, freed once
 /// every row is in). Files of 8 bits or fewer are read as without it. Call before the
-/// first feed.
+/// feed that brings the first IDAT chunk (libpng reads the header there).
 void wi_png_reader_set_wide_rows(wi_png_reader *reader, wi_png_wide_rows_fn convert);
 
 /// Feeds bytes. Returns a wi_png_status; after an error the reader is finished and
