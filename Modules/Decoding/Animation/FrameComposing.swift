@@ -16,6 +16,9 @@ package protocol FrameComposing: AnyObject {
 
     /// The index of the frame ``composeNext()`` makes.
     var position: Int { get }
+    /// The bytes the reader holds while it composes, whatever frame it is at: its canvas
+    /// and any other canvas-sized state (a copy kept for a disposal), at their largest.
+    var heldByteCount: Int { get }
     /// Whether frame `index` is drawn on a cleared canvas, so ``restart(at:)`` may start there.
     func startsClean(_ index: Int) -> Bool
     /// Goes to frame `index`, which starts clean, with a cleared canvas.

@@ -11,6 +11,14 @@ extension GIFFrameReader: FrameComposing {
 
     var position: Int { yielded }
 
+    var heldByteCount: Int { Self.heldByteCount(screen: info.size, survey: survey) }
+
+    /// The canvas, and the copy of the largest on-screen rectangle a frame disposed to
+    /// "restore to previous" needs.
+    static func heldByteCount(screen: PixelSize, survey: GIFSurvey) -> Int {
+        (screen.pixelCount + survey.largestRestoredPixelCount) * 4
+    }
+
     func startsClean(_ index: Int) -> Bool {
         survey.frames[index].startsClean
     }
