@@ -31,4 +31,15 @@ package protocol FrameComposing: AnyObject {
     func restore(_ checkpoint: Checkpoint) throws(ImageDecodingError)
     /// Composes frame ``position`` and moves to the next one: one frame decode.
     func composeNext() throws(ImageDecodingError) -> ImageFrame
+    /// Composes frame ``position`` on the canvas without making its bitmap, and moves
+    /// to the next one: how a seek passes the frames before the one asked for, at the
+    /// cost of decoding the frame's own rectangle rather than copying out the canvas.
+    func skipNext() throws(ImageDecodingError)
+}
+
+extension FrameComposing {
+    /// A format whose frames cannot be drawn without being made makes and drops them.
+    package func skipNext() throws(ImageDecodingError) {
+        _ = try composeNext()
+    }
 }

@@ -71,14 +71,18 @@ final class FrameComposition<Composer: FrameComposing> {
                 keepSnapshot(at: next)
             }
             positionIsSound = false
+            guard next == index else {
+                try composer.skipNext()
+                positionIsSound = true
+                decodes += 1
+                continue
+            }
             let frame = try composer.composeNext()
             positionIsSound = true
             decodes += 1
-            if next == index {
-                let finished = try finish?(frame) ?? frame
-                buffer.insert(finished, at: index)
-                return finished
-            }
+            let finished = try finish?(frame) ?? frame
+            buffer.insert(finished, at: index)
+            return finished
         }
     }
 

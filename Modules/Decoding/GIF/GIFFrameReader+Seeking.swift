@@ -50,6 +50,12 @@ extension GIFFrameReader: FrameComposing {
         return frame
     }
 
+    func skipNext() throws(ImageDecodingError) {
+        guard try drawNextFrameOnly() else {
+            throw ImageDecodingError(.truncated, "the data ends before GIF frame \(yielded)", format: .gif)
+        }
+    }
+
     private func move(to index: Int) {
         file.source.move(to: survey.frames[index].recordsStart)
         yielded = index
