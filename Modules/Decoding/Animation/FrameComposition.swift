@@ -27,8 +27,9 @@ final class FrameComposition<Composer: FrameComposing> {
     private var positionIsSound = true
     private let finish: ((ImageFrame) throws(ImageDecodingError) -> ImageFrame)?
     /// What the composition charges its budget (``FrameBuffering/memoryBudget``): what
-    /// the reader holds (its canvas and disposal copies), for the composition's life, and the frames and snapshots it
-    /// keeps; given back as they are dropped, the rest when the composition is freed.
+    /// the reader holds (its canvas and disposal copies), for the composition's life,
+    /// and the frames and snapshots it keeps; given back as they are dropped, the rest
+    /// when the composition is freed.
     private let charges: ChargedBytes
 
     /// A composition of `frameCount` frames of `frameBytes` bytes each (the size of one
