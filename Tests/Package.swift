@@ -123,8 +123,8 @@ let package = Package(
         .testTarget(
             name: "WebImageWebPTests",
             dependencies: [
-                library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), tool("WebImageFixtures"),
-                "WebImageTestSupport",
+                library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageResources"),
+                tool("WebImageFixtures"), "WebImageTestSupport",
             ],
             path: "WebPTests",
             swiftSettings: strictSettings

@@ -7,6 +7,9 @@ import WebImageDecoding
 extension AVIFFrameReader: FrameComposing {
     var position: Int { returned }
 
+    /// The frame being converted; libavif's own buffers are its to count.
+    var heldByteCount: Int { info.size.pixelCount * 4 }
+
     func startsClean(_ index: Int) -> Bool { true }
 
     func restart(at index: Int) throws(ImageDecodingError) {

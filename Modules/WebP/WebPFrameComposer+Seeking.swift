@@ -10,6 +10,9 @@ extension WebPFrameComposer: FrameComposing {
         let canvas: [UInt8]
     }
 
+    /// The canvas a frame is composed on and the one the next is drawn on.
+    var heldByteCount: Int { canvasByteCount * 2 }
+
     func startsClean(_ index: Int) -> Bool { keyFrames[index] }
 
     func restart(at index: Int) throws(ImageDecodingError) {

@@ -73,6 +73,21 @@ final class WebPFrameComposer {
     /// - Throws: `corrupt` (or what libwebp reports) when the frame's data is damaged;
     ///   the state is then the one before the frame.
     func composeNext() throws(ImageDecodingError) -> ImageFrame {
+        let record = try drawNext()
+        return try WebPCanvasFrame.make(
+            from: canvas.baseAddress!.assumingMemoryBound(to: UInt8.self), size: info.size, options: options,
+            allocation: frameAllocation, storedDelay: record.storedDelay, animated: records.count > 1)
+    }
+
+    /// Composes frame `position` on the canvas, makes no bitmap of it, and moves to the
+    /// next: how a seek passes the frames before the one asked for.
+    func skipNext() throws(ImageDecodingError) {
+        _ = try drawNext()
+    }
+
+    /// Draws frame `position` on the canvas and disposes of it for the next; returns
+    /// its record.
+    private func drawNext() throws(ImageDecodingError) -> WebPFrameRecord {
         guard position < records.count else {
             throw ImageDecodingError(.truncated, "the WebP animation has no frame \(position)", format: .webp)
         }
@@ -90,9 +105,7 @@ final class WebPFrameComposer {
         disposed.copyMemory(from: UnsafeRawBufferPointer(canvas))
         if record.disposesToBackground { clear(record) }
         position += 1
-        return try WebPCanvasFrame.make(
-            from: canvas.baseAddress!.assumingMemoryBound(to: UInt8.self), size: info.size, options: options,
-            allocation: frameAllocation, storedDelay: record.storedDelay, animated: records.count > 1)
+        return record
     }
 
     /// Decodes the frame's bitstream straight into its rectangle of the canvas.

@@ -113,6 +113,13 @@ extension APNGFrameReader: FrameComposing {
 
     var position: Int { next }
 
+    /// The canvas, and the copy of the largest region a "previous" dispose operation
+    /// keeps (the first frame's is "background": nothing is kept for it).
+    var heldByteCount: Int {
+        let restored = structure.frames.dropFirst().filter { $0.dispose == 2 }.map { $0.width * $0.height }.max() ?? 0
+        return (structure.canvas.pixelCount + restored) * 4
+    }
+
     func startsClean(_ index: Int) -> Bool { cleanStarts[index] }
 
     func restart(at index: Int) throws(ImageDecodingError) {

@@ -105,7 +105,8 @@ final class ComposedFrameReader<Composer: FrameComposing>: ImageFrameReading {
     private let composer: Composer
     private let frameCount: Int
     private let finish: ((ImageFrame) throws(ImageDecodingError) -> ImageFrame)?
-    /// The canvas, held in the budget for as long as the reader lives.
+    /// What the composer holds (its canvas and disposal copies), held in the budget for
+    /// as long as the reader lives.
     private let charges: ChargedBytes
 
     init(
@@ -114,7 +115,7 @@ final class ComposedFrameReader<Composer: FrameComposing>: ImageFrameReading {
     ) {
         self.composer = composer
         self.charges = charges
-        charges.hold(info.size.pixelCount * 4)
+        charges.hold(composer.heldByteCount)
         self.finish = finish
         self.info = info
         self.loopCount = loopCount

@@ -16,6 +16,9 @@ package protocol FrameComposing: AnyObject {
 
     /// The index of the frame ``composeNext()`` makes.
     var position: Int { get }
+    /// The bytes the reader holds while it composes, whatever frame it is at: its canvas
+    /// and any other canvas-sized state (a copy kept for a disposal), at their largest.
+    var heldByteCount: Int { get }
     /// Whether frame `index` is drawn on a cleared canvas, so ``restart(at:)`` may start there.
     func startsClean(_ index: Int) -> Bool
     /// Goes to frame `index`, which starts clean, with a cleared canvas.
@@ -28,4 +31,15 @@ package protocol FrameComposing: AnyObject {
     func restore(_ checkpoint: Checkpoint) throws(ImageDecodingError)
     /// Composes frame ``position`` and moves to the next one: one frame decode.
     func composeNext() throws(ImageDecodingError) -> ImageFrame
+    /// Composes frame ``position`` on the canvas without making its bitmap, and moves
+    /// to the next one: how a seek passes the frames before the one asked for, at the
+    /// cost of decoding the frame's own rectangle rather than copying out the canvas.
+    func skipNext() throws(ImageDecodingError)
+}
+
+extension FrameComposing {
+    /// A format whose frames cannot be drawn without being made makes and drops them.
+    package func skipNext() throws(ImageDecodingError) {
+        _ = try composeNext()
+    }
 }

@@ -26,14 +26,16 @@ final class FrameComposition<Composer: FrameComposing> {
     /// a throw halfway through a frame).
     private var positionIsSound = true
     private let finish: ((ImageFrame) throws(ImageDecodingError) -> ImageFrame)?
-    /// What the composition charges its budget (``FrameBuffering/memoryBudget``): the
-    /// reader's canvas, held for the composition's life, and the frames and snapshots it
-    /// keeps; given back as they are dropped, the rest when the composition is freed.
+    /// What the composition charges its budget (``FrameBuffering/memoryBudget``): what
+    /// the reader holds (its canvas and disposal copies), for the composition's life,
+    /// and the frames and snapshots it keeps; given back as they are dropped, the rest
+    /// when the composition is freed.
     private let charges: ChargedBytes
 
     /// A composition of `frameCount` frames of `frameBytes` bytes each (the size of one
     /// snapshot, about) through `composer`, as `policy` bounds it; the frame asked for
-    /// goes through `finish` before it is kept.
+    /// goes through `finish` before it is kept. What the composer holds
+    /// (``FrameComposing/heldByteCount``) is charged for the composition's life.
     init(
         composer: Composer, frameCount: Int, frameBytes: Int, policy: FrameBuffering,
         finish: ((ImageFrame) throws(ImageDecodingError) -> ImageFrame)? = nil
@@ -43,7 +45,7 @@ final class FrameComposition<Composer: FrameComposing> {
         self.frameCount = frameCount
         snapshotByteLimit = policy.snapshotByteLimit
         charges = ChargedBytes(to: policy.memoryBudget)
-        charges.hold(frameBytes)
+        charges.hold(composer.heldByteCount)
         buffer = FrameBuffer(byteLimit: policy.bufferByteLimit, charges: charges)
         // Spaced from the start so that the snapshots of the whole animation fit: no
         // snapshot is taken only to be dropped.
@@ -70,14 +72,18 @@ final class FrameComposition<Composer: FrameComposing> {
                 keepSnapshot(at: next)
             }
             positionIsSound = false
+            guard next == index else {
+                try composer.skipNext()
+                positionIsSound = true
+                decodes += 1
+                continue
+            }
             let frame = try composer.composeNext()
             positionIsSound = true
             decodes += 1
-            if next == index {
-                let finished = try finish?(frame) ?? frame
-                buffer.insert(finished, at: index)
-                return finished
-            }
+            let finished = try finish?(frame) ?? frame
+            buffer.insert(finished, at: index)
+            return finished
         }
     }
 

@@ -42,10 +42,7 @@ final class GIFCanvas {
 
     /// The part of a frame's rectangle that lies on the screen.
     func clip(_ frame: GIFFrameDescriptor) -> GIFRect {
-        GIFRect(
-            x0: min(max(frame.left, 0), size.width), y0: min(max(frame.top, 0), size.height),
-            x1: min(frame.left + frame.width, size.width), y1: min(frame.top + frame.height, size.height)
-        )
+        GIFRect(clipping: frame, to: size)
     }
 
     /// Disposes of the previous frame, then keeps what `rect` holds if the new frame
@@ -182,4 +179,16 @@ struct GIFRect: Equatable {
     var x0: Int, y0: Int, x1: Int, y1: Int
 
     var pixelCount: Int { max(0, x1 - x0) * max(0, y1 - y0) }
+
+    init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+    }
+
+    /// The part of `frame`'s rectangle that lies on a screen of `screen`: what the frame
+    /// draws, and what a "restore to previous" disposal keeps a copy of.
+    init(clipping frame: GIFFrameDescriptor, to screen: PixelSize) {
+        self.init(
+            x0: min(max(frame.left, 0), screen.width), y0: min(max(frame.top, 0), screen.height),
+            x1: min(frame.left + frame.width, screen.width), y1: min(frame.top + frame.height, screen.height))
+    }
 }

@@ -11,6 +11,14 @@ extension GIFFrameReader: FrameComposing {
 
     var position: Int { yielded }
 
+    var heldByteCount: Int { Self.heldByteCount(screen: info.size, survey: survey) }
+
+    /// The canvas, and the copy of the largest on-screen rectangle a frame disposed to
+    /// "restore to previous" needs.
+    static func heldByteCount(screen: PixelSize, survey: GIFSurvey) -> Int {
+        (screen.pixelCount + survey.largestRestoredPixelCount) * 4
+    }
+
     func startsClean(_ index: Int) -> Bool {
         survey.frames[index].startsClean
     }
@@ -40,6 +48,12 @@ extension GIFFrameReader: FrameComposing {
             throw ImageDecodingError(.truncated, "the data ends before GIF frame \(yielded)", format: .gif)
         }
         return frame
+    }
+
+    func skipNext() throws(ImageDecodingError) {
+        guard try drawNextFrameOnly() else {
+            throw ImageDecodingError(.truncated, "the data ends before GIF frame \(yielded)", format: .gif)
+        }
     }
 
     private func move(to index: Int) {

@@ -86,6 +86,13 @@ final class GIFFrameReader: ImageFrameReading {
         return ImageFrame(bitmap: bitmap, duration: duration, storedDelay: stored)
     }
 
+    /// Draws the next frame on the canvas and makes no bitmap of it; `false` at the end
+    /// of the animation. The work is the frame's own rectangle: decoding its rows, and
+    /// the disposal of the frame before it.
+    func drawNextFrameOnly() throws(ImageDecodingError) -> Bool {
+        try drawNextFrame(allowPartial: false) != nil
+    }
+
     /// The first frame drawn from as much data as there is, or `nil` before its first
     /// row. Rows not received are transparent; in an interlaced frame they repeat the
     /// nearest received row above, so the whole picture shows at low detail.

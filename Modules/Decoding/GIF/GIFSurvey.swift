@@ -29,6 +29,10 @@ struct GIFSurvey {
     var iccProfile: Data?
     /// What a frame source needs of each frame, in order (not kept with `firstFrameOnly`).
     var frames: [Frame] = []
+    /// Pixels of the largest on-screen rectangle of a frame disposed to "restore to
+    /// previous": the copy of the canvas a reader keeps for it is at most this big (0
+    /// when no frame asks for one).
+    var largestRestoredPixelCount = 0
 
     /// Where a frame's records start and what its graphic control says.
     struct Frame {
@@ -80,6 +84,10 @@ struct GIFSurvey {
                 if !options.firstFrameOnly {
                     let (total, overflow) = screen.pixelCount.multipliedReportingOverflow(by: frameCount)
                     try options.checkPixelCount(overflow ? Int.max : total, "\(frameCount) GIF frames of \(screen)")
+                }
+                if control.disposal == .previous {
+                    let onScreen = GIFRect(clipping: frame, to: screen).pixelCount
+                    largestRestoredPixelCount = max(largestRestoredPixelCount, onScreen)
                 }
                 if !options.firstFrameOnly {
                     let coversScreen = frame.left == 0 && frame.top == 0 && frame.width >= screen.width && frame.height >= screen.height

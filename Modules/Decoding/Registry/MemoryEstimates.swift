@@ -104,7 +104,9 @@ extension GIFDecoder {
         let target = options.targetSize(for: screen)
         // Composed on demand: the decode makes the first frame only.
         if survey.frames.count == frames, !options.frameBuffering.decodesWhole(frameCount: frames, of: target) { frames = 1 }
-        // The canvas and the copy a "restore to previous" frame needs, then every frame.
-        return screen.pixelCount * 4 * 2 + frames * target.pixelCount * options.pixelFormat.bytesPerPixel
+        // What a reader holds (the canvas, the copy of the largest on-screen rectangle a
+        // "restore to previous" frame needs), then every frame.
+        return GIFFrameReader.heldByteCount(screen: screen, survey: survey)
+            + frames * target.pixelCount * options.pixelFormat.bytesPerPixel
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImageCore
 import WebImageFixtures
+import WebImageResources
 
 @testable import WebImageDecoding
 
@@ -54,6 +55,30 @@ struct APNGFrameSourceTests {
             #expect(frame.duration == eager.frames[index].duration)
             #expect(source.storedDelay(ofFrame: index) == eager.frames[index].storedDelay)
         }
+    }
+
+    @Test(
+        "a source charges its canvas and the copy of the largest region disposed to \"previous\", and gives them back",
+        arguments: [(10, 8 * 8), (40, 32 * 32)])
+    func chargesTheRestoredRegion(frames count: Int, restoredPixels: Int) throws {
+        // Frames 2, 5, 8... are disposed to "previous": 8x8 regions, and from frame 14 one covering the canvas.
+        let budget = MemoryBudget(capacity: 256 << 20)
+        let held = (32 * 32 + restoredPixels) * 4
+        do {
+            let image = try PNGDecoder().decode(
+                Self.wanderingAPNG(frames: count),
+                options: DecodeOptions(frameBuffering: FrameBuffering(eagerByteLimit: 0, memoryBudget: budget)))
+            let source = try #require(image.frameSource as? AnimationFrameSource<APNGFrameReader>)
+            _ = try source.frame(at: count - 1)
+            #expect(budget.inUse == held + source.bufferedByteCount)
+            source.releaseBuffer()
+            #expect(budget.inUse == 0)
+            var charged: [Int] = []
+            try image.forEachFrame { _, _ in charged.append(budget.inUse) }
+            #expect(charged.count == count)
+            #expect(charged.allSatisfy { $0 == held })
+        }
+        #expect(budget.inUse == 0)
     }
 
     @Test("a frame that covers the canvas with source blending needs no frame before it")

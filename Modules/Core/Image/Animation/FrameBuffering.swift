@@ -44,7 +44,7 @@ public struct FrameBuffering: Sendable, Hashable {
         set { chosenSnapshotByteLimit = newValue }
     }
     /// Where a frame source charges the memory it holds (see ``MemoryCharging``): its
-    /// canvas while it composes, and the frames and snapshots it keeps, each only while it
+    /// canvas (and the copies a disposal needs) while it composes, and the frames and snapshots it keeps, each only while it
     /// fits; a frame or snapshot the budget has no room for is not kept (the frame is
     /// still returned; seeking near it later costs more frame decodes). Everything is
     /// given back when the source drops it, when ``ImageFrameSource/releaseBuffer()`` is

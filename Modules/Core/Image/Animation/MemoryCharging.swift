@@ -4,7 +4,7 @@
 ///
 /// Two kinds of charge, because a frame source holds two kinds of memory:
 /// - **Held**: what composing cannot do without (the canvas a walk over the frames draws
-///   on). The memory exists whether or not it fits, so it is counted whether or not it
+///   on, and what the format keeps beside it to dispose of a frame). The memory exists whether or not it fits, so it is counted whether or not it
 ///   fits, and the budget's other users wait for it to be given back.
 /// - **Kept**: what a frame source keeps only to go faster (composed frames in its buffer,
 ///   composition snapshots). Kept only when the budget has room for them now; when it
