@@ -10,17 +10,17 @@ enum OptionName: Sendable {
     case stripMetadata, stripColorProfile, preset
 
     /// The option `name` spells, or `nil`.
-    static func named(_ name: Substring) -> OptionName? {
-        if let key = packed(name) { return byPackedName[key] }
-        return byName[String(name)]
+    static func named(_ name: PathText) -> OptionName? {
+        if let key = packed(name.bytes) { return byPackedName[key] }
+        return byName[name.string]
     }
 
     /// Up to 8 bytes of a name in one integer (the first in the lowest byte), or `nil`
     /// for a longer name; no spelling holds a zero byte, so lengths cannot collide.
-    private static func packed<Name: StringProtocol>(_ name: Name) -> UInt64? {
+    private static func packed<Bytes: Sequence<UInt8>>(_ name: Bytes) -> UInt64? {
         var key: UInt64 = 0
         var shift: UInt64 = 0
-        for byte in name.utf8 {
+        for byte in name {
             guard shift < 64, byte != 0 else { return nil }
             key |= UInt64(byte) << shift
             shift += 8
@@ -31,7 +31,7 @@ enum OptionName: Sendable {
     /// The spellings of at most 8 bytes, by ``packed(_:)``.
     private static let byPackedName: [UInt64: OptionName] = {
         var table: [UInt64: OptionName] = [:]
-        for (name, option) in byName { if let key = packed(name) { table[key] = option } }
+        for (name, option) in byName { if let key = packed(name.utf8) { table[key] = option } }
         return table
     }()
 

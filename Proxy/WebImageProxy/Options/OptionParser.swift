@@ -43,16 +43,26 @@ enum OptionParser {
     static func apply(
         _ segment: String, to options: inout ProcessingOptions, presets: [String: ProxyPreset], depth: Int
     ) throws(ProxyError) {
-        try apply(Substring(segment), to: &options, presets: presets, depth: depth)
+        try withPathText(segment) { (text) throws(ProxyError) in try apply(text, to: &options, presets: presets, depth: depth) }
     }
 
     static func apply(
-        _ segment: Substring, to options: inout ProcessingOptions, presets: [String: ProxyPreset], depth: Int
+        _ segment: PathText, to options: inout ProcessingOptions, presets: [String: ProxyPreset], depth: Int
     ) throws(ProxyError) {
-        let parts = segment.pieces(separatedBy: UInt8(ascii: ":"))
-        let arguments = OptionArguments(parts.dropFirst())
+        try segment.withPieces(separatedBy: UInt8(ascii: ":")) { (parts) throws(ProxyError) in
+            try apply(segment, parts: parts, to: &options, presets: presets, depth: depth)
+        }
+    }
+
+    /// One option, its name and arguments the `parts` of `segment` (ranges of its bytes).
+    private static func apply(
+        _ segment: PathText, parts: UnsafeBufferPointer<Range<Int>>, to options: inout ProcessingOptions,
+        presets: [String: ProxyPreset], depth: Int
+    ) throws(ProxyError) {
+        let arguments = OptionArguments(segment, parts.dropFirst())
         let reader = ArgumentReader(segment: segment)
-        guard let option = OptionName.named(parts[0]) else { throw reader.bad("unknown option \"\(parts[0])\"") }
+        let name = segment[parts[0]]
+        guard let option = OptionName.named(name) else { throw reader.bad("unknown option \"\(name)\"") }
         func arity(_ range: ClosedRange<Int>) throws(ProxyError) {
             guard range.contains(arguments.count) else { throw reader.bad("takes \(range.lowerBound) to \(range.upperBound) arguments") }
         }
@@ -134,7 +144,7 @@ enum OptionParser {
             options.padding = try reader.padding(arguments)
         case .cacheBuster:
             try arity(1...1)
-            options.cacheBuster = arguments[0].isEmpty ? nil : String(arguments[0])
+            options.cacheBuster = arguments[0].isEmpty ? nil : arguments[0].string
         case .filename:
             try arity(1...2)
             options.filename = try reader.filename(arguments)
@@ -184,7 +194,7 @@ enum OptionParser {
         case .formatQuality:
             guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw reader.bad("takes pairs of a format and a quality") }
             for pair in stride(from: 0, to: arguments.count, by: 2) {
-                guard let format = OutputFormat(name: String(arguments[pair])) else {
+                guard let format = OutputFormat(name: arguments[pair].string) else {
                     throw reader.bad("the format is jpeg, png, webp or avif")
                 }
                 guard let quality = DecimalText.integer(arguments[pair + 1]), (0...100).contains(quality) else {
@@ -194,7 +204,7 @@ enum OptionParser {
             }
         case .format:
             try arity(1...1)
-            guard let format = OutputFormat(name: String(arguments[0])) else { throw reader.bad("the format is jpeg, png, webp or avif") }
+            guard let format = OutputFormat(name: arguments[0].string) else { throw reader.bad("the format is jpeg, png, webp or avif") }
             options.format = format
         case .expires:
             try arity(1...1)
@@ -202,7 +212,7 @@ enum OptionParser {
             options.expires = Date(timeIntervalSince1970: TimeInterval(seconds))
         case .stripMetadata:
             try arity(1...1)
-            guard ["1", "t", "true"].contains(arguments[0]) else {
+            guard arguments[0].is("1") || arguments[0].is("t") || arguments[0].is("true") else {
                 throw reader.bad("metadata is always stripped: the proxy's encoders write none")
             }
         case .stripColorProfile:
@@ -210,7 +220,7 @@ enum OptionParser {
             options.keepsColorProfile = try !reader.bool(arguments[0])
         case .preset:
             try arity(1...Int.max)
-            for presetName in arguments { try expand(String(presetName), into: &options, presets: presets, depth: depth) }
+            for presetName in arguments { try expand(presetName.string, into: &options, presets: presets, depth: depth) }
         }
     }
 

@@ -76,6 +76,7 @@ struct OptionParserTests {
             "fq:tiff:50", "fq:webp:101", "kcr:1", "eth:1", "skp:bmp", "fn:%%%:1", "raw:maybe", "bg:12345", "bg:1:2", "bg:300:0:0", "pd:-1",
             "pd:1:2:3:4:5", "bl:101", "sh:-1", "pix:x", "t:-1", "t:256", "t:10:red", "t:10::maybe", "t:1:2:3:4:5",
             "exp:soon", "sm:0", "w", "w:1:2", "scp:2", "scp",
+            "w:99999999999999999999999999", "q:1e2", "zz", ":", "rs:fit:1:1:1:1:1:1:1:1",
         ])
     func refused(segment: String) {
         #expect {

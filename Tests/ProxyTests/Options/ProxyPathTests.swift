@@ -44,6 +44,36 @@ struct ProxyPathTests {
         #expect(padded.source == split.source)
     }
 
+    @Test("an unencoded source keeps its multibyte UTF-8 characters, and the last @ still names the extension")
+    func multibyteSource() throws {
+        let path = try ProxyPath("/sig/q:80/plain/https://example.com/café/naïve 图片.jpg@png")
+        #expect(path.optionSegments == ["q:80"])
+        #expect(path.source == URL(string: "https://example.com/café/naïve 图片.jpg"))
+        #expect(path.extensionFormat == .png)
+        let encoded = try ProxyPath("/sig/plain/https://example.com/%E5%9B%BE/%C3%A9t%C3%A9.jpg")
+        #expect(encoded.source == URL(string: "https://example.com/图/été.jpg"))
+    }
+
+    @Test("any number of slashes is read in one pass: empty segments are skipped, none is an option")
+    func manySlashes() throws {
+        let slashes = String(repeating: "/", count: 5_000)
+        let path = try ProxyPath("/sig\(slashes)q:80\(slashes)plain/http://example.com/a.jpg")
+        #expect(path.optionSegments == ["q:80"])
+        #expect(path.source == URL(string: "http://example.com/a.jpg"))
+        #expect(throws: ProxyError.self) { try ProxyPath("/sig\(slashes)") }
+        #expect(throws: ProxyError.self) { try ProxyPath("/sig\(slashes)q:80\(slashes)") }
+    }
+
+    @Test("a base64 source runs to the end: a later segment with a colon is part of it, and a last plain is no plain source")
+    func base64Boundaries() throws {
+        #expect(throws: ProxyError.self) { try ProxyPath("/sig/q:80/aHR0cHM6Ly9leGFtcGxlLmNvbS9jYXQuanBn/w:10") }
+        #expect(throws: ProxyError.self) { try ProxyPath("/sig/q:80/plain") }
+        let path = try ProxyPath("/sig/q:80//aHR0cHM6Ly9leGFt/cGxlLmNvbS9jYXQuanBn.png")
+        #expect(path.optionSegments == ["q:80"])
+        #expect(path.source == URL(string: "https://example.com/cat.jpg"))
+        #expect(path.extensionFormat == .png)
+    }
+
     @Test(
         "a base64 source that is not one is refused",
         arguments: ["/s/rs:fit:1:1/not*base64", "/s/aHR0cHM6Ly9leGFtcGxlLmNvbS9jYXQuanBn.webp.png", "/s/rs:fit:1:1/", "/s/Zm9v"])
@@ -66,7 +96,9 @@ struct ProxyPathTests {
         arguments: [
             "", "nosignature", "/", "//plain/http://example.com/a.jpg", "/sig/rs:fit:1:1/http://example.com/a.jpg",
             "/sig/plain/", "/sig/plain/not%20a%20url", "/sig/plain/%ZZ", "/sig/plain/http%3A%2F%2Fexample.com%2F%FF.jpg",
-            "/sig/plain/http%3A%2F%2Fexample.com%2Fa.jpg%2",
+            "/sig/plain/http%3A%2F%2Fexample.com%2Fa.jpg%2", "/sig/plain/http://example.com/%C3.jpg",
+            "/sig/plain/http://example.com/%E5%9B.jpg", "/sig/plain/http://example.com/a.jpg%", "/sig/plain/%", "/sig/plain/@webp",
+            "/sig/plain/http://example.com/a.jpg@", "/sig/q:80/", "/sig/q:80/plain", "/sig/a:b/c:d",
         ])
     func malformed(path: String) {
         #expect {
