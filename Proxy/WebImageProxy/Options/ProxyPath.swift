@@ -49,7 +49,7 @@ public struct ProxyPath: Sendable, Hashable {
         } else {
             extensionFormat = nil
         }
-        guard let url = URL(string: decoded.url), Self.hasSchemeAndHost(url) else {
+        guard let url = URL(string: decoded.url), SourceURLSyntax.hasSchemeAndHost(decoded.url) || Self.hasSchemeAndHost(url) else {
             throw ProxyError(.badOptions, "the source \"\(decoded.url)\" is not an absolute URL")
         }
         source = url
@@ -68,7 +68,7 @@ public struct ProxyPath: Sendable, Hashable {
         }
     }
 
-    /// Whether a source names a scheme, and a host unless it is a `data:` URL.
+    /// What `URL` itself says of a source the syntax check could not vouch for.
     private static func hasSchemeAndHost(_ url: URL) -> Bool {
         guard let scheme = url.scheme, !scheme.isEmpty else { return false }
         return url.host != nil || scheme == "data"

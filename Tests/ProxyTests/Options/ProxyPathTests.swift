@@ -54,6 +54,16 @@ struct ProxyPathTests {
         #expect(encoded.source == URL(string: "https://example.com/图/été.jpg"))
     }
 
+    @Test("the source decides only by its own text: a scheme in any case, a data URL, an IP literal, a port")
+    func sourceForms() throws {
+        #expect(try ProxyPath("/sig/plain/HTTPS://Example.COM/a.jpg").source.host?.lowercased() == "example.com")
+        #expect(try ProxyPath("/sig/plain/http://127.0.0.1:8080/a.jpg").source.port == 8080)
+        #expect(try ProxyPath("/sig/plain/http%3A%2F%2F%5B%3A%3A1%5D%2Fa.jpg").source.absoluteString == "http://[::1]/a.jpg")
+        #expect(try ProxyPath("/sig/plain/data:image/png;base64,iVBORw0KGgo=").source.scheme == "data")
+        #expect(throws: ProxyError.self) { try ProxyPath("/sig/plain/mailto:someone%40example.com") }
+        #expect(throws: ProxyError.self) { try ProxyPath("/sig/plain/example.com/a.jpg") }
+    }
+
     @Test("any number of slashes is read in one pass: empty segments are skipped, none is an option")
     func manySlashes() throws {
         let slashes = String(repeating: "/", count: 5_000)
