@@ -193,8 +193,10 @@ enum OptionParser {
             options.limits.maxResultDimension = try reader.positive(arguments[0])
         case .formatQuality:
             guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw reader.bad("takes pairs of a format and a quality") }
+            // Room for every pair at once, not a table grown pair by pair.
+            options.formatQuality.reserveCapacity(options.formatQuality.count + arguments.count / 2)
             for pair in stride(from: 0, to: arguments.count, by: 2) {
-                guard let format = OutputFormat(name: arguments[pair].string) else {
+                guard let format = outputFormat(arguments[pair]) else {
                     throw reader.bad("the format is jpeg, png, webp or avif")
                 }
                 guard let quality = DecimalText.integer(arguments[pair + 1]), (0...100).contains(quality) else {
@@ -204,7 +206,7 @@ enum OptionParser {
             }
         case .format:
             try arity(1...1)
-            guard let format = OutputFormat(name: arguments[0].string) else { throw reader.bad("the format is jpeg, png, webp or avif") }
+            guard let format = outputFormat(arguments[0]) else { throw reader.bad("the format is jpeg, png, webp or avif") }
             options.format = format
         case .expires:
             try arity(1...1)
@@ -221,6 +223,26 @@ enum OptionParser {
         case .preset:
             try arity(1...Int.max)
             for presetName in arguments { try expand(presetName.string, into: &options, presets: presets, depth: depth) }
+        }
+    }
+
+    /// The format `text` names, as ``OutputFormat/init(name:)`` reads it; ASCII names are
+    /// compared in place, without a lowercased copy.
+    private static func outputFormat(_ text: PathText) -> OutputFormat? {
+        // Packed into an integer, four bytes at most; a zero byte would alias a shorter name.
+        guard text.count <= 4, !text.bytes.contains(where: { $0 == 0 || $0 >= 0x80 }) else { return OutputFormat(name: text.string) }
+        var folded: UInt32 = 0
+        for byte in text.bytes {
+            let lowercase = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            folded = folded << 8 | UInt32(lowercase)
+        }
+        switch folded {
+        case 0x6A70_6567, 0x6A_7067: return .jpeg  // "jpeg", "jpg"
+        case 0x70_6E67: return .png
+        case 0x7765_6270: return .webp
+        case 0x6176_6966: return .avif
+        case 0x67_6966: return .gif
+        default: return nil
         }
     }
 
