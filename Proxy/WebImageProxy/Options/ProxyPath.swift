@@ -35,7 +35,9 @@ public struct ProxyPath: Sendable, Hashable {
     public init(_ path: String) throws(ProxyError) {
         // The path is read as bytes once: its segments are offset ranges, and only the
         // signature, the signed path and the source become strings.
-        let parsed = try withPathText(path) { (bytes) throws(ProxyError) in try Parsed(bytes) }
+        let parsed = try withPathText(path) { (bytes) throws(ProxyError) in
+            bytes.joinsSeparatorToNonASCII ? try Parsed(characters: path) : try Parsed(bytes)
+        }
         signature = parsed.signature
         signedPath = parsed.signedPath
         optionsEnd = parsed.optionsEnd
@@ -75,7 +77,7 @@ public struct ProxyPath: Sendable, Hashable {
     }
 
     /// The parts of a path as its bytes give them, before the source is a `URL`.
-    private struct Parsed {
+    struct Parsed {
         let signature: String
         let signedPath: String
         let optionsEnd: Int
@@ -145,7 +147,7 @@ public struct ProxyPath: Sendable, Hashable {
     }
 
     /// A URL-safe base64 source (padding optional) and the extension after its `.`.
-    fileprivate static func base64Source(_ encoded: String) throws(ProxyError) -> (url: String, format: String?) {
+    static func base64Source(_ encoded: String) throws(ProxyError) -> (url: String, format: String?) {
         let parts = encoded.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count <= 2 else { throw ProxyError(.badOptions, "more than one extension after the base64 source") }
         guard !parts[0].isEmpty, let data = Data(base64URLEncoded: String(parts[0])), let url = String(data: data, encoding: .utf8),

@@ -54,6 +54,22 @@ struct ProxyPathTests {
         #expect(encoded.source == URL(string: "https://example.com/图/été.jpg"))
     }
 
+    @Test("a separator joined to a combining mark is part of that character, not a separator")
+    func joinedSeparators() throws {
+        // "/\u{301}" is one character: the signature runs to the next plain "/".
+        let signature = try ProxyPath("/s/\u{301}q:80/plain/http://example.com/a.jpg")
+        #expect(signature.signature == "s/\u{301}q:80")
+        #expect(signature.optionSegments.isEmpty)
+        #expect(throws: ProxyError.self) { try ProxyPath("/\u{301}s/plain/http://example.com/a.jpg") }
+        // ":\u{301}" is no colon: that segment starts a base64 source, and is not one.
+        #expect(throws: ProxyError.self) { try ProxyPath("/s/q:80/w:\u{301}1/aHR0cHM6Ly9leGFtcGxlLmNvbS9jYXQuanBn") }
+        // "@\u{301}" names no extension: the source keeps it.
+        let source = try ProxyPath("/s/q:80/plain/http://example.com/a.jpg@\u{301}webp")
+        #expect(source.optionSegments == ["q:80"])
+        #expect(source.extensionFormat == nil)
+        #expect(source.source == URL(string: "http://example.com/a.jpg@\u{301}webp"))
+    }
+
     @Test("the source decides only by its own text: a scheme in any case, a data URL, an IP literal, a port")
     func sourceForms() throws {
         #expect(try ProxyPath("/sig/plain/HTTPS://Example.COM/a.jpg").source.host?.lowercased() == "example.com")
