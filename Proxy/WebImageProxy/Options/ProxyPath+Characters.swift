@@ -5,6 +5,7 @@ extension PathText {
     /// larger `Character` (a combining mark after it, a prepended one before it), where
     /// a path's separators are found by `String`'s character rules, not by its bytes.
     var joinsSeparatorToNonASCII: Bool {
+        guard containsNonASCII else { return false }
         var previous: UInt8 = 0
         var previousIsSeparator = false
         for byte in bytes {
@@ -14,6 +15,23 @@ extension PathText {
             previousIsSeparator = isSeparator
         }
         return false
+    }
+
+    /// Whether any byte is above 0x7F, read eight bytes at a time: most paths are ASCII,
+    /// and this keeps the check above from costing them a byte-by-byte pass.
+    private var containsNonASCII: Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var high: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= raw.count {
+            high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < raw.count {
+            high |= UInt64(raw[offset])
+            offset += 1
+        }
+        return high & 0x8080_8080_8080_8080 != 0
     }
 }
 
