@@ -34,7 +34,8 @@ public struct ProxyPath: Sendable, Hashable {
     /// - Throws: ``ProxyError`` (400) naming what is missing or wrong.
     public init(_ path: String) throws(ProxyError) {
         // The path is read as bytes once: its segments are offset ranges, and only the
-        // signature, the signed path and the source become strings.
+        // signature, the signed path and the source become strings. A path with a
+        // separator beside a non-ASCII byte is read by characters instead.
         let parsed = try withPathText(path) { (bytes) throws(ProxyError) in
             bytes.joinsSeparatorToNonASCII ? try Parsed(characters: path) : try Parsed(bytes)
         }
