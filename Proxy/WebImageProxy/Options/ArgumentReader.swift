@@ -3,19 +3,19 @@ import Foundation
 /// Reads one option's arguments as imgproxy reads them, refusing what it cannot read
 /// with a 400 that names the option.
 struct ArgumentReader {
-    let segment: Substring
+    let segment: PathText
 
     func bad(_ why: String) -> ProxyError { ProxyError(.badOptions, "option \"\(segment)\": \(why)") }
 
-    func dimension(_ text: Substring) throws(ProxyError) -> Int {
+    func dimension(_ text: PathText) throws(ProxyError) -> Int {
         guard let value = DecimalText.integer(text), value >= 0, value <= 16_384 else {
             throw bad("\"\(text)\" is not a size from 0 to 16384")
         }
         return value
     }
 
-    func mode(_ text: Substring) throws(ProxyError) -> ProcessingOptions.ResizeMode {
-        guard let mode = ProcessingOptions.ResizeMode(rawValue: String(text)) else {
+    func mode(_ text: PathText) throws(ProxyError) -> ProcessingOptions.ResizeMode {
+        guard let mode = ProcessingOptions.ResizeMode(rawValue: text.string) else {
             throw bad("the resizing type is fit, fill, fill-down, force or auto")
         }
         return mode
@@ -24,8 +24,8 @@ struct ArgumentReader {
     /// `{name}[:{encoded}]`: the name as given, or URL-safe base64 of it.
     func filename(_ arguments: OptionArguments) throws(ProxyError) -> String? {
         guard !arguments[0].isEmpty else { return nil }
-        guard arguments.count > 1, !arguments[1].isEmpty, try bool(arguments[1]) else { return String(arguments[0]) }
-        guard let data = Data(base64URLEncoded: String(arguments[0])), let name = String(data: data, encoding: .utf8) else {
+        guard arguments.count > 1, !arguments[1].isEmpty, try bool(arguments[1]) else { return arguments[0].string }
+        guard let data = Data(base64URLEncoded: arguments[0].string), let name = String(data: data, encoding: .utf8) else {
             throw bad("the file name is not URL-safe base64")
         }
         return name
@@ -36,7 +36,7 @@ struct ArgumentReader {
         if arguments.count == 3 {
             var channels: [UInt8] = []
             for argument in arguments {
-                guard let value = UInt8(argument) else { throw bad("\"\(argument)\" is not a channel from 0 to 255") }
+                guard let value = UInt8(argument.string) else { throw bad("\"\(argument)\" is not a channel from 0 to 255") }
                 channels.append(value)
             }
             return ProcessingOptions.Color(red: channels[0], green: channels[1], blue: channels[2])
@@ -46,9 +46,9 @@ struct ArgumentReader {
     }
 
     /// `{rrggbb}`, or empty for none.
-    func hexColor(_ text: Substring) throws(ProxyError) -> ProcessingOptions.Color? {
+    func hexColor(_ text: PathText) throws(ProxyError) -> ProcessingOptions.Color? {
         if text.isEmpty { return nil }
-        guard text.utf8.count == 6, let value = UInt32(text, radix: 16) else { throw bad("\"\(text)\" is not a hex colour") }
+        guard text.count == 6, let value = UInt32(text.string, radix: 16) else { throw bad("\"\(text)\" is not a hex colour") }
         return ProcessingOptions.Color(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
     }
 
@@ -84,7 +84,8 @@ struct ArgumentReader {
     func sourceFormats(_ arguments: OptionArguments) throws(ProxyError) -> Set<String> {
         var formats: Set<String> = []
         for argument in arguments {
-            let name = argument.lowercased() == "jpg" ? "jpeg" : argument.lowercased()
+            let lowercased = argument.string.lowercased()
+            let name = lowercased == "jpg" ? "jpeg" : lowercased
             guard ["jpeg", "png", "gif", "webp", "avif"].contains(name) else {
                 throw bad("\"\(argument)\" is not a source format (jpeg, png, gif, webp, avif)")
             }
@@ -95,19 +96,19 @@ struct ArgumentReader {
 
     /// A filter's standard deviation: 0 (none) to 100 pixels, which bounds a filter's
     /// work per pixel (the kernel spans about 3.6 sigma).
-    func sigma(_ text: Substring) throws(ProxyError) -> Double {
+    func sigma(_ text: PathText) throws(ProxyError) -> Double {
         guard let value = DecimalText.number(text), value >= 0, value <= 100 else { throw bad("\"\(text)\" is not a sigma from 0 to 100") }
         return value
     }
 
     /// A count or size above 0.
-    func positive(_ text: Substring) throws(ProxyError) -> Int {
+    func positive(_ text: PathText) throws(ProxyError) -> Int {
         guard let value = DecimalText.integer(text), value > 0 else { throw bad("\"\(text)\" is not a number above 0") }
         return value
     }
 
     /// A multiplier: a number above 0.
-    func factor(_ text: Substring) throws(ProxyError) -> Double {
+    func factor(_ text: PathText) throws(ProxyError) -> Double {
         guard let value = DecimalText.number(text), value > 0, value.isFinite, value <= 1_000 else {
             throw bad("\"\(text)\" is not a number above 0")
         }
@@ -115,7 +116,7 @@ struct ArgumentReader {
     }
 
     /// A crop side: 0 (none), a fraction below 1, or pixels.
-    func cropSide(_ text: Substring) throws(ProxyError) -> Double {
+    func cropSide(_ text: PathText) throws(ProxyError) -> Double {
         guard let value = DecimalText.number(text), value >= 0, value <= 16_384 else {
             throw bad("\"\(text)\" is not a crop size from 0 to 16384")
         }
@@ -124,17 +125,15 @@ struct ArgumentReader {
 
     /// imgproxy's booleans (Go's `strconv.ParseBool`); anything else is refused, where
     /// imgproxy would read it as false.
-    func bool(_ text: Substring) throws(ProxyError) -> Bool {
-        switch text {
-        case "1", "t", "T", "true", "TRUE", "True": return true
-        case "0", "f", "F", "false", "FALSE", "False": return false
-        default: throw bad("\"\(text)\" is not a boolean (1, t, true, 0, f, false)")
-        }
+    func bool(_ text: PathText) throws(ProxyError) -> Bool {
+        if text.is("1") || text.is("t") || text.is("T") || text.is("true") || text.is("TRUE") || text.is("True") { return true }
+        if text.is("0") || text.is("f") || text.is("F") || text.is("false") || text.is("FALSE") || text.is("False") { return false }
+        throw bad("\"\(text)\" is not a boolean (1, t, true, 0, f, false)")
     }
 
     /// `{type}[:{x}:{y}]`: smart takes no offsets, a focus point exactly two fractions.
     func gravity(_ arguments: OptionArguments, allowsSmart: Bool) throws(ProxyError) -> ProcessingOptions.Gravity {
-        guard let kind = ProcessingOptions.Gravity.Kind(rawValue: String(arguments[0])), allowsSmart || kind != .smart else {
+        guard let kind = ProcessingOptions.Gravity.Kind(rawValue: arguments[0].string), allowsSmart || kind != .smart else {
             throw bad("the gravity is ce, no, so, ea, we, noea, nowe, soea, sowe, \(allowsSmart ? "sm or fp" : "or fp")")
         }
         var gravity = ProcessingOptions.Gravity(kind)
@@ -170,7 +169,7 @@ struct ArgumentReader {
         }
     }
 
-    private func offset(_ text: Substring, of kind: ProcessingOptions.Gravity.Kind) throws(ProxyError) -> Double {
+    private func offset(_ text: PathText, of kind: ProcessingOptions.Gravity.Kind) throws(ProxyError) -> Double {
         guard let value = DecimalText.number(text), value.isFinite, kind != .focusPoint || (0...1).contains(value) else {
             throw bad("\"\(text)\" is not an offset\(kind == .focusPoint ? " from 0 to 1" : "")")
         }

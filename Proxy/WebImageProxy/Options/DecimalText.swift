@@ -5,7 +5,19 @@
 enum DecimalText {
     /// `[+-]digits`, as `Int(text)` reads it: `nil` for anything else or on overflow.
     static func integer(_ text: Substring) -> Int? {
-        var bytes = text.utf8.makeIterator()
+        var text = text
+        return text.withUTF8 { integer(PathText($0)) }
+    }
+
+    /// A decimal number as `Double(text)` reads it.
+    static func number(_ text: Substring) -> Double? {
+        var text = text
+        return text.withUTF8 { number(PathText($0)) }
+    }
+
+    /// `[+-]digits`, as `Int(text)` reads it: `nil` for anything else or on overflow.
+    static func integer(_ text: PathText) -> Int? {
+        var bytes = text.bytes.makeIterator()
         guard var byte = bytes.next() else { return nil }
         let negative = byte == UInt8(ascii: "-")
         if negative || byte == UInt8(ascii: "+") {
@@ -30,7 +42,7 @@ enum DecimalText {
     /// power of ten are both exact doubles, so one division rounds correctly, as
     /// `strtod` does. Anything else (exponents, `inf`, hex floats, long fractions) is
     /// left to `Double(_:)`.
-    static func number(_ text: Substring) -> Double? {
+    static func number(_ text: PathText) -> Double? {
         var mantissa: Int64 = 0
         var significant = 0
         var fraction = 0
@@ -38,7 +50,7 @@ enum DecimalText {
         var seenPoint = false
         var negative = false
         var first = true
-        for byte in text.utf8 {
+        for byte in text.bytes {
             defer { first = false }
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -51,11 +63,11 @@ enum DecimalText {
             case UInt8(ascii: "-") where first, UInt8(ascii: "+") where first:
                 negative = byte == UInt8(ascii: "-")
             default:
-                return Double(text)
+                return Double(text.string)
             }
-            guard significant <= 15, fraction <= 22 else { return Double(text) }
+            guard significant <= 15, fraction <= 22 else { return Double(text.string) }
         }
-        guard digits > 0 else { return Double(text) }
+        guard digits > 0 else { return Double(text.string) }
         let magnitude = Double(mantissa) / powersOfTen[fraction]
         return negative ? -magnitude : magnitude
     }

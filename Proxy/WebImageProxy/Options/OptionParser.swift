@@ -43,16 +43,26 @@ enum OptionParser {
     static func apply(
         _ segment: String, to options: inout ProcessingOptions, presets: [String: ProxyPreset], depth: Int
     ) throws(ProxyError) {
-        try apply(Substring(segment), to: &options, presets: presets, depth: depth)
+        try withPathText(segment) { (text) throws(ProxyError) in try apply(text, to: &options, presets: presets, depth: depth) }
     }
 
     static func apply(
-        _ segment: Substring, to options: inout ProcessingOptions, presets: [String: ProxyPreset], depth: Int
+        _ segment: PathText, to options: inout ProcessingOptions, presets: [String: ProxyPreset], depth: Int
     ) throws(ProxyError) {
-        let parts = segment.pieces(separatedBy: UInt8(ascii: ":"))
-        let arguments = OptionArguments(parts.dropFirst())
+        try segment.withPieces(separatedBy: UInt8(ascii: ":")) { (parts) throws(ProxyError) in
+            try apply(segment, parts: parts, to: &options, presets: presets, depth: depth)
+        }
+    }
+
+    /// One option, its name and arguments the `parts` of `segment` (ranges of its bytes).
+    private static func apply(
+        _ segment: PathText, parts: UnsafeBufferPointer<Range<Int>>, to options: inout ProcessingOptions,
+        presets: [String: ProxyPreset], depth: Int
+    ) throws(ProxyError) {
+        let arguments = OptionArguments(segment, parts.dropFirst())
         let reader = ArgumentReader(segment: segment)
-        guard let option = OptionName.named(parts[0]) else { throw reader.bad("unknown option \"\(parts[0])\"") }
+        let name = segment[parts[0]]
+        guard let option = OptionName.named(name) else { throw reader.bad("unknown option \"\(name)\"") }
         func arity(_ range: ClosedRange<Int>) throws(ProxyError) {
             guard range.contains(arguments.count) else { throw reader.bad("takes \(range.lowerBound) to \(range.upperBound) arguments") }
         }
@@ -134,7 +144,7 @@ enum OptionParser {
             options.padding = try reader.padding(arguments)
         case .cacheBuster:
             try arity(1...1)
-            options.cacheBuster = arguments[0].isEmpty ? nil : String(arguments[0])
+            options.cacheBuster = arguments[0].isEmpty ? nil : arguments[0].string
         case .filename:
             try arity(1...2)
             options.filename = try reader.filename(arguments)
@@ -183,8 +193,10 @@ enum OptionParser {
             options.limits.maxResultDimension = try reader.positive(arguments[0])
         case .formatQuality:
             guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw reader.bad("takes pairs of a format and a quality") }
+            // Room for every pair at once, not a table grown pair by pair.
+            options.formatQuality.reserveCapacity(options.formatQuality.count + arguments.count / 2)
             for pair in stride(from: 0, to: arguments.count, by: 2) {
-                guard let format = OutputFormat(name: String(arguments[pair])) else {
+                guard let format = outputFormat(arguments[pair]) else {
                     throw reader.bad("the format is jpeg, png, webp or avif")
                 }
                 guard let quality = DecimalText.integer(arguments[pair + 1]), (0...100).contains(quality) else {
@@ -194,7 +206,7 @@ enum OptionParser {
             }
         case .format:
             try arity(1...1)
-            guard let format = OutputFormat(name: String(arguments[0])) else { throw reader.bad("the format is jpeg, png, webp or avif") }
+            guard let format = outputFormat(arguments[0]) else { throw reader.bad("the format is jpeg, png, webp or avif") }
             options.format = format
         case .expires:
             try arity(1...1)
@@ -202,7 +214,7 @@ enum OptionParser {
             options.expires = Date(timeIntervalSince1970: TimeInterval(seconds))
         case .stripMetadata:
             try arity(1...1)
-            guard ["1", "t", "true"].contains(arguments[0]) else {
+            guard arguments[0].is("1") || arguments[0].is("t") || arguments[0].is("true") else {
                 throw reader.bad("metadata is always stripped: the proxy's encoders write none")
             }
         case .stripColorProfile:
@@ -210,7 +222,27 @@ enum OptionParser {
             options.keepsColorProfile = try !reader.bool(arguments[0])
         case .preset:
             try arity(1...Int.max)
-            for presetName in arguments { try expand(String(presetName), into: &options, presets: presets, depth: depth) }
+            for presetName in arguments { try expand(presetName.string, into: &options, presets: presets, depth: depth) }
+        }
+    }
+
+    /// The format `text` names, as ``OutputFormat/init(name:)`` reads it; ASCII names are
+    /// compared in place, without a lowercased copy.
+    private static func outputFormat(_ text: PathText) -> OutputFormat? {
+        // Packed into an integer, four bytes at most; a zero byte would alias a shorter name.
+        guard text.count <= 4, !text.bytes.contains(where: { $0 == 0 || $0 >= 0x80 }) else { return OutputFormat(name: text.string) }
+        var folded: UInt32 = 0
+        for byte in text.bytes {
+            let lowercase = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            folded = folded << 8 | UInt32(lowercase)
+        }
+        switch folded {
+        case 0x6A70_6567, 0x6A_7067: return .jpeg  // "jpeg", "jpg"
+        case 0x70_6E67: return .png
+        case 0x7765_6270: return .webp
+        case 0x6176_6966: return .avif
+        case 0x67_6966: return .gif
+        default: return nil
         }
     }
 

@@ -31,7 +31,7 @@ extension ImageProxy {
         if let signer = configuration.signer, !signer.isValid(path.signature, for: path.signedPath) {
             throw ProxyError(.badSignature, "the signature does not match the path")
         }
-        let options = try Self.infoOptions(path.optionPieces)
+        let options = try Self.infoOptions(path)
         if let expires = options.expires, expires < Date() {
             throw ProxyError(.expired, "the URL expired at \(Int(expires.timeIntervalSince1970))")
         }
@@ -81,30 +81,34 @@ extension ImageProxy {
             entityTag: Self.entityTag(of: body), variesByAccept: false)
     }
 
-    static func infoOptions(_ segments: [Substring]) throws(ProxyError) -> InfoOptions {
+    static func infoOptions(_ path: ProxyPath) throws(ProxyError) -> InfoOptions {
         var options = InfoOptions()
         var limits = ProcessingOptions()
-        for segment in segments {
-            let parts = segment.pieces(separatedBy: UInt8(ascii: ":"))
-            let reader = ArgumentReader(segment: segment)
-            switch parts[0] {
-            case "bh", "blurhash":
-                guard parts.count == 3 || (parts.count == 2 && parts[1] == "0") else { throw reader.bad("takes x and y components, or 0") }
-                if parts.count == 2 {
-                    options.blurHash = nil
-                } else {
-                    guard let x = Int(parts[1]), let y = Int(parts[2]), (1...9).contains(x), (1...9).contains(y) else {
-                        throw reader.bad("the components are 1 to 9 each")
+        try path.forEachOption { (segment) throws(ProxyError) in
+            try segment.withPieces(separatedBy: UInt8(ascii: ":")) { (bounds) throws(ProxyError) in
+                let parts = bounds.map { segment[$0] }
+                let reader = ArgumentReader(segment: segment)
+                switch parts[0].string {
+                case "bh", "blurhash":
+                    guard parts.count == 3 || (parts.count == 2 && parts[1].is("0")) else {
+                        throw reader.bad("takes x and y components, or 0")
                     }
-                    options.blurHash = BlurHashEncoder(componentsX: x, componentsY: y)
+                    if parts.count == 2 {
+                        options.blurHash = nil
+                    } else {
+                        guard let x = Int(parts[1].string), let y = Int(parts[2].string), (1...9).contains(x), (1...9).contains(y) else {
+                            throw reader.bad("the components are 1 to 9 each")
+                        }
+                        options.blurHash = BlurHashEncoder(componentsX: x, componentsY: y)
+                    }
+                case "th", "thumbhash":
+                    guard parts.count == 2 else { throw reader.bad("takes 1 or 0") }
+                    options.thumbHash = try reader.bool(parts[1])
+                case "exp", "expires", "msr", "max_src_resolution", "msfs", "max_src_file_size", "maf", "max_animation_frames":
+                    try OptionParser.apply(segment, to: &limits, presets: [:], depth: 0)
+                default:
+                    throw reader.bad("an info URL takes bh, th, exp and the source limits")
                 }
-            case "th", "thumbhash":
-                guard parts.count == 2 else { throw reader.bad("takes 1 or 0") }
-                options.thumbHash = try reader.bool(parts[1])
-            case "exp", "expires", "msr", "max_src_resolution", "msfs", "max_src_file_size", "maf", "max_animation_frames":
-                try OptionParser.apply(segment, to: &limits, presets: [:], depth: 0)
-            default:
-                throw reader.bad("an info URL takes bh, th, exp and the source limits")
             }
         }
         options.expires = limits.expires

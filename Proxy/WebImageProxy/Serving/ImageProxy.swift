@@ -151,17 +151,19 @@ public final class ImageProxy: Sendable {
         var options = ProcessingOptions()
         hints.apply(to: &options)
         if presets["default"] != nil { try OptionParser.expand("default", into: &options, presets: presets, depth: 0) }
-        for segment in path.optionPieces {
-            if configuration.presetsOnly {
-                let name = segment.split(separator: ":", maxSplits: 1).first ?? segment
+        let presetsOnly = configuration.presetsOnly
+        try path.forEachOption { (segment) throws(ProxyError) in
+            if presetsOnly {
+                let text = segment.string
+                let name = text.split(separator: ":", maxSplits: 1).first ?? Substring(text)
                 // An expiry narrows who may use a URL, it shapes no image: allowed too.
-                guard ["pr", "preset", "exp", "expires"].contains(name) || !segment.contains(":") else {
-                    throw ProxyError(.badOptions, "only presets are accepted, not \"\(segment)\"")
+                guard ["pr", "preset", "exp", "expires"].contains(name) || !text.contains(":") else {
+                    throw ProxyError(.badOptions, "only presets are accepted, not \"\(text)\"")
                 }
-                if segment.contains(":") {
+                if text.contains(":") {
                     try OptionParser.apply(segment, to: &options, presets: presets, depth: 0)
                 } else {
-                    try OptionParser.expand(String(segment), into: &options, presets: presets, depth: 0)
+                    try OptionParser.expand(text, into: &options, presets: presets, depth: 0)
                 }
             } else {
                 try OptionParser.apply(segment, to: &options, presets: presets, depth: 0)

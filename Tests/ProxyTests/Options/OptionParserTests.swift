@@ -50,6 +50,15 @@ struct OptionParserTests {
         #expect(options.resizeMode == .fit && options.width == 80 && options.height == 50 && options.format == .png)
     }
 
+    @Test("format names read in any case, jpg is jpeg, and fq sets several formats at once")
+    func formatNames() throws {
+        #expect(try parse(["f:JPG"]).format == .jpeg)
+        #expect(try parse(["format:WebP"]).format == .webp)
+        #expect(try parse(["ext:gif"]).format == .gif)
+        let qualities = try parse(["fq:AVIF:40:jpeg:0:Png:90:webp:70"]).formatQuality
+        #expect(qualities == [.avif: 40, .png: 90, .webp: 70])
+    }
+
     @Test("presets expand in place, nest, and refuse loops")
     func presets() throws {
         let small = ProxyPreset(name: "small", options: ["rs:fit:100:100"])
@@ -75,7 +84,8 @@ struct OptionParserTests {
             "zz:1", "rs", "rs:wide:1:1", "rs:fit:-1:1", "rs:fit:99999:1", "rs:fit:1:2:3", "g:up", "q:-1", "q:101", "f:tiff", "fq:avif",
             "fq:tiff:50", "fq:webp:101", "kcr:1", "eth:1", "skp:bmp", "fn:%%%:1", "raw:maybe", "bg:12345", "bg:1:2", "bg:300:0:0", "pd:-1",
             "pd:1:2:3:4:5", "bl:101", "sh:-1", "pix:x", "t:-1", "t:256", "t:10:red", "t:10::maybe", "t:1:2:3:4:5",
-            "exp:soon", "sm:0", "w", "w:1:2", "scp:2", "scp",
+            "exp:soon", "sm:0", "w", "w:1:2", "scp:2", "scp", "f:jpegs", "f:", "f:jp", "f:\u{0}jpg", "fq:éwebp:50",
+            "w:99999999999999999999999999", "q:1e2", "zz", ":", "rs:fit:1:1:1:1:1:1:1:1",
         ])
     func refused(segment: String) {
         #expect {
