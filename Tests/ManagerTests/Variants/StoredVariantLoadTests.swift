@@ -67,7 +67,8 @@ struct StoredVariantLoadTests {
             await manager.flushPendingWrites()
             #expect(encoder.finishedCount == 1)
             let decoders = CountingDecoders()
-            #expect(try await fixture.variantStoringManager(decoders: decoders).response(for: thumbnail(fixture.freshURL())).isStoredVariant)
+            let restarted = fixture.variantStoringManager(decoders: decoders)
+            #expect(try await restarted.response(for: thumbnail(fixture.freshURL())).isStoredVariant)
             #expect(decoders.count(.jpeg) == 0)
         }
     }
