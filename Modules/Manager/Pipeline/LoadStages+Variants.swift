@@ -109,13 +109,17 @@ extension LoadStages {
     /// Stores `image`, the load's result, as its variant with the source's `metadata`: on
     /// disk and in the shared tier, each listed in its cache's index of variants per
     /// source (`VariantIndexing`). The encode and the stores run behind the loads, on the
-    /// write-behind (the image held until then, counted in its byte limit), or now when
-    /// `waits`. An image the encoder cannot write (an animation, for a still-only
+    /// write-behind's turn and the manager's executor (the image held until then, counted
+    /// in the write-behind's byte limit), or now when `waits`. An image the encoder cannot write (an animation, for a still-only
     /// encoder) is not stored; a failed encode or write costs the variant, never the load.
     func storeVariant(_ image: DecodedImage, metadata: CachedResponseMetadata, waits: Bool) async {
         guard variant != nil else { return }
         guard waits else {
-            writes.enqueueDeferred(holding: image.byteCount) { [self] in await encodeAndStoreVariant(image, metadata: metadata) }
+            // On the manager's executor, as the load's own work: the encode stays off
+            // Swift's cooperative pool, where the writer runs.
+            writes.enqueueDeferred(holding: image.byteCount) { [self] in
+                await withTaskExecutorPreference(executor) { await encodeAndStoreVariant(image, metadata: metadata) }
+            }
             return
         }
         await encodeAndStoreVariant(image, metadata: metadata)

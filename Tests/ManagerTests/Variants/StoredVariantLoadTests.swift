@@ -53,7 +53,7 @@ struct StoredVariantLoadTests {
         }
     }
 
-    @Test("the cold load is answered before its variant is encoded: the encode and the stores run behind the loads")
+    @Test("the cold load is answered before its variant is encoded: the encode and the stores run behind the loads, on the manager's executor")
     func encodedBehindTheLoad() async throws {
         try await withFixture { fixture in
             let encoder = HeldEncoder()
@@ -63,6 +63,7 @@ struct StoredVariantLoadTests {
             #expect(cold.source == .network)
             #expect(encoder.finishedCount == 0)
             await encoder.started.wait { encoder.startedCount == 1 }
+            #expect(encoder.threadName?.hasPrefix("webimage-work") == true, "on the manager's executor: \(encoder.threadName ?? "?")")
             encoder.release()
             await manager.flushPendingWrites()
             #expect(encoder.finishedCount == 1)

@@ -35,7 +35,7 @@ extension Fixture {
 /// waits for it (or does not) does so.
 final class HeldEncoder: ImageEncoding {
     private let released = DispatchSemaphore(value: 0)
-    private let counts = Mutex((started: 0, finished: 0))
+    private let counts = Mutex((started: 0, finished: 0, thread: String?.none))
     /// Signalled as an encode starts.
     let started = EventSignal()
 
@@ -43,9 +43,15 @@ final class HeldEncoder: ImageEncoding {
 
     var startedCount: Int { counts.withLock { $0.started } }
     var finishedCount: Int { counts.withLock { $0.finished } }
+    /// The name of the thread the last encode ran on.
+    var threadName: String? { counts.withLock { $0.thread } }
 
     func encode(_ bitmap: ImageBitmap) throws(ImageDecodingError) -> Data {
-        counts.withLock { $0.started += 1 }
+        let thread = ThreadNames.current()
+        counts.withLock {
+            $0.started += 1
+            $0.thread = thread
+        }
         started.signal()
         released.wait()
         defer { counts.withLock { $0.finished += 1 } }
