@@ -84,6 +84,9 @@ struct NetworkWaitEventTests {
             try await fixture.downloader.download(at: attempt).reply(.failure(.dnsFailure))
             await events.waitFor(2 + 2 * attempt)
             network.set(.reachable(.wired))
+            // Heard back before the network goes again: a wait that starts observing only
+            // after that would rightly go on waiting.
+            await events.waitFor(3 + 2 * attempt)
         }
         try await fixture.downloader.download(at: 2).reply(.body(Pictures.badge))
         _ = try await loaded

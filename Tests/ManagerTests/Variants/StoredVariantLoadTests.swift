@@ -53,7 +53,7 @@ struct StoredVariantLoadTests {
         }
     }
 
-    @Test("the cold load is answered before its variant is encoded: the encode and the stores run behind the loads, on the manager's executor")
+    @Test("a cold load is answered before its variant is encoded, which runs behind the loads on the manager's executor")
     func encodedBehindTheLoad() async throws {
         try await withFixture { fixture in
             let encoder = HeldEncoder()
