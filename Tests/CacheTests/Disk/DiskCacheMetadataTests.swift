@@ -7,10 +7,7 @@ import WebImageTestSupport
 
 @Suite("Disk cache: reading an entry's metadata alone")
 struct DiskCacheMetadataTests {
-    let metadata = CachedResponseMetadata(
-        contentType: "image/jpeg", etag: "\"v1\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT",
-        maxAge: 3600, storedAt: Date(timeIntervalSince1970: 1_600_000_000.25)
-    )
+    let metadata = CachedResponseMetadata.everyField(contentType: "image/jpeg")
 
     /// Bytes this thread has had read for it so far (`rchar` of /proc/thread-self/io:
     /// every `read` and `pread`, the page cache's included).

@@ -17,6 +17,16 @@ final class TestClock: Sendable {
     func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
+extension CachedResponseMetadata {
+    /// Metadata with every field set (a fractional stored time included), of
+    /// `contentType`: what a round trip must give back whole.
+    static func everyField(contentType: String) -> CachedResponseMetadata {
+        CachedResponseMetadata(
+            contentType: contentType, etag: "\"v1\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT",
+            maxAge: 3600, storedAt: Date(timeIntervalSince1970: 1_600_000_000.25))
+    }
+}
+
 extension DiskCache {
     /// A cache in `directory` driven by `clock`, with the given limits.
     static func testCache(
