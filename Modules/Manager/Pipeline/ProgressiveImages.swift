@@ -30,6 +30,9 @@ final class ProgressiveImages: Sendable {
 
     private struct Decoding {
         var decoder: (any IncrementalImageDecoding)?
+        /// The format's decoder the body called for, which made `decoder`: its estimate
+        /// is the charge, with no second sniff of the body.
+        var format: (any ImageDecoding)?
         var attempt = 0
         /// Bytes of the attempt's body fed to `decoder`.
         var fed = 0
@@ -41,6 +44,7 @@ final class ProgressiveImages: Sendable {
         /// Drops the decoder, giving its charge back to `budget`.
         mutating func dropDecoder(_ budget: (any MemoryCharging)?) {
             decoder = nil
+            format = nil
             if charged > 0 { budget?.refund(charged) }
             charged = 0
         }
@@ -121,7 +125,9 @@ final class ProgressiveImages: Sendable {
         do {
             if state.decoder == nil {
                 guard body.bytes.count >= ImageFormat.sniffLength else { return nil }
-                state.decoder = try decoders.decoder(for: body.bytes).makeIncrementalDecoder(options: options)
+                let format = try decoders.decoder(for: body.bytes)
+                state.format = format
+                state.decoder = format.makeIncrementalDecoder(options: options)
             }
             guard let decoder = state.decoder else { return nil }
             let start = body.bytes.startIndex + state.fed
@@ -148,7 +154,7 @@ final class ProgressiveImages: Sendable {
     /// which the budget keeps only when it has room now.
     private func charge(for image: DecodedImage, of body: ReceivedBody, _ state: inout Decoding) -> Bool {
         guard let budget, state.charged == 0 else { return true }
-        let estimate = decoders.estimatedMemory(decoding: body.bytes, options: options) ?? 0
+        let estimate = state.format?.estimatedMemory(decoding: body.bytes, options: options) ?? 0
         let bytes = max(estimate, image.byteCount, 1)
         guard budget.chargeKept(bytes) else { return false }
         state.charged = bytes
