@@ -19,10 +19,8 @@ struct ColorManagedDecoder: ImageDecoding {
 
     func decode(_ data: Data, options: DecodeOptions) throws(ImageDecodingError) -> DecodedImage {
         let image =
-            if let jpeg = base as? JPEGDecoder {
-                try jpeg.decode(data, options: options, converter: converter)
-            } else if let png = base as? PNGDecoder {
-                try png.decode(data, options: options, structure: data.isEmpty ? nil : APNGStructure(data), converter: converter)
+            if let converting = base as? any ConvertsWhileDecoding {
+                try converting.decode(data, options: options, converter: converter)
             } else {
                 try base.decode(data, options: options)
             }
@@ -31,8 +29,8 @@ struct ColorManagedDecoder: ImageDecoding {
 
     func makeIncrementalDecoder(options: DecodeOptions) -> any IncrementalImageDecoding {
         let decoder =
-            if let png = base as? PNGDecoder {
-                png.makeIncrementalDecoder(options: options, converter: converter)
+            if let converting = base as? any ConvertsWhileDecoding {
+                converting.makeIncrementalDecoder(options: options, converter: converter)
             } else {
                 base.makeIncrementalDecoder(options: options)
             }
@@ -48,17 +46,9 @@ struct ColorManagedDecoder: ImageDecoding {
     }
 
     func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode {
-        if base is JPEGDecoder {
-            // JPEG keeps the protocol's default prepared decode; this one adds the converter.
-            return PreparedImageDecode(format: format) {
-                base.estimatedMemory(decoding: data, options: options)
-            } decode: { () throws(ImageDecodingError) -> DecodedImage in
-                try decode(data, options: options)
-            }
-        }
         let prepared =
-            if let png = base as? PNGDecoder {
-                png.prepareDecode(data, options: options, converter: converter)
+            if let converting = base as? any ConvertsWhileDecoding {
+                converting.prepareDecode(data, options: options, converter: converter)
             } else {
                 base.prepareDecode(data, options: options)
             }
@@ -137,8 +127,8 @@ struct ColorManagedAnimatedDecoder: AnimatedImageDecoding {
 
     func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {
         let reader =
-            if let png = base as? PNGDecoder {
-                try png.makeFrameReader(for: data, options: options, converter: managed.converter)
+            if let converting = base as? any ConvertsFramesWhileDecoding {
+                try converting.makeFrameReader(for: data, options: options, converter: managed.converter)
             } else {
                 try base.makeFrameReader(for: data, options: options)
             }
