@@ -2,6 +2,7 @@ import Foundation
 import WebImageCache
 import WebImageCore
 import WebImageDecoding
+import WebImageEncoding
 import WebImageManager
 import WebImageOperations
 import WebImageTransport
@@ -35,7 +36,10 @@ public struct WebImageConfiguration: Sendable {
     public var transport: TransportConfiguration
     /// Concurrency (6), timeout (15 s), retries (off), body limit (64 MiB), headers.
     public var downloader: ImageDownloader.Configuration
-    /// Cache key filter, failed-URL retry interval, cache write failures.
+    /// Cache key filter, failed-URL retry interval, cache write failures. Made with no
+    /// `transcoders`, it is given the JPEG-to-JPEG thumbnail's (`JPEGThumbnailTranscoder`),
+    /// which ``ImageManager/encodedImage(for:encoder:)`` uses; set them to `[]` after
+    /// this initializer for none.
     public var manager: ImageManager.Configuration
     /// The decoders; register your own to add formats. Default:
     /// `ImageDecoderRegistry.allFormats` (PNG, JPEG, GIF, WebP, AVIF). The transport's default
@@ -68,6 +72,7 @@ public struct WebImageConfiguration: Sendable {
         self.transport = transport
         self.downloader = downloader
         self.manager = manager
+        if manager.transcoders.isEmpty { self.manager.transcoders = [JPEGThumbnailTranscoder()] }
         self.decoders = decoders
         self.postsNotifications = postsNotifications
     }

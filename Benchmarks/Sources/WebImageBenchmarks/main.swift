@@ -54,7 +54,8 @@ do {
     // The network cases come last, against a loopback server started for them, so that
     // its threads (and the clients') exist for them alone.
     let selected = { (name: String) in options.only.map { name.contains($0) } ?? true }
-    let networkNames = TransportCases.names + [ColdLoadCases.name] + ManagerHitCases.names + [FetchThumbnailCase.name]
+    let networkNames =
+        TransportCases.names + [ColdLoadCases.name] + ManagerHitCases.names + [FetchThumbnailCase.name, EncodedThumbnailCase.name]
     let wantsNetwork = networkNames.contains(where: selected)
     var server: LoopbackServer?
     for pass in 0..<2 {
@@ -83,6 +84,7 @@ do {
             }
             // Its setup writes 300 large files and starts Python: only when it will run.
             if selected(FetchThumbnailCase.name) { cases += try FetchThumbnailCase.all(server: started) }
+            if selected(EncodedThumbnailCase.name) { cases += try EncodedThumbnailCase.all(server: started) }
         }
         for benchmark in cases where selected(benchmark.name) {
             let result = try harness.measure(benchmark)

@@ -87,6 +87,11 @@ extension ImageManager {
         /// bytes, then the network. `nil` (the default): only the source's bytes are
         /// stored, and every thumbnail is decoded again after a restart.
         public var variantStorage: VariantStorage? = nil
+        /// Asked, in order, to make the result of ``ImageManager/encodedImage(for:encoder:)``
+        /// straight from the source's bytes, without decoding it to RGBA first (see
+        /// `ImageTranscoding`); the first that does not decline makes it. Empty here; the
+        /// umbrella's `WebImageConfiguration` gives the JPEG-to-JPEG thumbnail's.
+        public var transcoders: [any ImageTranscoding] = []
         /// Decides what the disk cache and the shared tier keep of each response the
         /// caching rules let a load store (see ``CachedResponseHandler``); a load's
         /// context may give its own. `nil` (the default): the response as the rules say.
