@@ -12,8 +12,8 @@ extension ImageManager {
     ///    shared tier, network, as any load) and each of ``Configuration/transcoders`` is
     ///    asked to make the file from them, with no decoded image in between. With the
     ///    umbrella's configuration, a JPEG wanted as a smaller JPEG is resampled in YCbCr
-    ///    (`JPEGThumbnailTranscoder`): a few times less work than decoding to RGBA,
-    ///    resizing and encoding again. When no transcoder takes the bytes, those same
+    ///    (`JPEGThumbnailTranscoder`), which skips the conversions to and from RGB, the
+    ///    chroma upsampling and the four-byte resize. When no transcoder takes the bytes, those same
     ///    bytes are decoded and encoded (they are not loaded twice).
     /// 3. Otherwise the image is loaded as ``image(for:)`` loads it (stored variants,
     ///    transformers and the memory cache included), and encoded.
@@ -94,8 +94,13 @@ extension ImageManager {
         }
         defer { reservation?.release() }
         let transcoders = configuration.transcoders
-        let made = await withTaskExecutorPreference(configuration.executor) {
-            transcoders.lazy.compactMap { $0.transcode(data, options: options, encoder: encoder) }.first
+        let made = await withTaskExecutorPreference(configuration.executor) { () -> TranscodedImage? in
+            // A loop, not `lazy.compactMap(...).first`: that runs the taken transcode twice
+            // (once to find the start index, once to read it).
+            for transcoder in transcoders {
+                if let made = transcoder.transcode(data, options: options, encoder: encoder) { return made }
+            }
+            return nil
         }
         if let made {
             return EncodedImage(data: made.data, format: made.format, size: made.size, source: response.source, path: .transcoded)

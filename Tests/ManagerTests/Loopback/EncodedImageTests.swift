@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WebImage
 import WebImageFixtures
@@ -103,6 +104,22 @@ struct EncodedImageTests {
         }
     }
 
+    @Test("the transcoders are asked in order, each once: the first that answers makes the file, the rest are not asked")
+    func transcodersInOrder() async throws {
+        try await withServed { server, cache in
+            let declining = CountingTranscoder(answers: false)
+            let answering = CountingTranscoder(answers: true)
+            let after = CountingTranscoder(answers: true)
+            let manager = manager(cache) { $0.manager.transcoders = [declining, answering, after] }
+            let encoded = try await manager.encodedImage(for: Self.thumbnail(server.url("/files/badge.png")), encoder: PNGEncoder())
+            #expect(encoded.path == .transcoded)
+            #expect(encoded.data == Data("made by a transcoder".utf8))
+            #expect(declining.calls == 1)
+            #expect(answering.calls == 1, "once: the file is the one it made")
+            #expect(after.calls == 0)
+        }
+    }
+
     @Test("a decoded image the memory cache holds is encoded, with no second request")
     func memoryHit() async throws {
         try await withServed { server, cache in
@@ -154,5 +171,21 @@ struct EncodedImageTests {
 
     static func rgb(_ bitmap: ImageBitmap) -> [UInt8] {
         bitmap.packedBytes.enumerated().compactMap { $0.offset % 4 == 3 ? nil : $0.element }
+    }
+}
+
+/// A transcoder that counts the times it is asked and answers with a fixed file, or
+/// declines.
+final class CountingTranscoder: ImageTranscoding {
+    let answers: Bool
+    private let count = Mutex(0)
+
+    init(answers: Bool) { self.answers = answers }
+
+    var calls: Int { count.withLock { $0 } }
+
+    func transcode(_ source: Data, options: DecodeOptions, encoder: any ImageEncoding) -> TranscodedImage? {
+        count.withLock { $0 += 1 }
+        return answers ? TranscodedImage(data: Data("made by a transcoder".utf8), size: PixelSize(width: 1, height: 1), format: .png) : nil
     }
 }
