@@ -2,7 +2,7 @@ import Foundation
 import WebImageCore
 internal import WebImageDecoding
 
-/// The JPEG-to-JPEG thumbnail as an ``ImageTranscoding``: a JPEG source wanted as a
+/// The JPEG-to-JPEG thumbnail as an `ImageTranscoding` (Core): a JPEG source wanted as a
 /// smaller JPEG is resampled in YCbCr by ``PlanarJPEGThumbnailer``, with no RGBA image
 /// in between. The default transcoder of the umbrella's `WebImageConfiguration`.
 ///
