@@ -121,14 +121,40 @@ public struct AVIFDecoder: AnimatedImageDecoding {
     /// frames; no AV1 data is decoded. A size past libavif's own size limits is refused
     /// here with `tooLarge`, as the decode would be.
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
-        let unlimited = DecodeOptions(maxPixelCount: .max, maxFrameCount: .max)
-        return try data.withBytes { (bytes) throws(ImageDecodingError) -> ImageHeader in
-            let session = try AVIFSession(bytes: bytes, options: unlimited, readsExif: true)
-            // The orientation is the `irot` and `imir` boxes', which AVIF's viewers apply;
-            // the Exif item is read for its other fields.
-            return ImageHeader(
-                info: ImageInfo(format: .avif, size: session.displaySize, orientation: session.transform.orientation),
-                frameCount: max(1, session.frameCount), exif: session.exif)
+        try data.withBytes { (bytes) throws(ImageDecodingError) -> ImageHeader in
+            Self.header(of: try AVIFSession(bytes: bytes, options: Self.unlimited, readsExif: true))
+        }
+    }
+
+    /// The options a header read parses with: no limit, the caller's to apply.
+    private static let unlimited = DecodeOptions(maxPixelCount: .max, maxFrameCount: .max)
+
+    /// ``readHeader(_:)``'s facts from a parsed container.
+    private static func header(of session: AVIFSession) -> ImageHeader {
+        // The orientation is the `irot` and `imir` boxes', which AVIF's viewers apply;
+        // the Exif item is read for its other fields.
+        ImageHeader(
+            info: ImageInfo(format: .avif, size: session.displaySize, orientation: session.transform.orientation),
+            frameCount: max(1, session.frameCount), exif: session.exif)
+    }
+
+    /// Parses the container once (libavif's parse, no limit), for ``readHeader(_:)``'s
+    /// facts and for the first decode prepared from it, which checks its own limits on
+    /// that parse; a further decode parses again. The survey holds a copy of the
+    /// compressed file until that first decode runs or the survey is dropped.
+    public func survey(_ data: Data) throws(ImageDecodingError) -> SurveyedImageSource {
+        let file = AVIFFileCopy(data)
+        let session = try AVIFSession(bytes: file.bytes, options: Self.unlimited, keepingAlive: file, readsExif: true)
+        let header = Self.header(of: session)
+        let unused = AVIFSurveyedSession(session)
+        return SurveyedImageSource(header: header) { options in
+            guard let session = unused.take() else { return prepareDecode(data, options: options) }
+            do throws(ImageDecodingError) {
+                try session.checkLimits(options)
+            } catch {
+                return prepareDecode(data, options: options, opened: .failure(error))
+            }
+            return prepareDecode(data, options: options, opened: .success(AVIFFrameReader(session: session, options: options)))
         }
     }
 
@@ -154,7 +180,15 @@ public struct AVIFDecoder: AnimatedImageDecoding {
     /// decode otherwise each parse it. The reader holds a copy of the compressed file
     /// until the decode runs or the prepared decode is dropped.
     public func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode {
-        let opened = Result { () throws(ImageDecodingError) in try AVIFFrameReader(data: data, options: options) }
+        prepareDecode(
+            data, options: options, opened: Result { () throws(ImageDecodingError) in try AVIFFrameReader(data: data, options: options) })
+    }
+
+    /// The prepared decode from the reader opened for `options` (or the error opening it
+    /// gave).
+    private func prepareDecode(
+        _ data: Data, options: DecodeOptions, opened: sending Result<AVIFFrameReader, ImageDecodingError>
+    ) -> PreparedImageDecode {
         switch opened {
         case .failure(let error):
             // The decode's first step is this same parse: it throws this error.

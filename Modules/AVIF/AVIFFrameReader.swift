@@ -28,9 +28,15 @@ final class AVIFFrameReader: ImageFrameReading {
     /// Parses the file and checks it against `options` before any frame exists.
     ///
     /// - Throws: as `AVIFSession.init` does.
-    init(data: Data, options: DecodeOptions) throws(ImageDecodingError) {
+    convenience init(data: Data, options: DecodeOptions) throws(ImageDecodingError) {
         let file = AVIFFileCopy(data)
-        session = try AVIFSession(bytes: file.bytes, options: options, keepingAlive: file)
+        self.init(session: try AVIFSession(bytes: file.bytes, options: options, keepingAlive: file), options: options)
+    }
+
+    /// The reader over a session already parsed, and checked against `options`
+    /// (``AVIFSession/checkLimits(_:)``), whose bytes it keeps alive.
+    init(session: AVIFSession, options: DecodeOptions) {
+        self.session = session
         self.options = options
         frameCount = session.frameCount
         let shown = session.displaySize
@@ -125,5 +131,21 @@ final class AVIFPreparedReader: Sendable {
             if let onDemand = try AVIFDecoder.decodeOnDemand(data, reader: taken, options: options) { return onDemand }
             return try AVIFDecoder.decodeAll(taken, options: options)
         }
+    }
+}
+
+/// A parsed session waiting for the first decode prepared from a survey, handed over
+/// once: a survey is `Sendable`, the session (libavif's decoder) belongs to one thread
+/// at a time.
+final class AVIFSurveyedSession: Sendable {
+    private let session: Mutex<AVIFSession?>
+
+    init(_ session: sending AVIFSession) {
+        self.session = Mutex(session)
+    }
+
+    /// The session the first time; `nil` once it has been taken.
+    func take() -> sending AVIFSession? {
+        session.withLock { (unused) -> sending AVIFSession? in unused.take() }
     }
 }

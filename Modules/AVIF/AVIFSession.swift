@@ -81,6 +81,14 @@ final class AVIFSession {
         guard codedSize.width > 0, codedSize.height > 0 else {
             throw ImageDecodingError(.invalidDimensions, "the AVIF image is \(codedSize)", format: .avif)
         }
+        try checkLimits(options)
+    }
+
+    /// Checks the parsed container against `options`' limits, as a session parsed with
+    /// them does before any pixel memory exists.
+    ///
+    /// - Throws: `tooLarge`.
+    func checkLimits(_ options: DecodeOptions) throws(ImageDecodingError) {
         try options.checkPixelCount(codedSize.pixelCount, "the AVIF image \(codedSize)")
         let frames = options.firstFrameOnly ? 1 : frameCount
         try options.checkFrameCount(frames)

@@ -154,13 +154,28 @@ public struct WebPDecoder: AnimatedImageDecoding {
     /// Reads the header (and the EXIF orientation) once, for the estimate and for the
     /// decode, which otherwise both ask libwebp for it.
     public func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode {
-        let parsed = Result { () throws(ImageDecodingError) in try Self.headerAndOrientation(data) }
-        return PreparedImageDecode(format: .webp) {
+        prepareDecode(data, options: options, parsed: Result { () throws(ImageDecodingError) in try Self.headerAndOrientation(data) })
+    }
+
+    /// The prepared decode from the header read (or the error reading it gave).
+    private func prepareDecode(
+        _ data: Data, options: DecodeOptions, parsed: Result<(WebPHeader, ImageOrientation), ImageDecodingError>
+    ) -> PreparedImageDecode {
+        PreparedImageDecode(format: .webp) {
             guard case .success(let (header, _)) = parsed else { return nil }
             return Self.estimatedMemory(decoding: data, header: header, options: options)
         } decode: { () throws(ImageDecodingError) -> DecodedImage in
             // A header that did not read throws what the decode's own read would.
             try self.decode(data, options: options, parsed: parsed.get())
+        }
+    }
+
+    /// Reads the header (and the EXIF orientation) once, for ``readHeader(_:)``'s facts
+    /// and for each decode prepared from it.
+    public func survey(_ data: Data) throws(ImageDecodingError) -> SurveyedImageSource {
+        let parsed = try Self.headerAndOrientation(data)
+        return SurveyedImageSource(header: Self.header(of: data, parsed: parsed)) { options in
+            prepareDecode(data, options: options, parsed: .success(parsed))
         }
     }
 
@@ -181,7 +196,12 @@ public struct WebPDecoder: AnimatedImageDecoding {
     /// The canvas, the EXIF block and its orientation and, for an animation, the frames
     /// (from the chunk list).
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
-        let (header, orientation) = try Self.headerAndOrientation(data)
+        Self.header(of: data, parsed: try Self.headerAndOrientation(data))
+    }
+
+    /// ``readHeader(_:)``'s facts from the header read.
+    private static func header(of data: Data, parsed: (header: WebPHeader, orientation: ImageOrientation)) -> ImageHeader {
+        let (header, orientation) = parsed
         let frames = header.isAnimated ? (WebPHeader.frameCount(data) ?? 1) : 1
         let exif = header.hasEXIF ? data.withUnsafeBytes { WebPMetadata.exif($0) } : nil
         return ImageHeader(

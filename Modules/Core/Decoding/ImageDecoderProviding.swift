@@ -29,6 +29,16 @@ extension ImageDecoderProviding {
         try decoder(for: data).prepareDecode(data, options: options)
     }
 
+    /// Sniffs `data` once and has the decoder it calls for read the header once, kept for
+    /// decodes prepared later with options chosen from that header (see
+    /// ``SurveyedImageSource``). The path to take when the header decides the decode.
+    ///
+    /// - Throws: the errors of ``decoder(for:)``, then those of the decoder's
+    ///   ``ImageDecoding/readHeader(_:)``.
+    public func survey(_ data: Data) throws(ImageDecodingError) -> SurveyedImageSource {
+        try decoder(for: data).survey(data)
+    }
+
     /// About how many bytes of pixels decoding `data` holds at its peak, from the headers
     /// of the decoder its first bytes call for (see
     /// ``ImageDecoding/estimatedMemory(decoding:options:)``); `nil` when unknown.

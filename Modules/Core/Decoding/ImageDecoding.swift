@@ -49,6 +49,17 @@ public protocol ImageDecoding: Sendable {
     /// what ``decode(_:options:)`` throws for them. The default estimates with
     /// ``estimatedMemory(decoding:options:)`` and decodes with ``decode(_:options:)``.
     func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode
+
+    /// Reads the header of `data` and keeps the parse, for decodes prepared later with
+    /// options chosen from that header (see ``SurveyedImageSource``).
+    ///
+    /// A caller that reads the header to choose the decode's options calls this rather
+    /// than ``readHeader(_:)`` then ``prepareDecode(_:options:)``, which would read the
+    /// header twice. The default reads the header with ``readHeader(_:)`` and prepares
+    /// each decode with ``prepareDecode(_:options:)``.
+    ///
+    /// - Throws: what ``readHeader(_:)`` throws for the same bytes.
+    func survey(_ data: Data) throws(ImageDecodingError) -> SurveyedImageSource
 }
 
 extension ImageDecoding {
@@ -63,6 +74,12 @@ extension ImageDecoding {
             self.estimatedMemory(decoding: data, options: options)
         } decode: { () throws(ImageDecodingError) -> DecodedImage in
             try self.decode(data, options: options)
+        }
+    }
+
+    public func survey(_ data: Data) throws(ImageDecodingError) -> SurveyedImageSource {
+        SurveyedImageSource(header: try readHeader(data)) { options in
+            self.prepareDecode(data, options: options)
         }
     }
 

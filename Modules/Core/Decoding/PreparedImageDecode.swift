@@ -7,7 +7,8 @@ import Foundation
 /// needs the same header facts to plan its work. Reading the header once for both keeps
 /// a whole-file walk (a GIF's blocks, an APNG's chunks, an AVIF's boxes) from running
 /// twice per image. Make one with ``ImageDecoding/prepareDecode(_:options:)``, or with
-/// ``ImageDecoderProviding/prepareDecode(_:options:)`` to sniff the format first.
+/// ``ImageDecoderProviding/prepareDecode(_:options:)`` to sniff the format first, or
+/// from a ``SurveyedImageSource`` when the options are chosen after reading the header.
 ///
 /// ```swift
 /// let prepared = try registry.prepareDecode(data, options: options)

@@ -52,8 +52,27 @@ struct ColorManagedDecoder: ImageDecoding {
             } else {
                 base.prepareDecode(data, options: options)
             }
+        return Self.converting(prepared, options: options, converter: converter)
+    }
+
+    func survey(_ data: Data) throws(ImageDecodingError) -> SurveyedImageSource {
+        let surveyed =
+            if let converting = base as? any ConvertsWhileDecoding {
+                try converting.survey(data, converter: converter)
+            } else {
+                try base.survey(data)
+            }
         let converter = converter
-        return PreparedImageDecode(format: prepared.format) {
+        return SurveyedImageSource(header: surveyed.header) { options in
+            Self.converting(surveyed.prepareDecode(options: options), options: options, converter: converter)
+        }
+    }
+
+    /// `prepared`, its image converted as `options` ask.
+    private static func converting(
+        _ prepared: PreparedImageDecode, options: DecodeOptions, converter: any ColorConverting
+    ) -> PreparedImageDecode {
+        PreparedImageDecode(format: prepared.format) {
             prepared.estimatedMemory
         } decode: { () throws(ImageDecodingError) -> DecodedImage in
             ColorConversion.apply(options.color, to: try prepared.decode(), converter: converter)
@@ -123,6 +142,10 @@ struct ColorManagedAnimatedDecoder: AnimatedImageDecoding {
 
     func prepareDecode(_ data: Data, options: DecodeOptions) -> PreparedImageDecode {
         managed.prepareDecode(data, options: options)
+    }
+
+    func survey(_ data: Data) throws(ImageDecodingError) -> SurveyedImageSource {
+        try managed.survey(data)
     }
 
     func makeFrameReader(for data: Data, options: DecodeOptions) throws(ImageDecodingError) -> any ImageFrameReading {

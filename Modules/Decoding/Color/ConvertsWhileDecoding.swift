@@ -10,6 +10,8 @@ protocol ConvertsWhileDecoding: ImageDecoding {
     func decode(_ data: Data, options: DecodeOptions, converter: (any ColorConverting)?) throws(ImageDecodingError) -> DecodedImage
     /// The prepared decode whose decode is ``decode(_:options:converter:)``.
     func prepareDecode(_ data: Data, options: DecodeOptions, converter: (any ColorConverting)?) -> PreparedImageDecode
+    /// The survey whose prepared decodes are ``prepareDecode(_:options:converter:)``'s.
+    func survey(_ data: Data, converter: (any ColorConverting)?) throws(ImageDecodingError) -> SurveyedImageSource
     /// The incremental decoder that converts inside its own decode too, partial images
     /// included.
     func makeIncrementalDecoder(options: DecodeOptions, converter: any ColorConverting) -> any IncrementalImageDecoding

@@ -33,6 +33,13 @@ struct GIFSurvey {
     /// previous": the copy of the canvas a reader keeps for it is at most this big (0
     /// when no frame asks for one).
     var largestRestoredPixelCount = 0
+    /// What a survey of the same file with other options is narrowed from
+    /// (``narrowed(to:screen:)``): each frame's rectangle in pixels, for the frames whose
+    /// descriptor was read; the frames seen before the loop count; the first frame's part
+    /// of ``largestRestoredPixelCount``.
+    private var descriptorPixelCounts: [Int] = []
+    private var framesBeforeLoopCount = 0
+    private var firstRestoredPixelCount = 0
 
     /// Where a frame's records start and what its graphic control says.
     struct Frame {
@@ -70,6 +77,7 @@ struct GIFSurvey {
                 if !sawLoopCount, let loops = found.loopCount {
                     loopCount = loops
                     sawLoopCount = true
+                    framesBeforeLoopCount = frameCount
                 }
             case .image:
                 guard let frame = try? file.readImageDescriptor() else {
@@ -77,6 +85,7 @@ struct GIFSurvey {
                     break walk
                 }
                 frameCount += 1
+                descriptorPixelCounts.append(frame.pixelCount)
                 if frameCount == 1 { firstFrameInterlaced = frame.isInterlaced }
                 if options.firstFrameOnly && frameCount == 2 { break walk }
                 try options.checkFrameCount(frameCount)
@@ -88,6 +97,7 @@ struct GIFSurvey {
                 if control.disposal == .previous {
                     let onScreen = GIFRect(clipping: frame, to: screen).pixelCount
                     largestRestoredPixelCount = max(largestRestoredPixelCount, onScreen)
+                    if frameCount == 1 { firstRestoredPixelCount = onScreen }
                 }
                 if !options.firstFrameOnly {
                     let coversScreen = frame.left == 0 && frame.top == 0 && frame.width >= screen.width && frame.height >= screen.height
@@ -103,5 +113,33 @@ struct GIFSurvey {
                 recordsStart = file.source.position
             }
         }
+    }
+}
+
+extension GIFSurvey {
+    /// The survey a walk with `options` makes of the file this survey walked with no
+    /// limits and every frame kept (a header read), found without walking again: `nil`
+    /// where that walk throws, over a limit.
+    func narrowed(to options: DecodeOptions, screen: PixelSize) -> GIFSurvey? {
+        // The walk's checks, in the walk's order, on what the unlimited walk saw.
+        for (index, pixels) in descriptorPixelCounts.enumerated() {
+            let counted = index + 1
+            if options.firstFrameOnly && counted == 2 { break }
+            guard (try? options.checkFrameCount(counted)) != nil, (try? options.checkPixelCount(pixels, "a GIF frame")) != nil else {
+                return nil
+            }
+            if !options.firstFrameOnly {
+                let (total, overflow) = screen.pixelCount.multipliedReportingOverflow(by: counted)
+                guard (try? options.checkPixelCount(overflow ? Int.max : total, "GIF frames")) != nil else { return nil }
+            }
+        }
+        guard options.firstFrameOnly else { return self }
+        // A first-frame walk stops at the second image descriptor and keeps no frame list.
+        var first = self
+        first.frameCount = min(frameCount, 2)
+        first.frames = []
+        first.largestRestoredPixelCount = firstRestoredPixelCount
+        if framesBeforeLoopCount >= 2 { first.loopCount = 1 }
+        return first
     }
 }

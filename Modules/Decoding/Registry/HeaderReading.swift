@@ -9,6 +9,13 @@ extension JPEGDecoder {
     /// is other than sRGB (CMYK, or an APP2 ICC profile that is not sRGB), as libjpeg
     /// reads them.
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
+        try Self.readHeaders(data).header
+    }
+
+    /// The header libjpeg reads (a header-only read, nothing decompressed), as the caller
+    /// sees it and as the memory estimate reads it.
+    static func readHeaders(_ data: Data) throws(ImageDecodingError) -> (header: ImageHeader, frame: JPEGHeader) {
+        HeaderParseLog.record(.jpeg)
         let read = data.withUnsafeBytes { bytes -> (JPEGHeader, ImageOrientation, Bool, Data?)? in
             guard let engine = try? JPEGDecompressor(incremental: false), (try? engine.borrow(bytes)) != nil,
                 (try? engine.step()) == .headerReady
@@ -20,12 +27,13 @@ extension JPEGDecoder {
             }
             return (header, engine.orientation, nonSRGB, engine.exif)
         }
-        guard let (header, orientation, nonSRGB, exif) = read else {
+        guard let (frame, orientation, nonSRGB, exif) = read else {
             throw ImageDecodingError(.invalidHeader, "the JPEG headers cannot be read", format: .jpeg)
         }
-        return ImageHeader(
-            info: ImageInfo(format: .jpeg, size: header.size, orientation: orientation, isProgressive: header.isProgressive),
+        let header = ImageHeader(
+            info: ImageInfo(format: .jpeg, size: frame.size, orientation: orientation, isProgressive: frame.isProgressive),
             hasNonSRGBColor: nonSRGB, exif: exif)
+        return (header, frame)
     }
 }
 
@@ -34,6 +42,12 @@ extension PNGDecoder {
     /// eXIf chunk (before or after the image data, as the decoder reads it), with its
     /// orientation.
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
+        try Self.readHeader(data).header
+    }
+
+    /// The header, and the chunk list read for it (the APNG structure), which a decode
+    /// reads too.
+    static func readHeader(_ data: Data) throws(ImageDecodingError) -> (header: ImageHeader, structure: APNGStructure?) {
         // The signature, then IHDR: length, type, width, height, depth, colour type,
         // compression, filter, interlace (big-endian).
         guard data.count >= 29 else { throw ImageDecodingError(.truncated, "the PNG ends inside its header", format: .png) }
@@ -52,15 +66,22 @@ extension PNGDecoder {
             Data(data[(data.startIndex + $0.lowerBound)..<(data.startIndex + $0.upperBound)])
         }
         let orientation = exif.map { block in block.withUnsafeBytes { ExifOrientation.read(tiff: $0.bindMemory(to: UInt8.self)) } } ?? .up
-        return ImageHeader(
+        let header = ImageHeader(
             info: ImageInfo(format: .png, size: size, orientation: orientation, isProgressive: bytes[28] == 1),
             frameCount: frames, exif: exif)
+        return (header, structure)
     }
 }
 
 extension GIFDecoder {
     /// The logical screen and the frames, counted by walking the blocks.
     public func readHeader(_ data: Data) throws(ImageDecodingError) -> ImageHeader {
+        try Self.readHeader(data).header
+    }
+
+    /// The header, the logical screen and the survey of every frame with no limits, which
+    /// a decode's survey is narrowed from (``GIFSurvey/narrowed(to:screen:)``).
+    static func readHeader(_ data: Data) throws(ImageDecodingError) -> (header: ImageHeader, screen: PixelSize, survey: GIFSurvey) {
         guard data.count >= 10 else { throw ImageDecodingError(.truncated, "the GIF ends inside its header", format: .gif) }
         guard ImageFormat.sniff(data) == .gif else {
             throw ImageDecodingError(.invalidHeader, "the file does not start with a GIF signature", format: .gif)
@@ -73,8 +94,9 @@ extension GIFDecoder {
         // Counting only: the limits are the caller's to apply to what this returns.
         let counting = DecodeOptions(maxPixelCount: .max, maxFrameCount: .max)
         let survey = try GIFSurvey(data: data, screen: screen, options: counting)
-        return ImageHeader(
+        let header = ImageHeader(
             info: ImageInfo(format: .gif, size: screen, isProgressive: survey.firstFrameInterlaced),
             frameCount: max(1, survey.frameCount))
+        return (header, screen, survey)
     }
 }

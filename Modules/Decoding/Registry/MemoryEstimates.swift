@@ -16,16 +16,21 @@ extension JPEGDecoder {
             // The segment walk answers for every file libjpeg reads; libjpeg is asked only
             // when the walk cannot tell.
             guard let header = Self.scannedHeader(bytes) ?? Self.libjpegHeader(bytes) else { return nil }
-            guard let plan = try? JPEGScalePlan(header: header, options: options) else { return 0 }
-            let bytesPerPixel = plan.wantsGray ? 1 : 4
-            let decoded = JPEGScalePlan.scaled(header.size, eighths: plan.scaleEighths)
-            var total = decoded.pixelCount * bytesPerPixel
-            if plan.targetSize != decoded { total += plan.targetSize.pixelCount * bytesPerPixel }
-            // libjpeg keeps a multi-scan file's DCT coefficients, two bytes per sample,
-            // about three samples a pixel at full size.
-            if header.hasMultipleScans { total += header.size.pixelCount * 6 }
-            return total
+            return Self.estimatedMemory(header: header, options: options)
         }
+    }
+
+    /// The estimate from a frame header already read.
+    static func estimatedMemory(header: JPEGHeader, options: DecodeOptions) -> Int {
+        guard let plan = try? JPEGScalePlan(header: header, options: options) else { return 0 }
+        let bytesPerPixel = plan.wantsGray ? 1 : 4
+        let decoded = JPEGScalePlan.scaled(header.size, eighths: plan.scaleEighths)
+        var total = decoded.pixelCount * bytesPerPixel
+        if plan.targetSize != decoded { total += plan.targetSize.pixelCount * bytesPerPixel }
+        // libjpeg keeps a multi-scan file's DCT coefficients, two bytes per sample,
+        // about three samples a pixel at full size.
+        if header.hasMultipleScans { total += header.size.pixelCount * 6 }
+        return total
     }
 
     /// The frame header as the segment walk reads it.

@@ -16,8 +16,14 @@ extension PNGDecoder {
     /// The prepared decode whose 16-bit images (still or animated) are converted by `converter` before
     /// their samples are reduced (see `decode(_:options:structure:converter:)`).
     func prepareDecode(_ data: Data, options: DecodeOptions, converter: (any ColorConverting)?) -> PreparedImageDecode {
-        let structure = data.isEmpty ? nil : APNGStructure(data)
-        return PreparedImageDecode(format: .png) {
+        prepareDecode(data, options: options, converter: converter, structure: data.isEmpty ? nil : APNGStructure(data))
+    }
+
+    /// The prepared decode from the chunk list already read.
+    func prepareDecode(
+        _ data: Data, options: DecodeOptions, converter: (any ColorConverting)?, structure: APNGStructure?
+    ) -> PreparedImageDecode {
+        PreparedImageDecode(format: .png) {
             Self.estimatedMemory(decoding: data, options: options) { structure }
         } decode: { () throws(ImageDecodingError) -> DecodedImage in
             try self.decode(data, options: options, structure: structure, converter: converter)
@@ -37,8 +43,13 @@ extension GIFDecoder {
                 try self.decode(data, options: options)
             }
         }
-        let survey = try? GIFSurvey(data: data, screen: screen, options: options)
-        return PreparedImageDecode(format: .gif) {
+        return prepareDecode(data, options: options, screen: screen, survey: try? GIFSurvey(data: data, screen: screen, options: options))
+    }
+
+    /// The prepared decode from the survey already made for `options` (`nil`: it refused
+    /// the file).
+    func prepareDecode(_ data: Data, options: DecodeOptions, screen: PixelSize, survey: GIFSurvey?) -> PreparedImageDecode {
+        PreparedImageDecode(format: .gif) {
             Self.estimatedMemory(screen: screen, survey: survey, options: options)
         } decode: { () throws(ImageDecodingError) -> DecodedImage in
             // A survey that refused the file is made again by the decode, which throws its error.

@@ -17,21 +17,23 @@ struct ThumbnailRenderer: Sendable {
     /// Whether outputs keep the source's profile when the URL does not say (`scp:`).
     let keepsColorProfile: Bool
 
-    /// The source's header, checked against the limits (the server's, lowered where the
-    /// URL asks): the frames it has at all, and the resolution of one frame (the frames
-    /// an output is made of are checked with its format, in ``job(for:header:options:format:)``).
-    func header(of data: Data, options: ProcessingOptions) throws(ProxyError) -> ImageHeader {
+    /// The source surveyed (its format sniffed and its header read, once for the render),
+    /// its header checked against the limits (the server's, lowered where the URL asks):
+    /// the frames it has at all, and the resolution of one frame (the frames an output is
+    /// made of are checked with its format, in ``job(for:options:format:)``).
+    func survey(_ data: Data, options: ProcessingOptions) throws(ProxyError) -> SurveyedImageSource {
         let limits = self.limits.narrowed(by: options.limits)
         guard data.count <= limits.maxBytes else {
             throw ProxyError(.tooLarge, "the source has \(data.count) bytes, over the limit of \(limits.maxBytes)")
         }
-        let header: ImageHeader
-        do { header = try decoders.header(of: data) } catch { throw Self.proxyError(for: error) }
+        let source: SurveyedImageSource
+        do { source = try decoders.survey(data) } catch { throw Self.proxyError(for: error) }
+        let header = source.header
         guard header.frameCount <= limits.maxFrames else {
             throw ProxyError(.tooLarge, "the source has \(header.frameCount) frames; the limit is \(limits.maxFrames)")
         }
         try Self.checkResolution(header, frames: 1, limit: limits.maxResolution)
-        return header
+        return source
     }
 
     /// Whether `options` (with the server's limit) let an output keep an animation:
@@ -63,8 +65,8 @@ struct ThumbnailRenderer: Sendable {
     static let animationBuffering = FrameBuffering(eagerByteLimit: 0)
 
     /// What one render will do, decided once from the header: the plan, the decode
-    /// prepared with the options the plan calls for (its header parsed once, for the
-    /// memory budget's estimate and for the decode).
+    /// prepared from the survey with the options the plan calls for (the header the plan
+    /// read is the one the memory budget's estimate and the decode read).
     struct Job {
         let header: ImageHeader
         let plan: ResizePlan
@@ -95,9 +97,9 @@ struct ThumbnailRenderer: Sendable {
         }
     }
 
-    func job(for data: Data, header: ImageHeader, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Job {
-        let source = Self.shownSize(header, options)
-        let plan = ResizePlan(source: source, options: options)
+    func job(for source: SurveyedImageSource, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Job {
+        let header = source.header
+        let plan = ResizePlan(source: Self.shownSize(header, options), options: options)
         try check(plan, options: options)
         let limits = self.limits.narrowed(by: options.limits)
         let frameCount = processedFrameCount(header, options: options, format: format)
@@ -118,8 +120,7 @@ struct ThumbnailRenderer: Sendable {
             firstFrameOnly: frameCount == 1, appliesOrientation: options.autoRotate,
             maxFrameCount: limits.maxFrames, color: keepsProfile(options) ? .preserve : .convertToSRGB,
             frameBuffering: frameCount > 1 ? Self.animationBuffering : .default)
-        let decode: PreparedImageDecode
-        do { decode = try decoders.prepareDecode(data, options: decodeOptions) } catch { throw Self.proxyError(for: error) }
+        let decode = source.prepareDecode(options: decodeOptions)
         return Job(header: header, plan: plan, decode: decode, options: options, format: format, frameCount: frameCount, trim: trim)
     }
 

@@ -48,14 +48,16 @@ extension ImageProxy {
         let data = try await sourceData(source)
         var limits = ProcessingOptions()
         limits.limits = options.limits
-        let header = try renderer.header(of: data, options: limits)
-        let decodeOptions = DecodeOptions(
-            maxPixelSize: Self.blurHashSide, maxPixelCount: renderer.limits.narrowed(by: options.limits).maxResolution,
-            firstFrameOnly: true, appliesOrientation: true)
-        let decoders = configuration.decoders
+        // One header read, for the fields below and for the placeholders' decode.
+        let surveyed = try renderer.survey(data, options: limits)
+        let header = surveyed.header
+        let decode = surveyed.prepareDecode(
+            options: DecodeOptions(
+                maxPixelSize: Self.blurHashSide, maxPixelCount: renderer.limits.narrowed(by: options.limits).maxResolution,
+                firstFrameOnly: true, appliesOrientation: true))
         let small = try await withTaskExecutorPreference(configuration.executor) { () throws(ProxyError) -> DecodedImage in
             do throws(ImageDecodingError) {
-                return try decoders.decodeImage(data, options: decodeOptions)
+                return try decode.decode()
             } catch {
                 throw ThumbnailRenderer.proxyError(for: error)
             }

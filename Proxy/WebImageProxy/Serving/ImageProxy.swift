@@ -218,12 +218,12 @@ public final class ImageProxy: Sendable {
     func make(_ key: OutputKey, source: URL) async throws -> StoredVariant {
         let data = try await sourceData(source)
         if let passed = PassThrough.output(of: data, options: key.options) { return passed }
-        let header = try renderer.header(of: data, options: key.options)
+        let surveyed = try renderer.survey(data, options: key.options)
         let (format, varies) = FormatChoice.choose(
-            named: key.named, negotiated: key.negotiated, source: header.info.format,
-            animated: header.frameCount > 1 && renderer.allowsAnimation(key.options),
+            named: key.named, negotiated: key.negotiated, source: surveyed.header.info.format,
+            animated: surveyed.header.frameCount > 1 && renderer.allowsAnimation(key.options),
             prefersAny: configuration.prefersWebP || configuration.prefersAVIF, enforces: configuration.enforcesPreferredFormats)
-        let job = try renderer.job(for: data, header: header, options: key.options, format: format)
+        let job = try renderer.job(for: surveyed, options: key.options, format: format)
         var reservation: MemoryReservation?
         if let budget = configuration.memoryBudget, let bytes = job.estimatedMemory, bytes > 0 {
             reservation = try await budget.reserve(min(bytes, budget.capacity))

@@ -30,8 +30,7 @@ struct AnimatedEncoderMemoryTests {
         for segment in path.split(separator: "/") {
             try OptionParser.apply(String(segment), to: &options, presets: [:], depth: 0)
         }
-        let header = try renderer.header(of: gif, options: options)
-        return try renderer.job(for: gif, header: header, options: options, format: format)
+        return try renderer.job(for: renderer.survey(gif, options: options), options: options, format: format)
     }
 
     @Test("an animated output's estimate counts its encoder's bound; a still's counts none", arguments: [OutputFormat.webp, .gif])
