@@ -11,14 +11,42 @@ extension DiskCache: VariantIndexing {
         configuration.directory.appendingPathComponent(configuration.safeNamespace + "-index", isDirectory: true)
     }
 
-    var variantIndex: VariantIndexFiles { VariantIndexFiles(directory: variantIndexURL) }
+    /// The index's files; compaction keeps the keys whose entry files exist, as any
+    /// process sharing the directory sees them.
+    var variantIndex: VariantIndexFiles {
+        VariantIndexFiles(directory: variantIndexURL) { [names] key in
+            DiskFileIO.status(path: names.location(for: CacheKey(key)).path) != nil
+        }
+    }
 
     /// Records that the entry `variant` was made from `source`: one line appended to the
-    /// source's file. Record before storing the variant, so no stored variant goes
-    /// unlisted. A failure (a full disk) leaves the variant unlisted, and the cache's
+    /// source's file, which is compacted from time to time so that it lists each stored
+    /// variant once. Record just before storing the variant, so no stored variant goes
+    /// unlisted, or record and store with `storeVariant(_:metadata:forKey:ofSource:)`
+    /// (a compaction that runs between a record and its store, in another process, keeps
+    /// the key only if the store is done by the compaction after). A failure (a full disk) leaves the variant unlisted, and the cache's
     /// limits remove it in time. I/O on the caller's thread.
     public func recordVariant(_ variant: CacheKey, ofSource source: CacheKey) {
         variantIndex.record(variant.string, ofSource: source.string)
+    }
+
+    /// Records `variant` as made from `source` and stores it, with the source's index file
+    /// locked from the record to the end of the store, so that a compaction in any process
+    /// sees the entry of every key it finds. I/O on the caller's thread.
+    ///
+    /// - Throws: the same `CacheError`s as ``store(_:metadata:forKey:)-7hwlk``.
+    public func storeVariant(_ data: Data, metadata: CachedResponseMetadata, forKey variant: CacheKey, ofSource source: CacheKey)
+        throws(CacheError)
+    {
+        var result: Result<Void, CacheError> = .success(())
+        variantIndex.record(variant.string, ofSource: source.string) {
+            do throws(CacheError) {
+                try writeEntry(data, metadata: metadata, forKey: variant)
+            } catch {
+                result = .failure(error)
+            }
+        }
+        try result.get()
     }
 
     /// Removes the entry `source`, every variant its index lists and the index's file.
@@ -42,6 +70,25 @@ extension DiskCache: VariantIndexing {
                 continuation.resume()
             }
         }
+    }
+
+    /// The synchronous `storeVariant(_:metadata:forKey:ofSource:)` on the cache's queue.
+    ///
+    /// - Throws: the same `CacheError`s as the synchronous form.
+    public func storeVariant(_ data: Data, metadata: CachedResponseMetadata, forKey variant: CacheKey, ofSource source: CacheKey)
+        async throws(CacheError)
+    {
+        let result: Result<Void, CacheError> = await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(CacheError) {
+                    try self.storeVariant(data, metadata: metadata, forKey: variant, ofSource: source)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        try result.get()
     }
 
     /// The synchronous `purgeSource(_:)` on the cache's queue; never `nil` (a disk has no
