@@ -19,13 +19,13 @@ extension DiskCache: VariantIndexing {
         }
     }
 
-    /// Records that the entry `variant` was made from `source`: one line appended to the
-    /// source's file, which is compacted from time to time so that it lists each stored
-    /// variant once. Record just before storing the variant, so no stored variant goes
-    /// unlisted, or record and store with `storeVariant(_:metadata:forKey:ofSource:)`
-    /// (a compaction that runs between a record and its store, in another process, keeps
-    /// the key only if the store is done by the compaction after). A failure (a full disk) leaves the variant unlisted, and the cache's
-    /// limits remove it in time. I/O on the caller's thread.
+    /// Records that the entry `variant` was made from `source`, to be stored next: one
+    /// line appended to the source's file, marked pending. The file is compacted from
+    /// time to time (each key once, without the keys whose entries are gone); the next
+    /// compaction keeps a pending key whatever its entry, the one after checks it. Prefer
+    /// `storeVariant(_:metadata:forKey:ofSource:)`, which needs no such grace. A failure
+    /// (a full disk) leaves the variant unlisted, and the cache's limits remove it in
+    /// time. I/O on the caller's thread.
     public func recordVariant(_ variant: CacheKey, ofSource source: CacheKey) {
         variantIndex.record(variant.string, ofSource: source.string)
     }

@@ -4,7 +4,8 @@ import Foundation
 /// other processed results), so that purging a source finds every one of them without a
 /// scan of the whole cache.
 ///
-/// A variant is recorded with ``recordVariant(_:ofSource:)`` when it is stored; a purge,
+/// A variant is stored with ``storeVariant(_:metadata:forKey:ofSource:)``, or recorded with
+/// ``recordVariant(_:ofSource:)`` just before its store; a purge,
 /// ``purgeSource(_:)``, removes the source's own entry, every variant recorded for it and
 /// the record. Like every shared tier a member's failure to reach a node is not an error:
 /// a record that could not be written leaves a variant a purge does not find, which then
