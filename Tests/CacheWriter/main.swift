@@ -5,6 +5,9 @@
 //   race <directory> <namespace> <tag> <count>     stores keys race-0..<count> with its own values
 //   unwritable <directory> <namespace> <key>       (as nobody when run as root) tries a store, reads <key>
 //   fsize <directory> <namespace> <limit>          under RLIMIT_FSIZE, a small store then a large one
+//   variants <directory> <namespace> <source> <tag> <count>
+//                                                  stores variants variant/<tag>-0..<count> of <source>,
+//                                                  saying "stored <n>" after each 100th
 //
 // Each mode prints one line per fact the test checks, and exits 0 unless the arguments
 // are wrong or the cache could not be used at all.
@@ -28,7 +31,7 @@ func say(_ line: String) {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3 else { fail("usage: loop|race|unwritable|fsize <directory> <namespace> ...") }
+guard arguments.count >= 3 else { fail("usage: loop|race|unwritable|fsize|variants <directory> <namespace> ...") }
 let cache = DiskCache(Configuration(directory: URL(fileURLWithPath: arguments[1]), namespace: arguments[2]))
 typealias Configuration = DiskCache.Configuration
 
@@ -100,6 +103,21 @@ case "fsize":
     if let error = store(large, "large") { say("large \(error.code) errno \(error.errno ?? 0)") } else { say("large ok") }
     say(cache.response(forKey: "small")?.data == small ? "small reads back" : "small lost")
     say(cache.response(forKey: "large") == nil ? "large absent" : "large present")
+
+case "variants":
+    guard arguments.count == 6, let count = Int(arguments[5]) else { fail("variants needs <source> <tag> <count>") }
+    let source = CacheKey(arguments[3])
+    for index in 0..<count {
+        let key = CacheKey("variant/\(arguments[4])-\(index)")
+        do throws(CacheError) {
+            try cache.storeVariant(
+                Data(key.string.utf8), metadata: CachedResponseMetadata(contentType: "image/png"), forKey: key, ofSource: source)
+        } catch {
+            fail("store: \(error)")
+        }
+        if (index + 1) % 100 == 0 { say("stored \(index + 1)") }
+    }
+    say("done")
 
 default:
     fail("unknown mode \(arguments[0])")

@@ -54,6 +54,9 @@ extension DiskCache {
             state.index = index
             state.isLoaded = true
         }
+        // The index of variants per source forgets the evicted variants, and the sources
+        // with none left.
+        variantIndex.compactAll(now: seconds)
     }
 
     /// Bytes taken by the entry files, as this process knows them.

@@ -12,39 +12,81 @@ import WebImageCore
 /// are written `\n`, `\r` and `\\`, so that any key (a custom key filter or
 /// transformer identifier may hold a line break) is one line and reads back whole.
 ///
-/// A line is added with one `write` to a file opened with `O_APPEND`, so processes sharing
-/// the directory add lines without losing each other's. A purge first renames the file
-/// away (only one purge gets it), then reads it: a variant recorded after that rename
-/// starts a new file, for the next purge.
+/// Processes sharing the directory coordinate with `flock` on each file. A record appends
+/// its line with one `write` (`O_APPEND`) under a shared lock, on the file the path names
+/// once the lock is held, so no line lands in a file that a compaction or a purge has just
+/// replaced or taken. A compaction and a purge hold the exclusive lock: a purge removes
+/// the file and reads it, so every line recorded before it is listed by it, and a variant
+/// recorded after it starts a new file, for the next purge. Compaction (see
+/// `VariantIndexFiles+Compaction.swift`) keeps a file's size proportional to the variants
+/// still stored.
 struct VariantIndexFiles: Sendable {
     let directory: URL
+    /// Whether the entry of a variant key is still stored: compaction drops the keys it
+    /// denies.
+    let isStored: @Sendable (String) -> Bool
+    /// A record compacts its file once the lines appended since the last compaction pass
+    /// this many bytes, or the bytes of the lines that compaction kept if more.
+    let compactionFloor: Int
 
-    /// Adds `variant` to `source`'s file. A failure (a full disk) leaves the variant
-    /// unlisted: a purge then misses it, and the disk cache's limits remove it in time.
+    init(directory: URL, compactionFloor: Int = 4_096, isStored: @escaping @Sendable (String) -> Bool = { _ in true }) {
+        self.directory = directory
+        self.compactionFloor = compactionFloor
+        self.isStored = isStored
+    }
+
+    /// Adds `variant` to `source`'s file and runs `store` (the variant's store) while the
+    /// file stays locked, so that a compaction, which waits for the lock, finds the entry
+    /// of every key it reads. Then compacts the file when enough has been appended since
+    /// its last compaction. A failure (a full disk) leaves the variant unlisted: a purge
+    /// then misses it, and the disk cache's limits remove it in time.
+    func record(_ variant: String, ofSource source: String, whileListed store: () -> Void) {
+        append(variant, ofSource: source, pending: false, then: store)
+    }
+
+    /// Adds `variant` to `source`'s file, to be stored after this returns: the line is
+    /// marked pending, and the next compaction keeps it whether or not the entry exists
+    /// yet.
     func record(_ variant: String, ofSource source: String) {
+        append(variant, ofSource: source, pending: true) {}
+    }
+
+    private func append(_ variant: String, ofSource source: String, pending: Bool, then store: () -> Void) {
+        // An empty key lists nothing: it names no entry.
+        guard !variant.isEmpty else { return store() }
         let path = file(for: source)
-        var descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        if descriptor < 0, errno == ENOENT {
+        var locked = Self.openLocked(path, flags: O_WRONLY | O_APPEND | O_CREAT, lock: LOCK_SH)
+        if locked == nil, errno == ENOENT {
             // The first record under this directory: the folders are made here.
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            locked = Self.openLocked(path, flags: O_WRONLY | O_APPEND | O_CREAT, lock: LOCK_SH)
         }
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        var line = Self.escaped(variant)
+        guard let descriptor = locked else { return store() }
+        var line = pending ? Self.pendingMark : []
+        line += Self.escaped(variant)
         line.append(UInt8(ascii: "\n"))
-        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        store()
+        let due = written == line.count && isCompactionDue(descriptor)
+        // Closing releases the shared lock, which a compaction waits for.
+        close(descriptor)
+        if due { compact(path, always: false) }
     }
 
     /// Takes `source`'s file away and returns the variants it listed, each once.
     func take(_ source: String) -> [String] {
         let path = file(for: source)
-        let claimed = path + ".purging-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        guard rename(path, claimed) == 0 else { return [] }
-        defer { unlink(claimed) }
-        guard let contents = FileManager.default.contents(atPath: claimed) else { return [] }
+        guard let descriptor = Self.openLocked(path, flags: O_RDONLY, lock: LOCK_EX) else { return [] }
+        defer { close(descriptor) }
+        // Under the exclusive lock no record is half done: the file holds every line
+        // recorded so far, and records waiting for the lock find the path gone.
+        guard unlink(path) == 0, let contents = Self.readAll(descriptor) else { return [] }
         var seen = Set<String>()
-        return contents.split(separator: UInt8(ascii: "\n")).map(Self.unescaped).filter { seen.insert($0).inserted }
+        return Self.lines(of: contents).map { Self.key(of: $0).key }.filter { seen.insert($0).inserted }
+    }
+
+    func file(for source: String) -> String {
+        directory.path + "/" + SHA256Digest.hex(source.utf8)
     }
 
     /// `key`'s bytes with each line break and backslash written as two bytes.
@@ -64,7 +106,7 @@ struct VariantIndexFiles: Sendable {
 
     /// The key a line of ``escaped(_:)`` wrote. A backslash before anything else (a file
     /// another writer damaged) stands for itself.
-    static func unescaped(_ line: Data.SubSequence) -> String {
+    static func unescaped(_ line: some Collection<UInt8>) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(line.count)
         var escaping = false
@@ -85,9 +127,5 @@ struct VariantIndexFiles: Sendable {
         }
         if escaping { bytes.append(UInt8(ascii: "\\")) }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private func file(for source: String) -> String {
-        directory.path + "/" + SHA256Digest.hex(source.utf8)
     }
 }

@@ -112,11 +112,12 @@ final class DiskWriteBehind: Sendable {
     /// writer), a variant listed in its disk's index first. A failure is reported, never
     /// thrown: it costs the entry, not the load.
     func write(_ write: Write) async {
-        if let source = write.variantOf, let index = write.disk as? any VariantIndexing {
-            await index.recordVariant(write.key, ofSource: source)
-        }
         do throws(CacheError) {
-            try await write.disk.store(write.data, metadata: write.metadata, forKey: write.key)
+            if let source = write.variantOf, let index = write.disk as? any VariantIndexing {
+                try await index.storeVariant(write.data, metadata: write.metadata, forKey: write.key, ofSource: source)
+            } else {
+                try await write.disk.store(write.data, metadata: write.metadata, forKey: write.key)
+            }
         } catch {
             storeFailed(error, write.key)
         }

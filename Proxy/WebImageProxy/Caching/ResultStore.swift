@@ -74,8 +74,9 @@ struct ResultStore: Sendable {
 
     private func storeOnDisk(_ variant: StoredVariant, key: VariantKey) async {
         guard let disk else { return }
-        await disk.recordVariant(key.cacheKey, ofSource: CacheKey(key.source))
-        try? await disk.store(variant.encoded(), metadata: CachedResponseMetadata(contentType: variant.contentType), forKey: key.cacheKey)
+        try? await disk.storeVariant(
+            variant.encoded(), metadata: CachedResponseMetadata(contentType: variant.contentType), forKey: key.cacheKey,
+            ofSource: CacheKey(key.source))
     }
 
     /// Removes every variant of `source` from the disk and the tier, with the indexes, and
