@@ -35,41 +35,25 @@ enum EncodedThumbnailCase {
                     contender("ours, encodedImage (JPEG transcoded in YCbCr)", transcodes: true),
                     contender(decodeAndEncode, transcodes: false),
                 ],
-                imagesPerRun: urls.count, rounds: 5, comparisons: [.rate(.atLeast(1.1), against: decodeAndEncode)])
+                imagesPerRun: urls.count, rounds: 5,
+                // The planes skip the colour conversions, the chroma upsampling and the
+                // four-byte resize; the entropy decode both paths share is most of the
+                // work (the planes alone decode 4 to 13 % faster), so a few percent.
+                comparisons: [.rate(.atLeast(1.05), against: decodeAndEncode)])
         ]
     }
 
     /// Every URL, 16 in flight at a time, each checked to be a 256x192 file made the way
     /// the contender says.
     static func encode(_ urls: [URL], through manager: ImageManager, transcodes: Bool) throws {
-        let context = ImageLoadContext(thumbnailPixelSize: FetchThumbnailCase.fit)
-        let made = try LoopbackBench.blocking {
-            try await withThrowingTaskGroup(of: Bool.self) { group in
-                var next = 0
-                var right = 0
-                func add() {
-                    let request = ImageRequest(url: urls[next], context: context)
-                    next += 1
-                    group.addTask {
-                        if transcodes {
-                            let file = try await manager.encodedImage(for: request, encoder: encoder)
-                            return file.path == .transcoded && file.size == PixelSize(width: 256, height: 192)
-                        }
-                        let image = try await manager.image(for: request)
-                        let file = try encoder.encode(image.bitmap)
-                        return !file.isEmpty && image.size == PixelSize(width: 256, height: 192)
-                    }
-                }
-                while next < min(FetchThumbnailCase.concurrency, urls.count) { add() }
-                while let done = try await group.next() {
-                    if done { right += 1 }
-                    if next < urls.count { add() }
-                }
-                return right
+        let size = PixelSize(width: 256, height: 192)
+        try FetchThumbnailCase.forEach(urls, caseName: name, what: "files were 256x192 JPEGs made as asked") { request in
+            if transcodes {
+                let file = try await manager.encodedImage(for: request, encoder: encoder)
+                return file.path == .transcoded && file.size == size
             }
-        }
-        guard made == urls.count else {
-            throw Baseline.Failure(description: "\(name): \(made) of \(urls.count) files were 256x192 JPEGs made as asked")
+            let image = try await manager.image(for: request)
+            return try !encoder.encode(image.bitmap).isEmpty && image.size == size
         }
     }
 }

@@ -140,18 +140,26 @@ enum FetchThumbnailCase {
     /// Every URL, `concurrency` loads in flight at a time, each checked for its size;
     /// `caseName` names the case in the error.
     static func load(_ urls: [URL], through manager: ImageManager, caseName: String = name) throws {
+        try forEach(urls, caseName: caseName, what: "thumbnails were 256x192") { request in
+            try await manager.image(for: request).size == PixelSize(width: 256, height: 192)
+        }
+    }
+
+    /// Runs `make` for a request of each URL (a thumbnail fitting ``fit``), `concurrency`
+    /// at a time, and throws unless every one returns `true`; `what` says in the error
+    /// what each was to be.
+    static func forEach(
+        _ urls: [URL], caseName: String, what: String, _ make: @escaping @Sendable (ImageRequest) async throws -> Bool
+    ) throws {
         let context = ImageLoadContext(thumbnailPixelSize: fit)
-        let loaded = try LoopbackBench.blocking {
+        let made = try LoopbackBench.blocking {
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 var next = 0
                 var right = 0
                 func add() {
                     let request = ImageRequest(url: urls[next], context: context)
                     next += 1
-                    group.addTask {
-                        let image = try await manager.image(for: request)
-                        return image.size == PixelSize(width: 256, height: 192)
-                    }
+                    group.addTask { try await make(request) }
                 }
                 while next < min(concurrency, urls.count) { add() }
                 while let done = try await group.next() {
@@ -161,8 +169,8 @@ enum FetchThumbnailCase {
                 return right
             }
         }
-        guard loaded == urls.count else {
-            throw Baseline.Failure(description: "\(caseName): \(loaded) of \(urls.count) thumbnails were 256x192")
+        guard made == urls.count else {
+            throw Baseline.Failure(description: "\(caseName): \(made) of \(urls.count) \(what)")
         }
     }
 }
