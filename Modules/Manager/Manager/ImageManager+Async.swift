@@ -35,11 +35,7 @@ extension ImageManager {
     nonisolated(nonsending)
         public func image(for request: ImageRequest) async throws(ImageLoadError) -> DecodedImage
     {
-        var request = request
-        if request.options.contains(.returnDataWithoutDecoding) {
-            request = ImageRequest(
-                url: request.url, options: request.options.subtracting(.returnDataWithoutDecoding), context: request.context)
-        }
+        let request = request.decoding
         // The memory hit, answered here without making a response it would drop.
         let keyed = request.keyed(by: configuration.cacheKeyFilter)
         if let image = try answeredAtOnce(keyed) { return image }

@@ -29,11 +29,7 @@ extension ImageManager {
     nonisolated(nonsending)
         public func encodedImage(for request: ImageRequest, encoder: any ImageEncoding) async throws(ImageLoadError) -> EncodedImage
     {
-        var request = request
-        if request.options.contains(.returnDataWithoutDecoding) {
-            request = ImageRequest(
-                url: request.url, options: request.options.subtracting(.returnDataWithoutDecoding), context: request.context)
-        }
+        let request = request.decoding
         if let image = try answeredAtOnce(request.keyed(by: configuration.cacheKeyFilter)) {
             return try await encoded(image, source: .memory, with: encoder)
         }

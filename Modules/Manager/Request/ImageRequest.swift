@@ -85,6 +85,13 @@ public struct ImageRequest: Sendable {
             frameBuffering: options.contains(.allFrames) ? .allFrames : .default)
     }
 
+    /// This request asking for the decoded image: without
+    /// ``ImageLoadOptions/returnDataWithoutDecoding``.
+    var decoding: ImageRequest {
+        guard options.contains(.returnDataWithoutDecoding) else { return self }
+        return ImageRequest(url: url, options: options.subtracting(.returnDataWithoutDecoding), context: context)
+    }
+
     private static func variant(options: ImageLoadOptions, context: ImageLoadContext) -> String {
         var parts: [String] = []
         if let size = maxPixelSize(options: options, context: context) { parts.append("max=\(size)") }
