@@ -75,10 +75,14 @@ extension VariantIndexFiles {
             unlink(path)
             return
         }
+        // A compacted file that would be written again as it is (a trim finds most files
+        // so) keeps its bytes: no write, no rename.
+        let header = Self.header(of: contents)
+        if header.length > 0, header.kept == body.count, contents[header.length...].elementsEqual(body) { return }
         let temporary = path + ".compacting-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
         do {
-            let header = Self.headerMark + Array("\(body.count)\n".utf8)
-            try DiskFileIO.writeNewFile(temporary, header: header, data: Data(body), trailer: [], dates: nil)
+            let headerLine = Self.headerMark + Array("\(body.count)\n".utf8)
+            try DiskFileIO.writeNewFile(temporary, header: headerLine, data: Data(body), trailer: [], dates: nil)
         } catch {
             // A full disk: the file stays as it was, complete.
             return
