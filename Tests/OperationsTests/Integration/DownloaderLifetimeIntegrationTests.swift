@@ -19,8 +19,10 @@ struct DownloaderLifetimeIntegrationTests {
             do {
                 let downloader = ImageDownloader(
                     transport: CurlTransport(), registry: DownloadRegistry(),
-                    configuration: .init(maximumConcurrentDownloads: 1, eventMonitor: freed.monitor()))
-                // The first holds the only slot until the gate opens, after the drop.
+                    configuration: .init(
+                        timeout: .seconds(600), stallTimeout: nil, maximumConcurrentDownloads: 1, eventMonitor: freed.monitor()))
+                // The first holds the only slot until the gate opens, after the drop: no
+                // stall timeout, and a whole-transfer timeout past any wait of a loaded run.
                 downloader.download(DownloadRequest(url: server.url("/gate/lifetime?bytes=1000&first=10")), handler: logs[0].handler)
                 downloader.download(DownloadRequest(url: server.url("/bytes/200")), handler: logs[1].handler)
                 downloader.download(DownloadRequest(url: server.url("/bytes/300")), handler: logs[2].handler)
