@@ -18,7 +18,10 @@ public struct DownloadRequest: Sendable {
     /// Validators for a conditional request (``DownloadOptions/revalidate``): a 304
     /// answer completes with ``DownloadResult/isNotModified`` and no body.
     public var validators: TransportRequest.Validators?
-    /// Overrides the downloader's whole-transfer timeout.
+    /// Overrides the downloader's whole-transfer timeout. The downloader's stall timeout
+    /// (no byte for 10 s by default, `ImageDownloader.Configuration.stallTimeout`) still
+    /// applies: a response the server holds quiet on purpose needs that one lengthened
+    /// or turned off too.
     public var timeout: Duration?
     /// Overrides the downloader's retry policy for this request.
     public var retryPolicy: RetryPolicy?
