@@ -16,6 +16,12 @@ struct ProxyHarness {
     let origin: LoopbackServer
     let client: URLSession
 
+    /// How long the client waits for an answer: an hour, so that in effect it waits for
+    /// the answer however slowly the machine runs. URLSession's default (60 s without a
+    /// byte) is a clock these tests do not check: in a loaded ThreadSanitizer run, with
+    /// the whole suite's work on two cores, an answer has taken longer than that.
+    static let clientPatience: TimeInterval = 3600
+
     /// A configuration that lets the proxy fetch from the loopback origin (the default
     /// refuses it, as it should).
     static func loopbackConfiguration() -> ImageProxy.Configuration {
@@ -41,6 +47,7 @@ struct ProxyHarness {
             let session = URLSessionConfiguration.ephemeral
             session.urlCache = nil
             session.requestCachePolicy = .reloadIgnoringLocalCacheData
+            session.timeoutIntervalForRequest = clientPatience
             let harness = ProxyHarness(proxy: proxy, proxyPort: port, origin: origin, client: URLSession(configuration: session))
             do {
                 try await body(harness)
@@ -72,6 +79,7 @@ struct ProxyHarness {
     /// read.)
     func get(_ path: String, headers: [String: String] = [:]) async throws -> ProxyAnswer {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(proxyPort)\(path)")!)
+        request.timeoutInterval = Self.clientPatience
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await client.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }

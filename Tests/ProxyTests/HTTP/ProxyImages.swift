@@ -4,8 +4,17 @@ import WebImageFixtures
 
 /// The images the proxy tests serve, made at test time.
 enum ProxyImages {
-    /// A 1600x1200 synthetic photo as a baseline JPEG.
+    /// A 1600x1200 synthetic photo (or one of the size given) as a baseline JPEG.
     static func photoJPEG(width: Int = 1600, height: Int = 1200) throws -> Data {
+        guard width == 1600, height == 1200 else { return try makePhotoJPEG(width: width, height: height) }
+        return try defaultPhoto.get()
+    }
+
+    /// The default photo, painted once for the process: some forty tests and cases serve
+    /// it, and painting its pixels takes seconds in a sanitizer build.
+    private static let defaultPhoto = Result { try makePhotoJPEG(width: 1600, height: 1200) }
+
+    private static func makePhotoJPEG(width: Int, height: Int) throws -> Data {
         try JPEGFixtureEncoder(quality: 85).encode(SyntheticImage.photo(width: width, height: height))
     }
 
