@@ -92,8 +92,10 @@ struct MetricsLoadMonitorTests {
                 gauges.sample()
                 return try metrics.expectGauge(label).lastValue
             }
-            // One download holds the one slot at its gate; the other waits for it.
-            await queueChanged.wait { queue.pendingCount == 1 }
+            // One download holds the one slot at its gate; the other waits for it. Both
+            // counts are waited for: the first download is also pending for a moment, until
+            // the queue gives it the slot.
+            await queueChanged.wait { queue.runningCount == 1 && queue.pendingCount == 1 }
             #expect(try reading("webimage_downloads_queued") == 1)
             #expect(try reading("webimage_pool_queue_depth") == 1)
             #expect(try reading("webimage_loads_active") == 2)
