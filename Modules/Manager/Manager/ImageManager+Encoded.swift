@@ -67,9 +67,7 @@ extension ImageManager {
     nonisolated(nonsending)
         private func fromSourceBytes(_ request: ImageRequest, encoder: any ImageEncoding) async throws(ImageLoadError) -> EncodedImage
     {
-        let bytesRequest = ImageRequest(
-            url: request.url, options: request.options.union(.returnDataWithoutDecoding), context: request.context)
-        let response = try await response(for: bytesRequest)
+        let response = try await response(for: request.with(options: request.options.union(.returnDataWithoutDecoding)))
         let data = response.data ?? Data()
         var options = request.decodeOptions
         // The encoder writes one bitmap: the rest of an animation would be decoded for nothing.

@@ -21,6 +21,6 @@ extension ImageRequest {
     /// cookies in every load).
     func handlingCookies() -> ImageRequest {
         guard !options.contains(.handleCookies) else { return self }
-        return ImageRequest(url: url, options: options.union(.handleCookies), context: context, dataKey: dataKey.string)
+        return with(options: options.union(.handleCookies))
     }
 }

@@ -85,11 +85,16 @@ public struct ImageRequest: Sendable {
             frameBuffering: options.contains(.allFrames) ? .allFrames : .default)
     }
 
+    /// This request with `newOptions` in place of its options, keeping its cache key.
+    func with(options newOptions: ImageLoadOptions) -> ImageRequest {
+        ImageRequest(url: url, options: newOptions, context: context, dataKey: dataKey.string)
+    }
+
     /// This request asking for the decoded image: without
     /// ``ImageLoadOptions/returnDataWithoutDecoding``.
     var decoding: ImageRequest {
         guard options.contains(.returnDataWithoutDecoding) else { return self }
-        return ImageRequest(url: url, options: options.subtracting(.returnDataWithoutDecoding), context: context)
+        return with(options: options.subtracting(.returnDataWithoutDecoding))
     }
 
     private static func variant(options: ImageLoadOptions, context: ImageLoadContext) -> String {
