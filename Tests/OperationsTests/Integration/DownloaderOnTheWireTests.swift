@@ -87,13 +87,14 @@ struct DownloaderOnTheWireTests {
     @Test("cancelAll ends the running download and those queued behind it as cancelled; the queued ones never reach the server")
     func cancelAll() async throws {
         try await withServer { server in
-            // Held at the gate until cancelled: no stall timeout, and a whole-transfer
-            // timeout past any wait of a loaded test run, so that only cancelAll ends it.
             let downloader = ImageDownloader(
                 transport: CurlTransport(), registry: DownloadRegistry(),
-                configuration: .init(timeout: .seconds(600), stallTimeout: nil, maximumConcurrentDownloads: 1))
+                configuration: .init(stallTimeout: nil, maximumConcurrentDownloads: 1))
             let running = DownloadLog()
-            downloader.download(DownloadRequest(url: server.url("/gate/all?bytes=5000&first=1000")), handler: running.handler)
+            // Held at the gate until cancelled: no stall timeout, and its own whole-transfer
+            // timeout past any wait of a loaded test run, so that only cancelAll ends it.
+            downloader.download(
+                DownloadRequest(url: server.url("/gate/all?bytes=5000&first=1000"), timeout: .seconds(600)), handler: running.handler)
             let queued = (1...3).map { size in
                 let log = DownloadLog()
                 downloader.download(DownloadRequest(url: server.url("/bytes/\(size)")), handler: log.handler)

@@ -16,7 +16,8 @@ struct ProxyHarness {
     let origin: LoopbackServer
     let client: URLSession
 
-    /// How long the client waits for an answer: an hour, so that in effect it waits for
+    /// How long the client waits for an answer (the session's setting, which every request
+    /// that sets no timeout of its own takes): an hour, so that in effect it waits for
     /// the answer however slowly the machine runs. URLSession's default (60 s without a
     /// byte) is a clock these tests do not check: in a loaded ThreadSanitizer run, with
     /// the whole suite's work on two cores, an answer has taken longer than that.
@@ -79,7 +80,6 @@ struct ProxyHarness {
     /// read.)
     func get(_ path: String, headers: [String: String] = [:]) async throws -> ProxyAnswer {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(proxyPort)\(path)")!)
-        request.timeoutInterval = Self.clientPatience
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await client.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
