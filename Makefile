@@ -1,19 +1,19 @@
 # swift-web-image: the front door for every routine task.
 #   make run     the demo: serve the sample images on loopback, load them cold, then warm
 #                from memory and from disk, print the timings, write a contact sheet
-#   make test    build and run the whole test suite (installs the C libraries first), then
-#                the consumer check
+#   make test    build and run the whole test suite under AddressSanitizer (installs the C
+#                libraries first), a load run under LeakSanitizer, then the consumer check;
+#                FILTER=... runs only the tests it names
 #   make consumer-check   scratch apps that take one module each must resolve to the
 #                library alone, build and run
 #   make bench   run the benchmarks in release mode, each beside the bare C library or a
 #                peer, and write the report: Benchmarks/RESULTS.md, RESULTS.json, results.svg
 #   make bench-quick   the same with 3 rounds, a smoke run: its report goes to
 #                Benchmarks/.build/quick-report
-#   make test-sanitize   the test suite under the address (and leak) sanitizer, then
-#                under the thread sanitizer
-#   make test-asan / make test-tsan   one of the two (each in its own build directory)
-#   make test-repeat N=20 [FILTER=...] [SANITIZER=thread|address]   the suite (or the
-#                tests FILTER names) N times in a row: failures counted per test
+#   make test-tsan   the test suite under ThreadSanitizer, in its own build directory;
+#                FILTER=... runs only the tests it names
+#   make test-repeat N=20 [FILTER=...] [SANITIZER=thread]   the suite (or the tests FILTER
+#                names) N times in a row: failures counted per test
 #   make build-release   the library, the tools and the benchmarks in release mode
 #   make deps    install the Debian packages the build needs, when missing
 #   make fuzz    run each libFuzzer target for FUZZ_SECONDS (default 180), seeded from ../shared/corpus
@@ -38,7 +38,7 @@ BREW_PACKAGES := pkg-config libpng jpeg-turbo giflib webp libavif curl openssl@3
 PKG_CONFIG_NAMES := libpng16 libjpeg libturbojpeg libgif libwebp libwebpdemux libwebpmux libavif lcms2 libcurl openssl zlib hiredis
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build build-release run test test-deps test-repeat lint format consumer-check test-sanitize test-asan test-tsan bench bench-quick bench-deps bench-peers deps load load-valgrind fuzz docs docs-check clean
+.PHONY: all build build-release run test test-deps test-repeat lint format consumer-check test-tsan bench bench-quick bench-deps bench-peers deps load load-valgrind fuzz docs docs-check clean
 
 all: build
 
@@ -93,8 +93,7 @@ run: deps
 
 # The suite is the nested package Tests/ (the library's own manifest depends on nothing;
 # the loopback server's SwiftNIO comes in through Tools/). The programs the tests run as
-# second processes are built into the same folder, beside the test bundle. Then the
-# consumer check: the library as an app sees it.
+# second processes are built into the same folder, beside the test bundle.
 TESTS_PACKAGE := --package-path Tests
 TEST_PROGRAMS := webimage webimage-load
 # $(call build-suite,FLAGS): the tests and the programs they run, one build folder.
@@ -107,24 +106,57 @@ endef
 # cores, those waits starved the others' timing (a 120 s transfer budget ran out once).
 # So they run second, on their own.
 PROGRAM_SUITES := WebImageToolTests|WebImageReachabilityTests|RevocationTests|WebImageSharedCacheTests
-# The suite's own build flags. Every step that builds in Tests/.build (the suite, the
-# documentation's examples, the documentation itself, test-repeat) passes exactly these,
-# so the library is compiled once for all of them. The build also emits each module's
-# symbol graph as it compiles (public symbols, synthesized members and extension blocks,
-# as swift-docc-plugin asks for), which `make docs` turns into the documentation.
+# What every build of the suite passes: warnings are errors; no index store (an editor's
+# aid that costs the build a sixth of its time) and line tables only for debug info (what
+# a sanitizer's report and a crash's backtrace read).
+BUILD_SPEED_FLAGS := --disable-index-store -Xswiftc -gline-tables-only
+# The suite's own build: under AddressSanitizer, so that every run of the suite checks
+# memory too. Every step that builds in Tests/.build (the suite, the documentation's
+# examples, the documentation itself, test-repeat) passes exactly these flags, so the
+# library is compiled once for all of them. The build also emits each module's symbol
+# graph as it compiles (public symbols, synthesized members and extension blocks, as
+# swift-docc-plugin asks for), which `make docs` turns into the documentation.
 SYMBOL_GRAPHS := Tests/.build/symbol-graphs
-SUITE_BUILD_FLAGS := -Xswiftc -warnings-as-errors -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
-	-Xswiftc $(CURDIR)/$(SYMBOL_GRAPHS) -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
-	-Xswiftc -emit-extension-block-symbols
+SUITE_BUILD_FLAGS := --sanitize=address $(BUILD_SPEED_FLAGS) -Xswiftc -warnings-as-errors \
+	-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(SYMBOL_GRAPHS) \
+	-Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -emit-extension-block-symbols
+SUITE_BUILD := Tests/.build/debug
+# FILTER=... narrows a run of `make test` or `make test-tsan` to the tests it names;
+# without it the suites run in two parts, the ones that run other programs second.
+FILTER ?=
+# $(call suite-parts,RUN): RUN called with (swift test's selection, log name) for each part.
+suite-parts = $(if $(FILTER),$(call $(1),--filter '$(FILTER)',$(2)),$(call $(1),--skip '$(PROGRAM_SUITES)',$(2)) && $(call $(1),--filter '$(PROGRAM_SUITES)',$(2)-programs))
 # $(call run-suite,LOG NAME,COMMAND): the command's output also kept in .build/test-logs;
 # on failure it ends with the failing tests, a crash's first frames and the tests that
 # never finished (Tools/Scripts/TestRun/run-suite.py), where a CI log's tail shows them.
 run-suite = python3 Tools/Scripts/TestRun/run-suite.py --log .build/test-logs/$(1).log -- $(2)
+# Tests run in parallel, at most SANITIZER_WIDTH at once (Swift Testing's
+# SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH): the instrumented code is several times
+# slower, and a width of four keeps 2 cores busy without starving the tests that wait on
+# a server.
+SANITIZER_WIDTH ?= 4
+SANITIZER_PARALLEL := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(SANITIZER_WIDTH)
+# The test process runs without the leak check: Foundation's Process and FileHandle,
+# which the tests use to run programs, and XCTest's own objects are reported at its exit,
+# so its report would say nothing about this library. The leak check runs over a load run
+# of the whole pipeline instead. Tools/TestSupport/Sanitizers/asan.supp names the one
+# error suppressed: an over-read inside Foundation's Process.run(), fixed upstream after
+# Swift 6.3.1.
+ASAN_TEST_OPTIONS := ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/asan.supp"
+ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --timeout 600
+define asan-tests
+$(SANITIZER_PARALLEL) $(ASAN_TEST_OPTIONS) $(call run-suite,$(2),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(SUITE_BUILD_FLAGS) $(1))
+endef
+# The suite under AddressSanitizer, then LeakSanitizer over a load run of the whole
+# pipeline (3,000 loads over 500 URLs, a fifth of them cancelled), then the consumer
+# check: the library as an app sees it.
 test: test-deps
 	$(call build-suite,$(SUITE_BUILD_FLAGS))
-	$(call run-suite,test,$(SWIFT) test $(TESTS_PACKAGE) --skip-build --skip '$(PROGRAM_SUITES)')
-	$(call run-suite,test-programs,$(SWIFT) test $(TESTS_PACKAGE) --skip-build --filter '$(PROGRAM_SUITES)')
-	$(MAKE) consumer-check
+	$(call suite-parts,asan-tests,test)
+	ASAN_OPTIONS="detect_leaks=1:halt_on_error=1" \
+	LSAN_OPTIONS="suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/lsan.supp:print_suppressions=0" \
+		$(SUITE_BUILD)/webimage-load $(ASAN_LOAD_ARGS)
+	$(if $(FILTER),,$(MAKE) consumer-check)
 
 # The library as an app sees it: two scratch apps outside the repository, one taking
 # WebImageDecoding alone and one WebImageCache alone, depend on this package by path; the
@@ -133,77 +165,41 @@ test: test-deps
 consumer-check: deps
 	SWIFT="$(SWIFT)" Tools/Scripts/ConsumerCheck/consumer-check.sh
 
-# Each sanitizer needs its own build of everything; it lives beside the normal one.
-test-sanitize: test-asan test-tsan
-
-# AddressSanitizer over every test (and the executables the tests run as second
-# processes), then LeakSanitizer over a load run of the whole pipeline. The test process
-# itself runs without the leak check: Foundation's Process and FileHandle, which the
-# tests use to run programs, and XCTest's own objects are reported at its exit, so its
-# report would say nothing about this library. ASAN_FILTER narrows the test run; without
-# it the suites run in the same two parts as `make test`.
-# Tools/TestSupport/Sanitizers/asan.supp names the one error suppressed: an over-read inside
-# Foundation's Process.run(), fixed upstream after Swift 6.3.1.
-ASAN_SCRATCH := .build-asan
-ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH)
-ASAN_FILTER ?=
-ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --timeout 600
-# As in `make test`, the suites that run other programs go second, on their own. Tests
-# run in parallel, at most SANITIZER_WIDTH at once (Swift Testing's
-# SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH): the instrumented code is several
-# times slower, and a width of four keeps 2 cores busy without starving the tests that
-# wait on a server.
-SANITIZER_WIDTH ?= 4
-SANITIZER_PARALLEL := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(SANITIZER_WIDTH)
-define asan-tests
-$(SANITIZER_PARALLEL) ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/asan.supp" \
-	$(call run-suite,$(2),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(ASAN_FLAGS) $(1))
-endef
-test-asan: test-deps
-	$(call build-suite,$(ASAN_FLAGS))
-	$(if $(ASAN_FILTER),$(call asan-tests,--filter '$(ASAN_FILTER)',test-asan),$(call asan-tests,--skip '$(PROGRAM_SUITES)',test-asan) && $(call asan-tests,--filter '$(PROGRAM_SUITES)',test-asan-programs))
-	ASAN_OPTIONS="detect_leaks=1:halt_on_error=1" \
-	LSAN_OPTIONS="suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/lsan.supp:print_suppressions=0" \
-		$(ASAN_SCRATCH)/debug/webimage-load $(ASAN_LOAD_ARGS)
-
-# ThreadSanitizer over every test, in the same two parts and the same width as
-# AddressSanitizer. WEBIMAGE_TSAN swaps Synchronization.Mutex (futex calls the sanitizer
-# cannot see on Linux) for a pthread mutex it can: see
-# Modules/Concurrency/Locking/Locked.swift. TSAN_FILTER=... runs exactly what it names.
-# Tools/TestSupport/Sanitizers/tsan.supp is where a report in a system library would be suppressed,
-# with its reason; it suppresses nothing.
+# ThreadSanitizer over every test, in the same two parts and the same width as `make
+# test`, in a build folder of its own (a sanitizer needs its own build of everything).
+# WEBIMAGE_TSAN swaps Synchronization.Mutex (futex calls the sanitizer cannot see on
+# Linux) for a pthread mutex it can: see Modules/Concurrency/Locking/Locked.swift.
+# Tools/TestSupport/Sanitizers/tsan.supp is where a report in a system library would be
+# suppressed, with its reason; it suppresses nothing.
 TSAN_SCRATCH := .build-tsan
-TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) -Xswiftc -DWEBIMAGE_TSAN
-TSAN_FILTER ?=
+TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) $(BUILD_SPEED_FLAGS) -Xswiftc -DWEBIMAGE_TSAN
+TSAN_TEST_OPTIONS := TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/tsan.supp"
 define tsan-tests
-$(SANITIZER_PARALLEL) TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/tsan.supp" \
-	$(call run-suite,$(2),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(TSAN_FLAGS) $(1))
+$(SANITIZER_PARALLEL) $(TSAN_TEST_OPTIONS) $(call run-suite,$(2),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(TSAN_FLAGS) $(1))
 endef
 test-tsan: test-deps
 	$(call build-suite,$(TSAN_FLAGS))
-	$(if $(TSAN_FILTER),$(call tsan-tests,--filter '$(TSAN_FILTER)',test-tsan),$(call tsan-tests,--skip '$(PROGRAM_SUITES)',test-tsan) && $(call tsan-tests,--filter '$(PROGRAM_SUITES)',test-tsan-programs))
+	$(call suite-parts,tsan-tests,test-tsan)
 
 # The suite, or the tests FILTER names, N times in a row with failures counted per test
 # (Tools/Scripts/TestRepeat/test-repeat.py): a flaky test shows as failing some runs. Builds
-# once, in the configuration SANITIZER picks (none, address or thread), and runs the
-# built bundle itself; each run's output is kept under .build/test-repeat.
+# once, in the configuration SANITIZER picks (empty: the suite's own, under
+# AddressSanitizer; thread: ThreadSanitizer's), and runs the built bundle itself; each
+# run's output is kept under .build/test-repeat.
 N ?= 10
-FILTER ?=
 SANITIZER ?=
-REPEAT_FLAGS := $(if $(filter thread,$(SANITIZER)),$(TSAN_FLAGS),$(if $(filter address,$(SANITIZER)),$(ASAN_FLAGS),$(SUITE_BUILD_FLAGS)))
-REPEAT_BUNDLE := $(if $(SANITIZER),$(if $(filter thread,$(SANITIZER)),$(TSAN_SCRATCH),$(ASAN_SCRATCH)),Tests/.build)/debug/swift-web-image-testsPackageTests.xctest
+REPEAT_FLAGS := $(if $(filter thread,$(SANITIZER)),$(TSAN_FLAGS),$(SUITE_BUILD_FLAGS))
+REPEAT_BUNDLE := $(if $(filter thread,$(SANITIZER)),$(TSAN_SCRATCH)/debug,$(SUITE_BUILD))/swift-web-image-testsPackageTests.xctest
 test-repeat: test-deps
 	$(call build-suite,$(REPEAT_FLAGS))
-	$(if $(SANITIZER),$(SANITIZER_PARALLEL)) \
-	ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/asan.supp" \
-	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/tsan.supp" \
+	$(SANITIZER_PARALLEL) $(ASAN_TEST_OPTIONS) $(TSAN_TEST_OPTIONS) \
 		python3 Tools/Scripts/TestRepeat/test-repeat.py --bundle $(REPEAT_BUNDLE) --runs $(N) --filter '$(FILTER)' \
 		--logs .build/test-repeat
 
-# The release build CI makes: the benchmarks package, and with it the library and the
-# tools' modules it runs, as `make bench` builds them; then the tooling package's
-# `webimage` program (the proxy among its commands) in the same build folder, so the
-# library is compiled once.
+# The release build: the benchmarks package, and with it the library and the tools'
+# modules it runs, as `make bench` builds them; then the tooling package's `webimage`
+# program (the proxy among its commands) in the same build folder, so the library is
+# compiled once.
 build-release: deps
 	$(SWIFT) build --package-path Benchmarks -c release
 	$(SWIFT) build --package-path Benchmarks -c release --product webimage
@@ -331,4 +327,4 @@ docs-check: deps
 	python3 Tools/Scripts/DocsCheck/docs-check.py -- $(SUITE_BUILD_FLAGS)
 
 clean:
-	rm -rf .build $(ASAN_SCRATCH) $(TSAN_SCRATCH) $(FUZZ_SCRATCH) $(DOCS_SCRATCH) Tools/.build Tests/.build Benchmarks/.build Integrations/.build
+	rm -rf .build $(TSAN_SCRATCH) $(FUZZ_SCRATCH) $(DOCS_SCRATCH) Tools/.build Tests/.build Benchmarks/.build Integrations/.build
