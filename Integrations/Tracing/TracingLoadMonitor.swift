@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Tracing
 import WebImageCore
 import WebImageManager
@@ -106,14 +105,19 @@ public final class TracingLoadMonitor: ImageLoadRecordingMonitor {
 }
 
 /// The caller's context of each load that has not ended, by load number.
-private final class ParentContexts: Sendable {
-    private let contexts = Mutex<[UInt64: ServiceContext]>([:])
+///
+/// Behind an `NSLock`, a pthread mutex, rather than `Mutex`: on Linux `Mutex` is futex
+/// calls that ThreadSanitizer cannot see, so it would report the dictionary's accesses
+/// from a load's start and from its end on other threads as a race.
+private final class ParentContexts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var contexts: [UInt64: ServiceContext] = [:]
 
     func keep(_ context: ServiceContext, for load: UInt64) {
-        contexts.withLock { $0[load] = context }
+        lock.withLock { contexts[load] = context }
     }
 
     func take(for load: UInt64) -> ServiceContext? {
-        contexts.withLock { $0.removeValue(forKey: load) }
+        lock.withLock { contexts.removeValue(forKey: load) }
     }
 }
