@@ -124,7 +124,7 @@ SUITE_BUILD := Tests/.build/debug
 # FILTER=... narrows a run of `make test` or `make test-tsan` to the tests it names;
 # without it the suites run in two parts, the ones that run other programs second.
 FILTER ?=
-# $(call suite-parts,RUN): RUN called with (swift test's selection, log name) for each part.
+# $(call suite-parts,RUN,LOG): $(call RUN,SELECTION,LOG NAME) for each part of the suite.
 suite-parts = $(if $(FILTER),$(call $(1),--filter '$(FILTER)',$(2)),$(call $(1),--skip '$(PROGRAM_SUITES)',$(2)) && $(call $(1),--filter '$(PROGRAM_SUITES)',$(2)-programs))
 # $(call run-suite,LOG NAME,COMMAND): the command's output also kept in .build/test-logs;
 # on failure it ends with the failing tests, a crash's first frames and the tests that
@@ -147,13 +147,13 @@ ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --
 define asan-tests
 $(SANITIZER_PARALLEL) $(ASAN_TEST_OPTIONS) $(call run-suite,$(2),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(SUITE_BUILD_FLAGS) $(1))
 endef
-# The suite under AddressSanitizer, then LeakSanitizer over a load run of the whole
-# pipeline (3,000 loads over 500 URLs, a fifth of them cancelled), then the consumer
-# check: the library as an app sees it.
+# LeakSanitizer over a load run of the whole pipeline (3,000 loads over 500 URLs, a fifth
+# of them cancelled).
 ASAN_LOAD_RUN := ASAN_OPTIONS="detect_leaks=1:halt_on_error=1" \
 	LSAN_OPTIONS="suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/lsan.supp:print_suppressions=0" \
 	$(SUITE_BUILD)/webimage-load $(ASAN_LOAD_ARGS)
-# With FILTER, only the tests it names: neither the load run nor the consumer check.
+# The suite under AddressSanitizer, then the load run, then the consumer check: the
+# library as an app sees it. With FILTER, only the tests it names.
 test: test-deps
 	$(call build-suite,$(SUITE_BUILD_FLAGS))
 	$(call suite-parts,asan-tests,test)
