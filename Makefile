@@ -121,11 +121,6 @@ SUITE_BUILD_FLAGS := --sanitize=address $(BUILD_SPEED_FLAGS) -Xswiftc -warnings-
 	-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(SYMBOL_GRAPHS) \
 	-Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -emit-extension-block-symbols
 SUITE_BUILD := Tests/.build/debug
-# FILTER=... narrows a run of `make test` or `make test-tsan` to the tests it names;
-# without it the suites run in two parts, the ones that run other programs second.
-FILTER ?=
-# $(call suite-parts,RUN,LOG): $(call RUN,SELECTION,LOG NAME) for each part of the suite.
-suite-parts = $(if $(FILTER),$(call $(1),--filter '$(FILTER)',$(2)),$(call $(1),--skip '$(PROGRAM_SUITES)',$(2)) && $(call $(1),--filter '$(PROGRAM_SUITES)',$(2)-programs))
 # $(call run-suite,LOG NAME,COMMAND): the command's output also kept in .build/test-logs;
 # on failure it ends with the failing tests, a crash's first frames and the tests that
 # never finished (Tools/Scripts/TestRun/run-suite.py), where a CI log's tail shows them.
@@ -136,6 +131,13 @@ run-suite = python3 Tools/Scripts/TestRun/run-suite.py --log .build/test-logs/$(
 # a server.
 SANITIZER_WIDTH ?= 4
 SANITIZER_PARALLEL := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(SANITIZER_WIDTH)
+# FILTER=... narrows a run of `make test` or `make test-tsan` to the tests it names;
+# without it the suites run in two parts, the ones that run other programs second.
+FILTER ?=
+# $(call run-tests,ENVIRONMENT,BUILD FLAGS,LOG NAME): the built suite, in its parts.
+run-part = $(SANITIZER_PARALLEL) $(1) $(call run-suite,$(4),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(2) $(3))
+run-tests = $(if $(FILTER),$(call run-part,$(1),$(2),--filter '$(FILTER)',$(3)),$(call run-part,$(1),$(2),--skip '$(PROGRAM_SUITES)',$(3)) \
+	&& $(call run-part,$(1),$(2),--filter '$(PROGRAM_SUITES)',$(3)-programs))
 # The test process runs without the leak check: Foundation's Process and FileHandle,
 # which the tests use to run programs, and XCTest's own objects are reported at its exit,
 # so its report would say nothing about this library. The leak check runs over a load run
@@ -144,9 +146,6 @@ SANITIZER_PARALLEL := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(SANITIZER
 # Swift 6.3.1.
 ASAN_TEST_OPTIONS := ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/asan.supp"
 ASAN_LOAD_ARGS := --loads 3000 --urls 500 --concurrency 64 --cancel-share 0.2 --timeout 600
-define asan-tests
-$(SANITIZER_PARALLEL) $(ASAN_TEST_OPTIONS) $(call run-suite,$(2),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(SUITE_BUILD_FLAGS) $(1))
-endef
 # LeakSanitizer over a load run of the whole pipeline (3,000 loads over 500 URLs, a fifth
 # of them cancelled).
 ASAN_LOAD_RUN := ASAN_OPTIONS="detect_leaks=1:halt_on_error=1" \
@@ -156,7 +155,7 @@ ASAN_LOAD_RUN := ASAN_OPTIONS="detect_leaks=1:halt_on_error=1" \
 # library as an app sees it. With FILTER, only the tests it names.
 test: test-deps
 	$(call build-suite,$(SUITE_BUILD_FLAGS))
-	$(call suite-parts,asan-tests,test)
+	$(call run-tests,$(ASAN_TEST_OPTIONS),$(SUITE_BUILD_FLAGS),test)
 	$(if $(FILTER),,$(ASAN_LOAD_RUN))
 	$(if $(FILTER),,$(MAKE) consumer-check)
 
@@ -176,12 +175,9 @@ consumer-check: deps
 TSAN_SCRATCH := .build-tsan
 TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) $(BUILD_SPEED_FLAGS) -Xswiftc -DWEBIMAGE_TSAN
 TSAN_TEST_OPTIONS := TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tools/TestSupport/Sanitizers/tsan.supp"
-define tsan-tests
-$(SANITIZER_PARALLEL) $(TSAN_TEST_OPTIONS) $(call run-suite,$(2),$(SWIFT) test $(TESTS_PACKAGE) --skip-build $(TSAN_FLAGS) $(1))
-endef
 test-tsan: test-deps
 	$(call build-suite,$(TSAN_FLAGS))
-	$(call suite-parts,tsan-tests,test-tsan)
+	$(call run-tests,$(TSAN_TEST_OPTIONS),$(TSAN_FLAGS),test-tsan)
 
 # The suite, or the tests FILTER names, N times in a row with failures counted per test
 # (Tools/Scripts/TestRepeat/test-repeat.py): a flaky test shows as failing some runs. Builds
