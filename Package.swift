@@ -146,7 +146,7 @@ let package = Package(
         ),
         .target(
             name: "WebImageAVIF",
-            dependencies: ["WebImageCore", "WebImageDecoding", "CLibAVIF"],
+            dependencies: ["WebImageCore", "WebImageConcurrency", "WebImageDecoding", "CLibAVIF"],
             path: "Modules/AVIF",
             exclude: ["C"],
             swiftSettings: strictSettings

@@ -114,8 +114,8 @@ let package = Package(
         .testTarget(
             name: "WebImageDecodingTests",
             dependencies: [
-                library("WebImageCore"), library("WebImageDecoding"), library("WebImageEncoding"), library("WebImageResources"),
-                tool("WebImageFixtures"), "WebImageTestSupport",
+                library("WebImageCore"), library("WebImageConcurrency"), library("WebImageDecoding"), library("WebImageEncoding"),
+                library("WebImageResources"), tool("WebImageFixtures"), "WebImageTestSupport",
             ],
             path: "DecodingTests",
             swiftSettings: strictSettings
@@ -150,8 +150,8 @@ let package = Package(
         .testTarget(
             name: "WebImageEncodingTests",
             dependencies: [
-                library("WebImageCore"), library("WebImageDecoding"), library("WebImageWebP"), library("WebImageEncoding"),
-                tool("WebImageFixtures"), "WebImageTestSupport",
+                library("WebImageCore"), library("WebImageConcurrency"), library("WebImageDecoding"), library("WebImageWebP"),
+                library("WebImageEncoding"), tool("WebImageFixtures"), "WebImageTestSupport",
             ],
             path: "EncodingTests",
             swiftSettings: strictSettings

@@ -34,14 +34,12 @@ public final class TracingLoadMonitor: ImageLoadRecordingMonitor {
     /// - Parameter tracer: where spans go; by default the one bootstrapped
     ///   (`InstrumentationSystem.tracer`).
     public init(tracer: any Tracer = InstrumentationSystem.tracer) {
-        let parents = ParentContexts()
+        // The caller's context is read where the load starts and travels in its record,
+        // so the monitor keeps no state of its own between a load's start and its end.
         recorder = ImageLoadRecorder(
-            started: { load in
-                if let context = ServiceContext.current { parents.keep(context, for: load.id) }
-            },
+            startContext: { _ in ServiceContext.current },
             finished: { record in
-                let parent = parents.take(for: record.load.id)
-                Self.emit(record, parent: parent ?? .topLevel, tracer: tracer)
+                Self.emit(record, parent: record.startContext as? ServiceContext ?? .topLevel, tracer: tracer)
             })
     }
 
@@ -101,23 +99,5 @@ public final class TracingLoadMonitor: ImageLoadRecordingMonitor {
         _ tracer: T, _ name: String, parent: ServiceContext, at instant: DefaultTracerClock.Timestamp
     ) -> any Span {
         tracer.startSpan(name, context: parent, ofKind: .internal, at: instant)
-    }
-}
-
-/// The caller's context of each load that has not ended, by load number.
-///
-/// Behind an `NSLock`, a pthread mutex, rather than `Mutex`: on Linux `Mutex` is futex
-/// calls that ThreadSanitizer cannot see, so it would report the dictionary's accesses
-/// from a load's start and from its end on other threads as a race.
-private final class ParentContexts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var contexts: [UInt64: ServiceContext] = [:]
-
-    func keep(_ context: ServiceContext, for load: UInt64) {
-        lock.withLock { contexts[load] = context }
-    }
-
-    func take(for load: UInt64) -> ServiceContext? {
-        lock.withLock { contexts.removeValue(forKey: load) }
     }
 }

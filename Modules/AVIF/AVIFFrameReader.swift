@@ -1,6 +1,7 @@
 internal import CLibAVIF
 import Foundation
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 import WebImageDecoding
 
@@ -118,10 +119,10 @@ final class AVIFFileCopy {
 /// A parsed frame reader waiting for its decode, handed over once: a prepared decode is
 /// `Sendable`, the reader (libavif's decoder) belongs to one thread at a time.
 final class AVIFPreparedReader: Sendable {
-    private let reader: Mutex<AVIFFrameReader?>
+    private let reader: Locked<AVIFFrameReader?>
 
     init(_ reader: sending AVIFFrameReader) {
-        self.reader = Mutex(reader)
+        self.reader = Locked(reader)
     }
 
     /// Decodes with the reader the first time; `nil` once it has been used.
@@ -138,10 +139,10 @@ final class AVIFPreparedReader: Sendable {
 /// once: a survey is `Sendable`, the session (libavif's decoder) belongs to one thread
 /// at a time.
 final class AVIFSurveyedSession: Sendable {
-    private let session: Mutex<AVIFSession?>
+    private let session: Locked<AVIFSession?>
 
     init(_ session: sending AVIFSession) {
-        self.session = Mutex(session)
+        self.session = Locked(session)
     }
 
     /// The session the first time; `nil` once it has been taken.

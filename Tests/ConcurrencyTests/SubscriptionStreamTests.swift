@@ -1,7 +1,8 @@
 import Synchronization
 import Testing
-import WebImageConcurrency
 import WebImageCore
+
+@testable import WebImageConcurrency
 
 @Suite("A subscription as an async sequence")
 struct SubscriptionStreamTests {
@@ -11,7 +12,7 @@ struct SubscriptionStreamTests {
     /// The subscription's side: what the stream's handler receives, and whether it was
     /// cancelled.
     final class FakeSubscription: Cancellable, Sendable {
-        private let handler = Mutex<(@Sendable (Event) -> Void)?>(nil)
+        private let handler = Locked<(@Sendable (Event) -> Void)?>(nil)
         private let cancelled = Atomic<Bool>(false)
         var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 

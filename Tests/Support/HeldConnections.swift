@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 
+@testable import WebImageConcurrency
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -20,7 +22,7 @@ public final class HeldConnections: Sendable {
     /// owner, so that the owner's deinit can stop it.
     private final class State: Sendable {
         let signal = EventSignal()
-        let held = Mutex<[Int32]>([])
+        let held = Locked<[Int32]>([])
         let accepted = Atomic<Int>(0)
     }
 

@@ -34,7 +34,7 @@
         }
 
         @usableFromInline
-        package func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+        package func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
             pthread_mutex_lock(&storage.mutex)
             defer { pthread_mutex_unlock(&storage.mutex) }
             return try body(&storage.value)

@@ -1,4 +1,5 @@
 import Synchronization
+import WebImageConcurrency
 import WebImageCore
 
 /// The header parses made in one task, for tests that hold the library to one parse per
@@ -21,7 +22,7 @@ import WebImageCore
     /// The log that parses in the current task are recorded in; `nil` records nothing.
     @TaskLocal public static var current: HeaderParseLog?
 
-    private let parses = Mutex<[ImageFormat]>([])
+    private let parses = Locked<[ImageFormat]>([])
 
     public init() {}
 

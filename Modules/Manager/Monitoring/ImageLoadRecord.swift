@@ -52,6 +52,10 @@ public struct ImageLoadRecord: Sendable {
     /// The caches the result was stored in as a variant
     /// (``ImageManager/Configuration/variantStorage``), in order.
     public var storedVariants: [ImageCacheType] = []
+    /// What the recorder's `startContext` returned where the load started (the caller's
+    /// `ServiceContext`, for the tracing adapter); `nil` without one, and for a load that
+    /// started before the recorder was added.
+    public var startContext: (any Sendable)?
 
     /// From `loadImage` to the end.
     public var duration: Duration { endedAt - startedAt }

@@ -23,28 +23,31 @@ public final class ImageLoadRecorder: ImageLoadEventMonitor {
     private let open = Locked<[UInt64: ImageLoadRecord]>([:])
     private let recordDelivery: CallbackDelivery
     private let finished: @Sendable (ImageLoadRecord) -> Void
-    /// Told at once when a load starts, on the thread that started it (inside
-    /// `loadImage`, where the caller's task-local values are still readable).
-    private let started: (@Sendable (ImageLoadInfo) -> Void)?
+    /// Asked at once when a load starts, on the thread that started it (inside
+    /// `loadImage`, where the caller's task-local values are still readable); what it
+    /// returns travels in the load's record.
+    private let startContext: (@Sendable (ImageLoadInfo) -> (any Sendable)?)?
     /// Told on `recordDelivery` when a load starts waiting for the network.
     private let waiting: (@Sendable (ImageLoadInfo, ImageLoadRecord.NetworkWait) -> Void)?
 
     /// - Parameters:
     ///   - recordDelivery: where `finished` runs; by default a serial queue of its own,
     ///     so records arrive one at a time, in the order loads ended.
-    ///   - started: called when a load starts, where it starts (keep it quick).
+    ///   - startContext: called when a load starts, where it starts (keep it quick):
+    ///     what the load's record needs from its caller, such as a task-local value, kept
+    ///     as the record's ``ImageLoadRecord/startContext``.
     ///   - waiting: called on `recordDelivery` each time a load starts waiting for the
     ///     network, with the wait as it begins (for a line as it happens; the record
     ///     keeps every wait and how it ended).
     ///   - finished: called once per load with its record.
     public init(
         recordDelivery: CallbackDelivery = .queue(DispatchQueue(label: "webimage.load-records")),
-        started: (@Sendable (ImageLoadInfo) -> Void)? = nil,
+        startContext: (@Sendable (ImageLoadInfo) -> (any Sendable)?)? = nil,
         waiting: (@Sendable (ImageLoadInfo, ImageLoadRecord.NetworkWait) -> Void)? = nil,
         finished: @escaping @Sendable (ImageLoadRecord) -> Void
     ) {
         self.recordDelivery = recordDelivery
-        self.started = started
+        self.startContext = startContext
         self.waiting = waiting
         self.finished = finished
     }
@@ -53,10 +56,9 @@ public final class ImageLoadRecorder: ImageLoadEventMonitor {
 
     public func loadDidStart(_ load: ImageLoadInfo) {
         let now = ContinuousClock.now
-        open.withLock {
-            $0[load.id] = ImageLoadRecord(load: load, startedAt: now, endedAt: now, outcome: .cancelled, stored: [])
-        }
-        started?(load)
+        var record = ImageLoadRecord(load: load, startedAt: now, endedAt: now, outcome: .cancelled, stored: [])
+        record.startContext = startContext?(load)
+        open.withLock { $0[load.id] = record }
     }
 
     public func load(_ load: ImageLoadInfo, didDecode size: PixelSize, frames: Int, duration: Duration) {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import WebImageConcurrency
 
 #if canImport(Glibc)
     import Glibc
@@ -51,7 +52,7 @@ public final class PartialDownloadStore: Sendable {
     public let configuration: Configuration
     private let queue = DispatchQueue(label: "webimage.partial-downloads", qos: .utility)
     /// File names with a write still queued, and how many.
-    private let pendingWrites = Mutex<[String: Int]>([:])
+    private let pendingWrites = Locked<[String: Int]>([:])
 
     /// The directory's path, made once: a URL's path costs more than the lookup.
     private let directoryPath: String

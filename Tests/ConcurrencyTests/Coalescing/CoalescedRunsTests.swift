@@ -15,7 +15,7 @@ private final class RecordingRun: CoalescedRun {
     }
 
     let key: String
-    private let record = Mutex<[Call]>([])
+    private let record = Locked<[Call]>([])
 
     init(key: String) { self.key = key }
 
@@ -33,7 +33,7 @@ private enum TestFailure: Error, Equatable { case cancelled }
 
 /// The events each subscriber received, by subscriber name.
 private final class Inboxes: Sendable {
-    private let events = Mutex<[String: [String]]>([:])
+    private let events = Locked<[String: [String]]>([:])
 
     func handler(_ name: String) -> @Sendable (SubscriberEvent<String, Int, TestFailure>) -> Void {
         { event in

@@ -6,6 +6,8 @@ import WebImageCore
 import WebImageFixtures
 import WebImageTestSupport
 
+@testable import WebImageConcurrency
+
 /// One file of each built-in format, made by the fixture encoders at test time.
 enum PreparedSample: String, CaseIterable, Sendable {
     case png, jpeg, progressiveJPEG, gif, apng
@@ -177,7 +179,7 @@ struct PreparedDecodeTests {
 
 /// A PNG decoder that notes which of its requirements are called.
 final class SpyDecoder: ImageDecoding {
-    private let log = Mutex<[String]>([])
+    private let log = Locked<[String]>([])
     private let inner = PNGDecoder()
 
     var calls: [String] { log.withLock { $0 } }

@@ -6,6 +6,8 @@ import WebImageCore
 import WebImageFixtures
 import WebImageTestSupport
 
+@testable import WebImageConcurrency
+
 /// A survey sniffs the format once and reads the header once; the decodes prepared from
 /// it, for options chosen after reading that header, read no header again and give what
 /// a decode prepared from the bytes gives: what an image proxy runs for every render.
@@ -116,7 +118,7 @@ extension PreparedSample {
 /// A PNG decoder with a header read and a prepared decode of its own, but the protocol's
 /// survey, noting which of its requirements are called.
 final class HeaderNotingDecoder: ImageDecoding {
-    private let log = Mutex<[String]>([])
+    private let log = Locked<[String]>([])
     private let inner = PNGDecoder()
 
     var calls: [String] { log.withLock { $0 } }

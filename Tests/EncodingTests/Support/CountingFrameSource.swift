@@ -1,6 +1,8 @@
 import Synchronization
 import WebImageCore
 
+@testable import WebImageConcurrency
+
 /// A frame source of `frameCount` generated frames that knows how many of the frames it
 /// made are still alive: each frame's pixels are watched through a weak reference, and
 /// every request for a frame first counts the earlier ones not yet freed. What shows an
@@ -10,7 +12,7 @@ final class CountingFrameSource: ImageFrameSource {
     let size: PixelSize
     let loopCount: Int
     let delay: Duration
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var watched: [WeakStorage] = []

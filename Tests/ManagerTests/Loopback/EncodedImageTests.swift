@@ -6,6 +6,8 @@ import WebImageFixtures
 import WebImageTestServer
 import WebImageTestSupport
 
+@testable import WebImageConcurrency
+
 /// A load's image as a file, through the umbrella's manager against the loopback server:
 /// a JPEG thumbnail of a JPEG made in YCbCr from the source's bytes, every other load
 /// decoded and encoded, and the same image either way.
@@ -178,7 +180,7 @@ struct EncodedImageTests {
 /// declines.
 final class CountingTranscoder: ImageTranscoding {
     let answers: Bool
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     init(answers: Bool) { self.answers = answers }
 

@@ -4,6 +4,8 @@ import Testing
 import WebImage
 import WebImageTestSupport
 
+@testable import WebImageConcurrency
+
 @Suite("Manager: the default composition posts the seeds' notifications when asked")
 struct LoopbackNotificationTests {
     @Test(
@@ -13,7 +15,7 @@ struct LoopbackNotificationTests {
         try await withFixture { fixture in
             let token = "notifications=\(UUID().uuidString)"
             let url = fixture.url("photo.jpg", query: token)
-            let seen = Mutex<[Notification.Name]>([])
+            let seen = Locked<[Notification.Name]>([])
             let finished = AsyncStream<Void>.makeStream()
             let names: [Notification.Name] = [
                 .webImageDownloadDidStart, .webImageDownloadDidReceiveResponse, .webImageDownloadDidFinish,

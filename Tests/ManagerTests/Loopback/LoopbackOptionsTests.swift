@@ -7,6 +7,8 @@ import WebImageFixtures
 import WebImageTestServer
 import WebImageTestSupport
 
+@testable import WebImageConcurrency
+
 @Suite("Manager against the loopback server: options", .timeLimit(.minutes(1)))
 struct LoopbackOptionsTests {
     @Test("waitForCacheStore has the server's bytes, ETag and max-age on disk when the load completes")
@@ -133,7 +135,7 @@ struct LoopbackOptionsTests {
             let queue = DispatchQueue(label: "test.delivery")
             let key = DispatchSpecificKey<Bool>()
             queue.setSpecific(key: key, value: true)
-            let offQueue = Mutex(0)
+            let offQueue = Locked(0)
             let onQueue = LoadLog()
             let request = ImageRequest(url: fixture.url("badge.png"))
             manager.loadImage(with: request, delivery: .queue(queue)) { event in

@@ -2,11 +2,13 @@ import Foundation
 import Synchronization
 import WebImage
 
+@testable import WebImageConcurrency
+
 /// The decoders of `registry`, noting every call the manager makes of them and of the
 /// decodes they prepare, with the format of the decoder called.
 final class CountingDecoders: ImageDecoderProviding {
     let registry: ImageDecoderRegistry
-    private let calls = Mutex<[(call: String, format: ImageFormat)]>([])
+    private let calls = Locked<[(call: String, format: ImageFormat)]>([])
 
     init(_ registry: ImageDecoderRegistry = .allFormats) {
         self.registry = registry

@@ -1,8 +1,10 @@
 import Foundation
-import Synchronization
 @_spi(Tooling) import WebImage
+import Synchronization
 import WebImageTestServer
 import WebImageTestSupport
+
+@testable import WebImageConcurrency
 
 /// What the stored-variant tests share: a manager that stores variants on the fixture's
 /// folder, and sources served fresh for ten minutes.
@@ -35,7 +37,7 @@ extension Fixture {
 /// waits for it (or does not) does so.
 final class HeldEncoder: ImageEncoding {
     private let released = DispatchSemaphore(value: 0)
-    private let counts = Mutex((started: 0, finished: 0, thread: String?.none))
+    private let counts = Locked((started: 0, finished: 0, thread: String?.none))
     /// Signalled as an encode starts.
     let started = EventSignal()
 

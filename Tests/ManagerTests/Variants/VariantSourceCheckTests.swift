@@ -5,6 +5,8 @@ import Testing
 import WebImageTestServer
 import WebImageTestSupport
 
+@testable import WebImageConcurrency
+
 /// The check of a stored variant against its source on disk (the same validators) reads
 /// the source's metadata, never its bytes: against the loopback server and a real disk
 /// cache folder, through a cache that notes which keys had their whole entry read.
@@ -14,7 +16,7 @@ struct VariantSourceCheckTests {
     /// those whose metadata alone was.
     final class NotingDisk: DataCaching {
         let disk: DiskCache
-        private let reads = Mutex<(whole: [CacheKey], metadata: [CacheKey])>(([], []))
+        private let reads = Locked<(whole: [CacheKey], metadata: [CacheKey])>(([], []))
 
         init(_ disk: DiskCache) { self.disk = disk }
 
