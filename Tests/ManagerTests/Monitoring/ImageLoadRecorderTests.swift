@@ -17,9 +17,9 @@ struct ImageLoadRecorderTests {
     func startContextTravelsInTheRecord() async throws {
         let fixture = ScriptedFixture.serving()
         let records = Locked<[ImageLoadRecord]>([])
-        let recorder = ImageLoadRecorder(startContext: { _ in CallerTag.current }) { record in
-            records.withLock { $0.append(record) }
-        }
+        let recorder = ImageLoadRecorder(
+            startContext: { _ in CallerTag.current },
+            finished: { record in records.withLock { $0.append(record) } })
         let manager = fixture.manager { $0.eventMonitors = [recorder] }
         let request = ImageRequest(url: fixture.url("photo.jpg"))
         _ = try await CallerTag.$current.withValue("first") { try await manager.response(for: request) }
@@ -46,9 +46,9 @@ struct ImageLoadRecorderTests {
         _ = try await fixture.downloader.download(at: 0)
 
         let records = Locked<[ImageLoadRecord]>([])
-        let recorder = ImageLoadRecorder(startContext: { _ in CallerTag.current }) { record in
-            records.withLock { $0.append(record) }
-        }
+        let recorder = ImageLoadRecorder(
+            startContext: { _ in CallerTag.current },
+            finished: { record in records.withLock { $0.append(record) } })
         manager.addEventMonitor(recorder)
         token.cancel()
         for await _ in ended.stream { break }

@@ -1,6 +1,6 @@
 import Foundation
-@_spi(Tooling) import WebImage
 import Synchronization
+@_spi(Tooling) import WebImage
 import WebImageTestServer
 import WebImageTestSupport
 
