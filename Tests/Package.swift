@@ -230,8 +230,8 @@ let package = Package(
         .testTarget(
             name: "WebImageProxyTests",
             dependencies: [
-                library("WebImage"), tool("WebImageFixtures"), tool("WebImageTestServer"), "WebImageTestSupport",
-                .product(name: "WebImageProxy", package: "swift-web-image-proxy"),
+                library("WebImage"), library("WebImageConcurrency"), tool("WebImageFixtures"), tool("WebImageTestServer"),
+                "WebImageTestSupport", .product(name: "WebImageProxy", package: "swift-web-image-proxy"),
             ],
             path: "ProxyTests",
             swiftSettings: strictSettings

@@ -5,6 +5,8 @@ import Testing
 import WebImage
 import WebImageLogging
 
+@testable import WebImageConcurrency
+
 /// Keeps every line logged through it.
 final class CapturedLines: Sendable {
     struct Line: Sendable {
@@ -13,7 +15,7 @@ final class CapturedLines: Sendable {
         let metadata: Logger.Metadata
     }
 
-    let lines = Mutex<[Line]>([])
+    let lines = Locked<[Line]>([])
 
     var logger: Logger {
         var logger = Logger(label: "test") { _ in Handler(sink: self) }

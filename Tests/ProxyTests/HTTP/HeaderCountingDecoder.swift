@@ -3,6 +3,8 @@ import Synchronization
 import WebImage
 @_spi(Testing) import WebImageDecoding
 
+@testable import WebImageConcurrency
+
 /// A format's real decoder, counting what is asked of it: the sniffs that ask it whether it
 /// reads some bytes, and the header parses made through it, wherever the proxy runs them
 /// (each call binds ``parses`` for its own task, and so does every decode it prepares).
@@ -10,7 +12,7 @@ final class HeaderCountingDecoder: ImageDecoding {
     let base: any ImageDecoding
     /// The header parses made by calls into this decoder.
     let parses = HeaderParseLog()
-    private let sniffCount = Mutex(0)
+    private let sniffCount = Locked(0)
 
     init(_ base: any ImageDecoding) {
         self.base = base

@@ -75,7 +75,7 @@ struct ProcessingQueueTests {
 
 /// Appends from several tasks.
 final class Order: Sendable {
-    private let box = Mutex<[Int]>([])
+    private let box = Locked<[Int]>([])
     func append(_ value: Int) { box.withLock { $0.append(value) } }
     var values: [Int] { box.withLock { $0 } }
 }
