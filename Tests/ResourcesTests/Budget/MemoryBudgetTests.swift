@@ -230,9 +230,14 @@ struct MemoryBudgetTests {
     func manyCycles() async {
         let budget = MemoryBudget(capacity: 16)
         let overCapacity = Log()
+        // Threads of its own: its hundreds of tasks hop thousands of times, and on the
+        // shared cooperative pool every hop waits behind the long synchronous decodes of
+        // the tests that run beside it (two threads on a two-core machine).
+        let pool = WorkerPool(width: 2, name: "budget-cycles")
+        defer { pool.shutdown() }
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<400 {
-                group.addTask {
+                group.addTask(executorPreference: pool) {
                     let priority = DownloadPriority.allCases[index % DownloadPriority.allCases.count]
                     guard let reservation = try? await budget.reserve(index % 10 + 1, priority: priority) else { return }
                     if budget.inUse > budget.capacity { overCapacity.append("\(index)") }
@@ -240,9 +245,9 @@ struct MemoryBudgetTests {
                     if index % 3 != 0 { reservation.release() }  // the rest give back on deinit
                 }
                 if index % 7 == 0 {
-                    let doomed = Task { _ = try await budget.reserve(16, priority: .veryLow) }
+                    let doomed = Task(executorPreference: pool) { _ = try await budget.reserve(16, priority: .veryLow) }
                     doomed.cancel()
-                    group.addTask { _ = try? await doomed.value }
+                    group.addTask(executorPreference: pool) { _ = try? await doomed.value }
                 }
             }
         }
