@@ -324,10 +324,11 @@ public final class ImageManager: Sendable {
         let reportingHandler: @Sendable (ImageLoadEvent) -> Void = { event in
             guard case .completed(let result) = event else { return handler(event) }
             events.ended(result)
+            let heard = result.map { $0.heard(byLoad: events.load.id) }
             // The budget's bytes stay reserved while the handler runs, by `event`, which
             // the optimiser may otherwise release as soon as the copy is made.
             withExtendedLifetime(event) {
-                handler(keepsBudgetReservation ? event : .completed(result.map(\.handedOver)))
+                handler(.completed(keepsBudgetReservation ? heard : heard.map(\.handedOver)))
             }
             loads.leave()
         }

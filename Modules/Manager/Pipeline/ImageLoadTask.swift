@@ -148,7 +148,14 @@ final class ImageLoadTask: CoalescedRun {
         case .failure(let error): if error.isPermanent { stages.failedURLs.insert(request.dataKey) }
         }
         task.withLock { $0 = nil }
-        runs.finish(self, generation: generation.load(ordering: .relaxed), with: result)
+        let startingLoad = stages.events.load.id
+        runs.finish(
+            self, generation: generation.load(ordering: .relaxed),
+            with: result.map { response in
+                var response = response
+                response.startingLoad = startingLoad
+                return response
+            })
     }
 
     // MARK: Pausing

@@ -5,6 +5,7 @@ import WebImageCore
 ///
 /// Loads whose contexts carry headers, a credential or other caches or downloader do
 /// their own work (the downloader still shares a transfer between identical requests).
+/// Loads under the same URL policy share work as loads with no context do.
 public struct ImageLoadContext: Sendable {
     /// Decode so that the longer side is at most this many pixels (JPEG scales while
     /// decoding; other formats are scaled right after). Part of the image's cache key.
@@ -59,6 +60,6 @@ public struct ImageLoadContext: Sendable {
     /// Whether this load must do its own work rather than share another's.
     var isIndividual: Bool {
         !headers.isEmpty || credential != nil || memoryCache != nil || diskCache != nil || downloader != nil
-            || cachePolicy != nil || cachedResponseHandler != nil || urlPolicy != nil
+            || cachePolicy != nil || cachedResponseHandler != nil
     }
 }

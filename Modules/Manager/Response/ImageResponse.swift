@@ -22,6 +22,14 @@ public struct ImageResponse: Sendable {
     /// bytes: ``source`` then says which cache held it (``ImageSource/disk`` or
     /// ``ImageSource/shared``), and ``data`` is `nil`.
     public var isStoredVariant = false
+    /// Whether this load joined work another load of the same image had started: the
+    /// two shared one run (one download, one decode), so ``source``, ``httpResponse`` and
+    /// ``metrics`` describe what that run did, and this load asked nothing of its own.
+    /// Count the loads that are not coalesced to count requests made of an origin.
+    public var isCoalesced = false
+    /// The load that started the run that made this response, to tell its subscribers
+    /// which of them started it (``isCoalesced``).
+    var startingLoad: UInt64?
     /// The memory budget's bytes for the decode, held while the response is on its way
     /// to the load's callers; never part of what a caller gets (``handedOver``).
     var budgetReservation: MemoryReservation?
@@ -56,6 +64,13 @@ extension ImageResponse {
     var handedOver: ImageResponse {
         var response = self
         response.budgetReservation = nil
+        return response
+    }
+
+    /// The run's response as the subscriber that is load `load` hears it.
+    func heard(byLoad load: UInt64) -> ImageResponse {
+        var response = self
+        response.isCoalesced = startingLoad.map { $0 != load } ?? false
         return response
     }
 }

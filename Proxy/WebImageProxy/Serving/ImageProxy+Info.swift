@@ -39,7 +39,7 @@ extension ImageProxy {
             throw ProxyError(.sourceForbidden, "the source is refused: \(violation)")
         }
         let source = path.source
-        return try await infos.value(for: InfoKey(source: source.absoluteString, options: options)) { [self] in
+        return try await work.value(for: .info(InfoKey(source: source.absoluteString, options: options))) { [self] in
             try await queue.run { try await describe(source, options) }
         }.value
     }

@@ -39,15 +39,13 @@ public final class ImageProxy: Sendable {
     let outputs: MemoryCache<OutputKey, RenderedOutput>
     /// Processed results on disk and in the shared tier.
     let results: ResultStore
-    /// One render per output at a time, through the library's coalescing: a request for
-    /// an output being made waits for that render (one source fetch, one decode, one
-    /// encode). A render whose every request has gone is cancelled, so a queue full of
-    /// renders nobody waits for any more gives its slots to requests that still wait.
-    private let renders = CoalescedTasks<OutputKey, RenderedOutput>()
-    /// One source load per URL at a time, shared by the renders that need it.
-    private let sourceLoads = CoalescedTasks<URL, Data>()
-    /// One `/info` answer per source and hash size at a time.
-    let infos = CoalescedTasks<InfoKey, RenderedOutput>()
+    /// One render per output, and one `/info` answer per source and options, at a time,
+    /// through the library's coalescing: a request for an output being made waits for
+    /// that render (one source fetch, one decode, one encode). Work whose every request
+    /// has gone is cancelled, so a queue full of renders nobody waits for any more gives
+    /// its slots to requests that still wait. Sources coalesce in `sources`, the manager,
+    /// as any load does.
+    let work = CoalescedTasks<ProxyWork, RenderedOutput>()
     /// Internal, not private: the tests watch its slots.
     let queue: ProcessingQueue
     private let counters = NIOLockedValueBox(ProxyStatistics())
@@ -186,7 +184,7 @@ public final class ImageProxy: Sendable {
             counters.withLockedValue { $0.outputCacheHits += 1 }
             return cached
         }
-        let (output, joined) = try await renders.value(for: key) { [self] in
+        let (output, joined) = try await work.value(for: .output(key)) { [self] in
             let output = try await storedOrRendered(key, source: path.source)
             outputs.setValue(output, forKey: key, cost: output.data.count)
             return output
@@ -239,24 +237,17 @@ public final class ImageProxy: Sendable {
         "\"" + Data(SHA256.hash(data: output).prefix(16)).hexadecimal + "\""
     }
 
-    /// The source's bytes, loaded once for every render that needs them at the same time
-    /// (so that a source asked of the origin is counted once, however many outputs wait).
+    /// The source's bytes, through the manager: the renders that need one source at the
+    /// same time share its load, which is counted once as a fetch (the loads that joined
+    /// it are coalesced).
     func sourceData(_ url: URL) async throws(ProxyError) -> Data {
-        do {
-            return try await sourceLoads.value(for: url) { [self] in try await loadSource(url) }.value
-        } catch let error as ProxyError {
-            throw error
-        } catch {
-            throw ProxyError(.sourceFailed, error is CancellationError ? "the request was cancelled" : "\(error)")
-        }
-    }
-
-    private func loadSource(_ url: URL) async throws(ProxyError) -> Data {
         let request = ImageRequest(
             url: url, options: [.returnDataWithoutDecoding], context: ImageLoadContext(urlPolicy: configuration.urlPolicy))
         do {
             let response = try await sources.response(for: request)
-            if response.source == .network || response.source == .revalidated { count { $0.sourceFetches += 1 } }
+            if !response.isCoalesced, response.source == .network || response.source == .revalidated {
+                count { $0.sourceFetches += 1 }
+            }
             guard let data = response.data, !data.isEmpty else {
                 throw ProxyError(.notAnImage, "the source is empty")
             }

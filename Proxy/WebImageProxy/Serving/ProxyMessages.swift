@@ -86,3 +86,10 @@ struct OutputKey: Hashable, Sendable {
     /// The preferred format the client's `Accept` takes (`FormatChoice.negotiated`).
     let negotiated: OutputFormat?
 }
+
+/// One piece of the proxy's work that identical requests share while it runs: an
+/// output's render, or an `/info` answer.
+enum ProxyWork: Hashable, Sendable {
+    case output(OutputKey)
+    case info(InfoKey)
+}

@@ -22,6 +22,8 @@ extension ProxyError {
             self = ThumbnailRenderer.proxyError(for: decoding)
         case .shutdown:
             self.init(.shuttingDown, "the proxy is shutting down")
+        case .cancelled:
+            self.init(.sourceFailed, "the request was cancelled")
         default:
             self.init(.sourceFailed, "the source could not be loaded: \(error)")
         }

@@ -18,13 +18,36 @@ struct CoalescingTests {
         let download = try await fixture.downloader.download(at: 0)
         download.progress(received: 1000, expected: Int64(Pictures.photo.count))
         download.reply(.body(Pictures.photo))
+        var coalesced: [Bool] = []
         for log in logs {
             let response = try await log.result().get()
             #expect(response.source == .network)
             #expect(response.image?.size == PixelSize(width: 320, height: 240))
             #expect(log.progress == [1000])
+            coalesced.append(response.isCoalesced)
         }
         #expect(fixture.downloader.downloads.count == 1)
+        #expect(coalesced == [false] + Array(repeating: true, count: 19), "only the load that started the run asked for it")
+        withExtendedLifetime(tokens) {}
+    }
+
+    @Test("loads under one URL policy share a run; a load under another policy has a run of its own")
+    func oneRunPerURLPolicy() async throws {
+        let fixture = ScriptedFixture()
+        let manager = fixture.manager()
+        let url = fixture.url("photo.jpg")
+        let narrow = URLPolicy(allowedHosts: ["images.test"])
+        let wider = URLPolicy(allowedHosts: ["images.test", "cdn.images.test"])
+        let logs = (0..<3).map { _ in LoadLog() }
+        let tokens = zip([narrow, narrow, wider], logs).map { policy, log in
+            manager.loadImage(with: ImageRequest(url: url, context: .init(urlPolicy: policy)), handler: log.handler)
+        }
+        for download in try await fixture.downloader.waitForDownloads(2) { download.reply(.body(Pictures.photo)) }
+
+        var coalesced: [Bool] = []
+        for log in logs { coalesced.append(try await log.result().get().isCoalesced) }
+        #expect(coalesced == [false, true, false])
+        #expect(fixture.downloader.downloads.count == 2)
         withExtendedLifetime(tokens) {}
     }
 
