@@ -107,6 +107,36 @@ struct CallbackRegistryTests {
         #expect(finished.count == 0)
     }
 
+    @Test("the work the first subscriber makes is kept with its run: later subscribers, the lookups and the abandonment get it")
+    func workKeptWithTheRun() throws {
+        final class Work: Sendable {}
+        let made = Counter()
+        let abandonedWith = Locked<(any AnyObject & Sendable)?>(nil)
+        func join(_ key: String) -> Subscription {
+            registry.add(
+                to: key, delivery: .immediate,
+                makeRun: {
+                    made.increment()
+                    return Work()
+                }, whenAbandoned: { run in abandonedWith.withLock { $0 = run } }, handler: { _ in })
+        }
+        let first = join("k")
+        let second = join("k")
+        let work = try #require(first.run)
+        #expect(made.count == 1, "made for the first subscriber only")
+        #expect(second.run === work && registry.run(for: "k") === work)
+        let other = join("j")
+        #expect(registry.runs.count == 2 && registry.runs.contains { $0 === other.run })
+
+        registry.finish("j", with: .success(0))
+        #expect(registry.run(for: "j") == nil && registry.runs.count == 1)
+        registry.remove(first.token, failure: .cancelled)
+        registry.remove(second.token, failure: .cancelled)
+        let abandoned = abandonedWith.withLock { $0 }
+        #expect(abandoned === work)
+        #expect(registry.run(for: "k") == nil && registry.runs.isEmpty)
+    }
+
     @Test("work every subscriber left can reach nobody: its run's progress and finish miss the key's newer run")
     func generations() {
         let old = registry.add(to: "k", delivery: .immediate, whenAbandoned: {}, handler: { _ in })

@@ -152,11 +152,12 @@ private final class WatchedRegistry: CallbackRegistering {
     private let registry = CallbackRegistry<String, Never, Int, any Error>()
 
     func add(
-        to key: String, delivery: CallbackDelivery, whenAbandoned: @escaping @Sendable () -> Void,
+        to key: String, delivery: CallbackDelivery, makeRun: () -> (any AnyObject & Sendable)?,
+        whenAbandoned: @escaping @Sendable ((any AnyObject & Sendable)?) -> Void,
         handler: @escaping @Sendable (SubscriberEvent<Never, Int, any Error>) -> Void
     ) -> Subscription {
         defer { changes.signal() }
-        return registry.add(to: key, delivery: delivery, whenAbandoned: whenAbandoned, handler: handler)
+        return registry.add(to: key, delivery: delivery, makeRun: makeRun, whenAbandoned: whenAbandoned, handler: handler)
     }
 
     func remove(_ token: SubscriptionToken, failure: any Error) -> Bool {
@@ -174,6 +175,8 @@ private final class WatchedRegistry: CallbackRegistering {
         registry.finish(key, generation: generation, with: result)
     }
 
+    func run(for key: String) -> (any AnyObject & Sendable)? { registry.run(for: key) }
+    var runs: [any AnyObject & Sendable] { registry.runs }
     func subscriberCount(for key: String) -> Int { registry.subscriberCount(for: key) }
     var keyCount: Int { registry.keyCount }
 }

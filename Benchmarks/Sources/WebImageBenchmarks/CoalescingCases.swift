@@ -60,7 +60,9 @@ enum CoalescingCases {
                         let registry = registry()
                         let tally = Tally()
                         for i in 0..<subscribers {
-                            registry.add(to: downloadKeys[i % keys], delivery: .immediate, whenAbandoned: {}, handler: tally.handler)
+                            registry.add(
+                                to: downloadKeys[i % keys], delivery: .immediate, makeRun: { nil }, whenAbandoned: { _ in },
+                                handler: tally.handler)
                         }
                         for key in downloadKeys { registry.finish(key, with: .failure(.cancelled)) }
                         try expect(tally.count.load(ordering: .relaxed), subscribers)
@@ -81,7 +83,9 @@ enum CoalescingCases {
                         let registry = registry()
                         let tally = Tally()
                         let key = downloadKeys[0]
-                        for _ in 0..<1000 { registry.add(to: key, delivery: .immediate, whenAbandoned: {}, handler: tally.handler) }
+                        for _ in 0..<1000 {
+                            registry.add(to: key, delivery: .immediate, makeRun: { nil }, whenAbandoned: { _ in }, handler: tally.handler)
+                        }
                         for i in 0..<99 { registry.publishProgress(received: Int64(i), expected: 100, for: key) }
                         registry.finish(key, with: .failure(.cancelled))
                         try expect(tally.count.load(ordering: .relaxed), 100_000)
@@ -105,7 +109,8 @@ enum CoalescingCases {
                         let tally = Tally()
                         for i in 0..<subscribers {
                             let token = registry.add(
-                                to: downloadKeys[i % keys], delivery: .immediate, whenAbandoned: {}, handler: tally.handler
+                                to: downloadKeys[i % keys], delivery: .immediate, makeRun: { nil }, whenAbandoned: { _ in },
+                                handler: tally.handler
                             ).token
                             registry.remove(token, failure: .cancelled)
                         }

@@ -30,7 +30,9 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
 
     private struct Entry {
         var subscribers: [UInt64: Mailbox]
-        let whenAbandoned: @Sendable () -> Void
+        let whenAbandoned: @Sendable ((any AnyObject & Sendable)?) -> Void
+        /// The work the first subscriber made, kept with its run.
+        let run: (any AnyObject & Sendable)?
         /// The run's number: the id of its first subscriber, so unique for the registry's life.
         let generation: UInt64
 
@@ -55,7 +57,8 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
     public func add(
         to key: Key,
         delivery: CallbackDelivery,
-        whenAbandoned: @escaping @Sendable () -> Void,
+        makeRun: () -> (any AnyObject & Sendable)?,
+        whenAbandoned: @escaping @Sendable ((any AnyObject & Sendable)?) -> Void,
         handler: @escaping @Sendable (Event) -> Void
     ) -> Subscription {
         let mailbox = Mailbox(delivery: delivery, handler: handler)
@@ -67,19 +70,23 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
             // and every header).
             if let index = state.entries.index(forKey: key) {
                 state.entries.values[index].subscribers[id] = mailbox
-                let run = state.entries.values[index].generation
-                return Subscription(token: SubscriptionToken(id: id, run: run), isFirst: false, generation: run)
+                let generation = state.entries.values[index].generation
+                return Subscription(
+                    token: SubscriptionToken(id: id, run: generation), isFirst: false, generation: generation,
+                    run: state.entries.values[index].run)
             }
-            state.entries[key] = Entry(subscribers: [id: mailbox], whenAbandoned: whenAbandoned, generation: id)
+            // Made under the lock, so a subscriber that joins next finds the work.
+            let run = makeRun()
+            state.entries[key] = Entry(subscribers: [id: mailbox], whenAbandoned: whenAbandoned, run: run, generation: id)
             state.keyOfRun[id] = key
-            return Subscription(token: SubscriptionToken(id: id, run: id), isFirst: true, generation: id)
+            return Subscription(token: SubscriptionToken(id: id, run: id), isFirst: true, generation: id, run: run)
         }
     }
 
     @_specialize(where Key == DownloadKey, Partial == ReceivedBody, Success == DownloadResult, Failure == DownloadError)
     @discardableResult
     public func remove(_ token: SubscriptionToken, failure: Failure) -> Bool {
-        let removed = state.withLock { state -> (Mailbox, (@Sendable () -> Void)?)? in
+        let removed = state.withLock { state -> (Mailbox, Entry?)? in
             guard let key = state.keyOfRun[token.run], let index = state.entries.index(forKey: key),
                 state.entries.values[index].generation == token.run,
                 let mailbox = state.entries.values[index].subscribers.removeValue(forKey: token.id)
@@ -87,11 +94,11 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
             state.subscriberCount -= 1
             guard state.entries.values[index].subscribers.isEmpty else { return (mailbox, nil) }
             state.keyOfRun[token.run] = nil
-            return (mailbox, state.entries.remove(at: index).value.whenAbandoned)
+            return (mailbox, state.entries.remove(at: index).value)
         }
-        guard let (mailbox, whenAbandoned) = removed else { return false }
+        guard let (mailbox, abandoned) = removed else { return false }
         mailbox.post(.completed(.failure(failure)))
-        whenAbandoned?()
+        if let abandoned { abandoned.whenAbandoned(abandoned.run) }
         return true
     }
 
@@ -119,6 +126,14 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
         let event = Event.completed(result)
         for mailbox in finished.values { mailbox.post(event) }
         return finished.count
+    }
+
+    public func run(for key: Key) -> (any AnyObject & Sendable)? {
+        state.withLock { $0.entries[key]?.run }
+    }
+
+    public var runs: [any AnyObject & Sendable] {
+        state.withLock { $0.entries.values.compactMap(\.run) }
     }
 
     public func subscriberCount(for key: Key) -> Int {

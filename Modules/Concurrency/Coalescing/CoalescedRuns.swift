@@ -29,7 +29,8 @@ package protocol CoalescedRun: AnyObject, Sendable {
 /// The one coalescing mechanism of the library: subscribers of a key join one run of
 /// the work, leave it, pause it and raise its priority; the run ends when the last
 /// subscriber leaves; progress, partial results and the single result fan out through
-/// the registry (`CallbackRegistering`), which knows the subscribers.
+/// the registry (`CallbackRegistering`), which knows the subscribers and keeps each run
+/// with them: the registry's table is the level's one map from key to running work.
 ///
 /// The downloader's downloads and the manager's loads are both runs of it, so both
 /// levels share one rule for each of these: a download or load pauses while every
@@ -43,18 +44,19 @@ package final class CoalescedRuns<Run: CoalescedRun, Partial: Sendable, Success:
     /// One subscriber's place in a run: what its token's cancel, pause and priority act on.
     /// It holds the run weakly, so a token kept after the run ended holds none of it.
     package struct Membership: Sendable {
-        package let subscription: Subscription
-        /// The run joined; `nil` once it ended, or when a run ended between the registry's
-        /// answer and the lookup (the subscriber then already has that run's result).
+        package let token: SubscriptionToken
+        package let isFirst: Bool
+        /// The registry's number of the run joined.
+        package let generation: UInt64
+        /// The run joined; `nil` once it ended.
         private(set) weak var entry: Entry?
 
-        package var isFirst: Bool { subscription.isFirst }
-        package var token: SubscriptionToken { subscription.token }
         /// The run this subscriber shares.
         package var run: Run? { entry?.run }
     }
 
-    /// A run and what its subscribers decided about it.
+    /// A run and what its subscribers decided about it: what the registry keeps with the
+    /// run's subscribers.
     final class Entry: Sendable {
         let run: Run
         let control: Locked<Control>
@@ -85,11 +87,6 @@ package final class CoalescedRuns<Run: CoalescedRun, Partial: Sendable, Success:
         }
     }
 
-    /// The run a first subscriber made, for the registry's abandonment handler.
-    final class MadeEntry: Sendable {
-        let entry = Locked<Entry?>(nil)
-    }
-
     struct Control {
         var pauses = SubscriberPauses()
         /// The highest priority any subscriber asked: the run's.
@@ -99,9 +96,6 @@ package final class CoalescedRuns<Run: CoalescedRun, Partial: Sendable, Success:
     }
 
     package let registry: Registry
-    /// Each key's run, with the registry's generation of it: a subscriber joins the entry
-    /// of its own generation only.
-    private let entries = Locked<[Run.Key: (generation: UInt64, entry: Entry)]>([:])
     /// Who waits for there to be no run (a shutdown), by number.
     private let emptyWaiters = Locked<(next: UInt64, waiting: [UInt64: CheckedContinuation<Void, Never>])>((0, [:]))
 
@@ -113,31 +107,19 @@ package final class CoalescedRuns<Run: CoalescedRun, Partial: Sendable, Success:
     /// The run does not start yet: the caller hands out its token first (so a pause or a
     /// cancel made from the first event finds it), then calls ``begin(_:priority:)``.
     ///
-    /// `makeRun` is called for the key's first subscriber only: a subscriber that joins a
-    /// run under way costs no run of its own.
+    /// `makeRun` is called for the key's first subscriber only, while the registry holds
+    /// its lock (so it only makes the run): a subscriber that joins a run under way costs
+    /// no run of its own.
     package func join(
         _ key: Run.Key, priority: DownloadPriority, delivery: CallbackDelivery, makeRun: () -> Run,
         handler: @escaping @Sendable (Event) -> Void
     ) -> Membership {
-        // The registry keeps the first subscriber's abandonment handler, which must reach
-        // the run that subscriber makes; it is filled before the subscriber's token exists,
-        // so before anything can abandon it.
-        let made = MadeEntry()
         let subscription = registry.add(
-            to: key, delivery: delivery, whenAbandoned: { [self] in made.entry.withLock { $0 }.map(abandon) }, handler: handler)
-        let entry: Entry?
-        if subscription.isFirst {
-            let first = Entry(run: makeRun(), priority: priority)
-            made.entry.withLock { $0 = first }
-            entries.withLock { $0[key] = (subscription.generation, first) }
-            entry = first
-        } else {
-            entry = entries.withLock { entries in
-                entries[key].flatMap { $0.generation == subscription.generation ? $0.entry : nil }
-            }
-        }
+            to: key, delivery: delivery, makeRun: { Entry(run: makeRun(), priority: priority) },
+            whenAbandoned: { [self] entry in (entry as? Entry).map(abandon) }, handler: handler)
+        let entry = subscription.run as? Entry
         entry?.changePause { $0.join(subscription.token.id) }
-        return Membership(subscription: subscription, entry: entry)
+        return Membership(token: subscription.token, isFirst: subscription.isFirst, generation: subscription.generation, entry: entry)
     }
 
     /// Starts the run of a first subscriber; moves a joined run up to the newcomer's
@@ -145,7 +127,7 @@ package final class CoalescedRuns<Run: CoalescedRun, Partial: Sendable, Success:
     package func begin(_ membership: Membership, priority: DownloadPriority) {
         guard let entry = membership.entry else { return }
         if membership.isFirst {
-            entry.run.start(generation: membership.subscription.generation)
+            entry.run.start(generation: membership.generation)
         } else {
             entry.raisePriority(to: priority)
         }
@@ -177,41 +159,28 @@ package final class CoalescedRuns<Run: CoalescedRun, Partial: Sendable, Success:
 
     /// The run's priority now: the highest any subscriber asked.
     package func priority(of run: Run) -> DownloadPriority? {
-        entries.withLock { $0[run.key]?.entry }.flatMap { $0.run === run ? $0.control.withLock(\.priority) : nil }
+        entry(for: run.key).flatMap { $0.run === run ? $0.control.withLock(\.priority) : nil }
     }
 
-    /// Ends `run`: forgets it, then hands `result` to the subscribers of its `generation`.
+    /// Ends `run`: hands `result` to the subscribers of its `generation`, which the
+    /// registry then forgets with the run.
     @discardableResult
     package func finish(_ run: Run, generation: UInt64, with result: Result<Success, Failure>) -> Int {
-        forget(run)
-        return registry.finish(run.key, generation: generation, with: result)
-    }
-
-    /// Forgets `run` (it ended, or every subscriber left), unless a newer run of its key
-    /// took its place.
-    package func forget(_ run: Run) {
-        let isEmpty = entries.withLock { entries in
-            if entries[run.key]?.entry.run === run { entries[run.key] = nil }
-            return entries.isEmpty
-        }
-        guard isEmpty else { return }
-        let waiting = emptyWaiters.withLock { waiters in
-            defer { waiters.waiting = [:] }
-            return Array(waiters.waiting.values)
-        }
-        for waiter in waiting { waiter.resume() }
+        let completed = registry.finish(run.key, generation: generation, with: result)
+        resumeEmptyWaiters()
+        return completed
     }
 
     /// The key's run now, if any.
     package subscript(key: Run.Key) -> Run? {
-        entries.withLock { $0[key]?.entry.run }
+        entry(for: key)?.run
     }
 
     /// How many runs are under way now.
-    package var count: Int { entries.withLock { $0.count } }
+    package var count: Int { registry.keyCount }
 
     /// Every run under way now.
-    package var all: [Run] { entries.withLock { $0.values.map(\.entry.run) } }
+    package var all: [Run] { registry.runs.compactMap { ($0 as? Entry)?.run } }
 
     /// Returns once no run is under way (at once when none is), or once the task is
     /// cancelled.
@@ -222,11 +191,12 @@ package final class CoalescedRuns<Run: CoalescedRun, Partial: Sendable, Success:
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                // The entries' lock is held while the waiter is added, so a run ending
-                // meanwhile either sees it or was already gone.
-                let resumeNow = entries.withLock { entries in
-                    guard !entries.isEmpty, !Task.isCancelled else { return true }
-                    emptyWaiters.withLock { $0.waiting[id] = continuation }
+                // The registry is asked under the waiters' lock, which a run's end takes
+                // after the registry forgot it: a run ending meanwhile either sees this
+                // waiter or ended before the question.
+                let resumeNow = emptyWaiters.withLock { waiters in
+                    guard registry.keyCount > 0, !Task.isCancelled else { return true }
+                    waiters.waiting[id] = continuation
                     return false
                 }
                 if resumeNow { continuation.resume() }
@@ -236,8 +206,22 @@ package final class CoalescedRuns<Run: CoalescedRun, Partial: Sendable, Success:
         }
     }
 
+    private func entry(for key: Run.Key) -> Entry? {
+        registry.run(for: key) as? Entry
+    }
+
+    /// A run ended or was abandoned: resumes the waiters for no run when none is left.
+    private func resumeEmptyWaiters() {
+        let waiting = emptyWaiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
+            guard !waiters.waiting.isEmpty, registry.keyCount == 0 else { return [] }
+            defer { waiters.waiting = [:] }
+            return Array(waiters.waiting.values)
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
     private func abandon(_ entry: Entry) {
-        forget(entry.run)
+        resumeEmptyWaiters()
         entry.run.abandoned(keepingResumableData: entry.control.withLock(\.leaverKeepsResumableData))
     }
 }

@@ -19,21 +19,28 @@ public protocol CallbackRegistering<Key, Partial, Success, Failure>: Sendable {
     /// The events one subscriber receives.
     typealias Event = SubscriberEvent<Partial, Success, Failure>
 
-    /// Adds a subscriber to `key`.
+    /// Adds a subscriber to `key`, keeping with the key's run the work its first
+    /// subscriber makes.
     ///
     /// - Parameters:
     ///   - key: what the subscriber waits for.
     ///   - delivery: where `handler` runs.
-    ///   - whenAbandoned: kept only from the key's first subscriber (the one that gets
-    ///     ``Subscription/isFirst``): called once, on the removing thread, when every
-    ///     subscriber has been removed before the key finished. Not called after
-    ///     ``finish(_:with:)``.
+    ///   - makeRun: called for the key's first subscriber only (the one that gets
+    ///     ``Subscription/isFirst``), while the registry holds its lock, so it must only
+    ///     make an object, never call the registry. What it makes is kept with the run
+    ///     until the run ends: every later subscriber gets it in ``Subscription/run``,
+    ///     and ``run(for:)`` and ``runs`` answer it. So the owner of the work needs no
+    ///     table of its own from key to work. `nil` keeps nothing.
+    ///   - whenAbandoned: kept only from the key's first subscriber: called once, on the
+    ///     removing thread, with the run's work, when every subscriber has been removed
+    ///     before the key finished. Not called after ``finish(_:with:)``.
     ///   - handler: receives the events, in order, ending with exactly one completion.
     @discardableResult
     func add(
         to key: Key,
         delivery: CallbackDelivery,
-        whenAbandoned: @escaping @Sendable () -> Void,
+        makeRun: () -> (any AnyObject & Sendable)?,
+        whenAbandoned: @escaping @Sendable (_ run: (any AnyObject & Sendable)?) -> Void,
         handler: @escaping @Sendable (Event) -> Void
     ) -> Subscription
 
@@ -61,6 +68,13 @@ public protocol CallbackRegistering<Key, Partial, Success, Failure>: Sendable {
     @discardableResult
     func finish(_ key: Key, generation: UInt64?, with result: Result<Success, Failure>) -> Int
 
+    /// The work kept with `key`'s run under way (what its first subscriber's `makeRun`
+    /// made), if any.
+    func run(for key: Key) -> (any AnyObject & Sendable)?
+
+    /// The work kept with every run under way.
+    var runs: [any AnyObject & Sendable] { get }
+
     /// How many subscribers `key` has now.
     func subscriberCount(for key: Key) -> Int
 
@@ -69,6 +83,26 @@ public protocol CallbackRegistering<Key, Partial, Success, Failure>: Sendable {
 }
 
 extension CallbackRegistering {
+    /// Adds a subscriber to `key`, keeping no work with its run.
+    ///
+    /// - Parameters:
+    ///   - key: what the subscriber waits for.
+    ///   - delivery: where `handler` runs.
+    ///   - whenAbandoned: kept only from the key's first subscriber (the one that gets
+    ///     ``Subscription/isFirst``): called once, on the removing thread, when every
+    ///     subscriber has been removed before the key finished. Not called after
+    ///     ``finish(_:with:)``.
+    ///   - handler: receives the events, in order, ending with exactly one completion.
+    @discardableResult
+    public func add(
+        to key: Key,
+        delivery: CallbackDelivery,
+        whenAbandoned: @escaping @Sendable () -> Void,
+        handler: @escaping @Sendable (Event) -> Void
+    ) -> Subscription {
+        add(to: key, delivery: delivery, makeRun: { nil }, whenAbandoned: { _ in whenAbandoned() }, handler: handler)
+    }
+
     /// Progress to the key's current run.
     public func publishProgress(received: Int64, expected: Int64?, for key: Key) {
         publishProgress(received: received, expected: expected, for: key, generation: nil)

@@ -292,8 +292,8 @@ final class DownloadOperation: CoalescedRun {
         perform(lifecycle.withLock { $0.waitStarted(wait, attempt: attempt) })
     }
 
-    /// Releases what the download held, forgets it, and completes every subscriber
-    /// still present.
+    /// Releases what the download held and completes every subscriber still present;
+    /// the registry forgets the run with them.
     private func end(_ result: Result<DownloadResult, DownloadError>, stopped: Bool, release: DownloadOperation.StateMachine.Release) {
         switch release {
         case .nothing: break
@@ -304,9 +304,8 @@ final class DownloadOperation: CoalescedRun {
             entry.finish()
         case .cancelWait(let wait): wait.cancel()
         }
-        context.runs.forget(self)
         leaveKeptBytes(succeeded: (try? result.get()) != nil, stopped: stopped)
-        let subscribers = context.registry.finish(key, generation: generation.load(ordering: .relaxed), with: result)
+        let subscribers = context.runs.finish(self, generation: generation.load(ordering: .relaxed), with: result)
         if stopped { context.notify { [key] in $0.downloadDidStop(key) } }
         context.notify { [key] in $0.download(key, didFinish: result, subscribers: subscribers) }
     }

@@ -76,8 +76,20 @@ final class CoalescedRunsTests: Sendable {
         let run = try #require(first.run)
         #expect(first.isFirst && !second.isFirst)
         #expect(second.run === run)
-        #expect(run.calls == [.start(generation: first.subscription.generation)])
+        #expect(run.calls == [.start(generation: first.generation)])
         #expect(runs.count == 1)
+    }
+
+    @Test("the registry keeps each run with its subscribers: its table is the one map from key to run")
+    func registryKeepsTheRuns() throws {
+        let a = try #require(join("first", key: "a").run)
+        let b = try #require(join("second", key: "b").run)
+        #expect(runs.registry.keyCount == 2 && runs.count == 2)
+        #expect(Set(runs.all.map(ObjectIdentifier.init)) == [ObjectIdentifier(a), ObjectIdentifier(b)])
+        #expect(runs["a"] === a && runs["b"] === b)
+        runs.finish(a, generation: join("third", key: "a").generation, with: .success(0))
+        #expect(runs.all.map(ObjectIdentifier.init) == [ObjectIdentifier(b)])
+        #expect(made.withLock { $0.count } == 2, "a subscriber that joins costs no run")
     }
 
     @Test("finishing the run completes every subscriber once and forgets it")
@@ -85,7 +97,7 @@ final class CoalescedRunsTests: Sendable {
         let first = join("first")
         _ = join("second")
         let run = try #require(first.run)
-        #expect(runs.finish(run, generation: first.subscription.generation, with: .success(7)) == 2)
+        #expect(runs.finish(run, generation: first.generation, with: .success(7)) == 2)
         #expect(inboxes["first"] == ["success 7"] && inboxes["second"] == ["success 7"])
         #expect(runs.count == 0 && runs["a"] == nil)
     }
@@ -148,10 +160,10 @@ final class CoalescedRunsTests: Sendable {
         let new = join("new")
         let newRun = try #require(new.run)
         #expect(newRun !== oldRun)
-        #expect(runs.finish(oldRun, generation: old.subscription.generation, with: .success(1)) == 0)
+        #expect(runs.finish(oldRun, generation: old.generation, with: .success(1)) == 0)
         #expect(runs["a"] === newRun, "the old run's end does not forget the new one")
         #expect(inboxes["new"].isEmpty)
-        runs.finish(newRun, generation: new.subscription.generation, with: .success(2))
+        runs.finish(newRun, generation: new.generation, with: .success(2))
         #expect(inboxes["new"] == ["success 2"])
     }
 
@@ -161,7 +173,7 @@ final class CoalescedRunsTests: Sendable {
         let membership: Runs.Membership = {
             let membership = join("first")
             weakRun = membership.run
-            runs.finish(membership.run!, generation: membership.subscription.generation, with: .success(0))
+            runs.finish(membership.run!, generation: membership.generation, with: .success(0))
             made.withLock { $0.removeAll() }
             return membership
         }()
@@ -174,7 +186,16 @@ final class CoalescedRunsTests: Sendable {
         let first = join("first")
         let run = try #require(first.run)
         async let emptied: Void = runs.whenEmpty()
-        runs.finish(run, generation: first.subscription.generation, with: .success(0))
+        runs.finish(run, generation: first.generation, with: .success(0))
+        await emptied
+        #expect(runs.count == 0)
+    }
+
+    @Test("whenEmpty returns once the last run is abandoned")
+    func whenEmptyAfterAbandonment() async {
+        let first = join("first")
+        async let emptied: Void = runs.whenEmpty()
+        runs.leave(first, keepingResumableData: false, failure: .cancelled)
         await emptied
         #expect(runs.count == 0)
     }
