@@ -37,6 +37,13 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
         let generation: UInt64
 
         func isRun(_ generation: UInt64?) -> Bool { generation.map { $0 == self.generation } ?? true }
+
+        /// Adds subscriber `id` to this run, in place: one access to the table's entry, where
+        /// reading each field apart would copy the entry (and retain what it holds) each time.
+        mutating func join(_ id: UInt64, _ mailbox: Mailbox) -> Subscription {
+            subscribers[id] = mailbox
+            return Subscription(token: SubscriptionToken(id: id, run: generation), isFirst: false, generation: generation, run: run)
+        }
     }
 
     private struct State {
@@ -69,11 +76,7 @@ public final class CallbackRegistry<Key: Hashable & Sendable, Partial: Sendable,
             // One hash of the key, however long it is to hash (a DownloadKey holds the URL
             // and every header).
             if let index = state.entries.index(forKey: key) {
-                state.entries.values[index].subscribers[id] = mailbox
-                let generation = state.entries.values[index].generation
-                return Subscription(
-                    token: SubscriptionToken(id: id, run: generation), isFirst: false, generation: generation,
-                    run: state.entries.values[index].run)
+                return state.entries.values[index].join(id, mailbox)
             }
             // Made under the lock, so a subscriber that joins next finds the work.
             let run = makeRun()
