@@ -324,12 +324,10 @@ public final class ImageManager: Sendable {
         let reportingHandler: @Sendable (ImageLoadEvent) -> Void = { event in
             guard case .completed(let result) = event else { return handler(event) }
             events.ended(result)
-            let heard = result.map { $0.heard(byLoad: events.load.id) }
+            let heard = result.map { $0.heard(byLoad: events.load.id, keepingReservation: keepsBudgetReservation) }
             // The budget's bytes stay reserved while the handler runs, by `event`, which
             // the optimiser may otherwise release as soon as the copy is made.
-            withExtendedLifetime(event) {
-                handler(.completed(keepsBudgetReservation ? heard : heard.map(\.handedOver)))
-            }
+            withExtendedLifetime(event) { handler(.completed(heard)) }
             loads.leave()
         }
         let runs = self.runs

@@ -67,10 +67,13 @@ extension ImageResponse {
         return response
     }
 
-    /// The run's response as the subscriber that is load `load` hears it.
-    func heard(byLoad load: UInt64) -> ImageResponse {
+    /// The run's response as the subscriber that is load `load` hears it: one copy, which
+    /// keeps the budget reservation only when `keepingReservation` (the async API hands it
+    /// over itself, as it resumes).
+    func heard(byLoad load: UInt64, keepingReservation: Bool) -> ImageResponse {
         var response = self
         response.isCoalesced = startingLoad.map { $0 != load } ?? false
+        if !keepingReservation { response.budgetReservation = nil }
         return response
     }
 }
